@@ -1,0 +1,235 @@
+/*
+ * block_decode.c - the hot loop: streams to bytes.
+ *
+ * Copies are 16 bytes wide when the destination has room inside the block;
+ * near the block's end they fall back to exact copies, so a block never
+ * touches bytes another thread may be writing.
+ */
+#include <stdlib.h>
+#include <zstd.h>
+#include "cpu_decoder/block_decode.h"
+
+#define SLACK 32  /* readable bytes after every decoded stream */
+
+typedef struct wlz_dtoken {
+	uint32_t lit;
+	uint32_t mlen;
+	uint64_t src;   /* absolute position of the match's source */
+} wlz_dtoken;
+
+struct wlz_bdec {
+	ZSTD_DCtx *zd;
+	wlz_dtoken *tok;
+	size_t tok_cap;
+	uint8_t *buf[WLZ_NSTREAMS];
+	size_t cap[WLZ_NSTREAMS];
+};
+
+wlz_bdec *wlz_bdec_create(void)
+{
+	wlz_bdec *bd = calloc(1, sizeof(*bd));
+	if (!bd)
+		return NULL;
+	bd->zd = ZSTD_createDCtx();
+	if (!bd->zd) {
+		free(bd);
+		return NULL;
+	}
+	return bd;
+}
+
+void wlz_bdec_free(wlz_bdec *bd)
+{
+	if (!bd)
+		return;
+	for (int s = 0; s < WLZ_NSTREAMS; s++)
+		free(bd->buf[s]);
+	ZSTD_freeDCtx(bd->zd);
+	free(bd->tok);
+	free(bd);
+}
+
+/* Makes stream s of the block readable at *out, with SLACK bytes after it. */
+static wlz_error open_stream(wlz_bdec *bd, int s, const uint8_t *in, const wlz_block_entry *e,
+			     const uint8_t **out)
+{
+	size_t rs = e->rsize[s];
+	if (e->codec[s] == WLZ_CODEC_RAW) {
+		/* The footer's 16 bytes follow the last stream; 16 more we copy. */
+		if (rs >= SLACK) {
+			*out = in;
+			return WLZ_OK;
+		}
+	}
+	if (bd->cap[s] < rs + SLACK) {
+		size_t cap = rs + SLACK + (rs >> 3);
+		uint8_t *p = realloc(bd->buf[s], cap);
+		if (!p)
+			return WLZ_ERR_NOMEM;
+		bd->buf[s] = p;
+		bd->cap[s] = cap;
+	}
+	if (e->codec[s] == WLZ_CODEC_RAW) {
+		memcpy(bd->buf[s], in, rs);
+	} else {
+		size_t got = ZSTD_decompressDCtx(bd->zd, bd->buf[s], rs, in, e->csize[s]);
+		if (ZSTD_isError(got) || got != rs)
+			return WLZ_ERR_BAD_STREAM;
+	}
+	memset(bd->buf[s] + rs, 0, SLACK);
+	*out = bd->buf[s];
+	return WLZ_OK;
+}
+
+static inline void copy16(uint8_t *d, const uint8_t *s) { memcpy(d, s, 16); }
+
+/* Reads a varint without branching on its length.  Streams have at least 8
+ * readable bytes after their end (SLACK, or the footer for raw streams), so
+ * the 8-byte load is safe; the caller checks the result against the end. */
+static inline int get_len(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	uint64_t w = wlz_rd64(p);
+	uint64_t stop = ~w & 0x8080808080808080ull;
+	if (WLZ_UNLIKELY(stop == 0))
+		return wlz_get_varint(pp, end, v);  /* 9 or 10 bytes: rare */
+	unsigned nb = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+	if (WLZ_UNLIKELY(p + nb > end))
+		return 0;
+	uint64_t x = w & 0x7F7F7F7F7F7F7F7Full;
+	if (nb < 8)
+		x &= ((uint64_t)1 << (8 * nb)) - 1;
+	/* Squeeze the 7-bit groups together: pairs, quads, then eights. */
+	x = (x & 0x007F007F007F007Full) | ((x & 0x7F007F007F007F00ull) >> 1);
+	x = (x & 0x00003FFF00003FFFull) | ((x & 0x3FFF00003FFF0000ull) >> 2);
+	x = (x & 0x000000000FFFFFFFull) | ((x & 0x0FFFFFFF00000000ull) >> 4);
+	*v = x;
+	*pp = p + nb;
+	return 1;
+}
+
+/* Pass 1: tokens to (lit, mlen, absolute source), checking every bound, so
+ * that pass 2 is copies only and can prefetch far sources ahead of use. */
+static wlz_error parse_tokens(wlz_bdec *bd, const uint8_t *const st[WLZ_NSTREAMS],
+			      const wlz_block_entry *e, uint64_t bstart, uint64_t bend, size_t *tail)
+{
+	const uint8_t *cp = st[WLZ_S_CMD], *const cend = cp + e->rsize[WLZ_S_CMD];
+	const uint8_t *np = st[WLZ_S_LEN], *const nend = np + e->rsize[WLZ_S_LEN];
+	const uint8_t *fp = st[WLZ_S_OFF], *const fend = fp + e->rsize[WLZ_S_OFF];
+	const uint64_t blen = bend - bstart;
+	uint64_t pos = bstart, lit = 0, dist = 0;
+	wlz_dtoken *t = bd->tok;
+	while (cp < cend) {
+		const unsigned c = *cp++;
+		uint64_t L = c >> 5, M = c & 15;
+		if (WLZ_UNLIKELY(L == WLZ_LIT_CODE_MAX)) {
+			uint64_t x;
+			if (!get_len(&np, nend, &x) || x > blen)
+				return WLZ_ERR_BAD_TOKEN;
+			L += x;
+		}
+		if (WLZ_UNLIKELY(M == WLZ_MATCH_CODE_MAX)) {
+			uint64_t x;
+			if (!get_len(&np, nend, &x) || x > blen)
+				return WLZ_ERR_BAD_TOKEN;
+			M += x;
+		}
+		M += WLZ_MINMATCH;
+		if (c & 16) {
+			if (WLZ_UNLIKELY(dist == 0))
+				return WLZ_ERR_BAD_TOKEN;
+		} else {
+			if (WLZ_UNLIKELY(!get_len(&fp, fend, &dist) || dist >= ((uint64_t)1 << 56)))
+				return WLZ_ERR_BAD_TOKEN;
+			dist++;
+		}
+		lit += L;
+		pos += L;
+		/* The source must lie in output that exists before this token. */
+		if (WLZ_UNLIKELY(lit > e->rsize[WLZ_S_LIT] || M > bend - pos || dist > pos))
+			return WLZ_ERR_BAD_TOKEN;
+		t->lit = (uint32_t)L;
+		t->mlen = (uint32_t)M;
+		t->src = pos - dist;
+		t++;
+		pos += M;
+	}
+	if (np != nend || fp != fend || e->rsize[WLZ_S_LIT] - lit != bend - pos)
+		return WLZ_ERR_BAD_TOKEN;
+	*tail = (size_t)(bend - pos);
+	return WLZ_OK;
+}
+
+#define PREFETCH_AHEAD 64
+
+/* Pass 2: copies.  Wide copies only where they stay inside the block. */
+static void exec_tokens(const wlz_dtoken *tok, size_t nt, const uint8_t *lp, size_t nlit,
+			uint8_t *out, uint64_t bstart, uint64_t bend)
+{
+	uint8_t *op = out + bstart;
+	uint8_t *const oend = out + bend;
+	for (size_t k = 0; k < nt; k++) {
+		const wlz_dtoken *t = &tok[k];
+		if (k + PREFETCH_AHEAD < nt)
+			__builtin_prefetch(out + tok[k + PREFETCH_AHEAD].src);
+		const size_t L = t->lit, M = t->mlen;
+		if (WLZ_LIKELY(L <= 16 && oend - op >= 16))
+			copy16(op, lp);
+		else
+			memcpy(op, lp, L);
+		op += L;
+		lp += L;
+		const uint8_t *ms = out + t->src;
+		uint8_t *const mend = op + M;
+		const size_t dist = (size_t)(op - ms);
+		if (WLZ_LIKELY(dist >= 16 && oend - mend >= 16)) {
+			do {
+				copy16(op, ms);
+				op += 16;
+				ms += 16;
+			} while (op < mend);
+		} else if (dist >= 8 && oend - mend >= 8) {
+			do {
+				memcpy(op, ms, 8);
+				op += 8;
+				ms += 8;
+			} while (op < mend);
+		} else {
+			while (op < mend)
+				*op++ = *ms++;
+		}
+		op = mend;
+	}
+	memcpy(op, lp, nlit);
+}
+
+wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
+			  uint8_t *out, uint64_t bstart, uint64_t bend)
+{
+	const uint8_t *st[WLZ_NSTREAMS];
+	const uint8_t *in = arc + e->data_offset;
+	uint64_t psize = 0;
+	for (int s = 0; s < WLZ_NSTREAMS; s++)
+		psize += e->csize[s];
+	/* Stored bytes first: a flip that the entropy stage would not notice
+	 * (padding, unused table bits) is still an error. */
+	if (wlz_xxh3(in, psize) != e->payload_checksum)
+		return WLZ_ERR_CHECKSUM;
+	for (int s = 0; s < WLZ_NSTREAMS; s++) {
+		WLZ_TRY(open_stream(bd, s, in, e, &st[s]));
+		in += e->csize[s];
+	}
+	if (bd->tok_cap < e->token_count) {
+		wlz_dtoken *t = realloc(bd->tok, sizeof(*t) * e->token_count);
+		if (!t)
+			return WLZ_ERR_NOMEM;
+		bd->tok = t;
+		bd->tok_cap = e->token_count;
+	}
+	size_t tail;
+	WLZ_TRY(parse_tokens(bd, st, e, bstart, bend, &tail));
+	exec_tokens(bd->tok, e->token_count, st[WLZ_S_LIT], tail, out, bstart, bend);
+	if (wlz_xxh3(out + bstart, bend - bstart) != e->checksum)
+		return WLZ_ERR_CHECKSUM;
+	return WLZ_OK;
+}

@@ -1,0 +1,22 @@
+/*
+ * block_decode.h - decoding one block: its streams, then its tokens.
+ */
+#ifndef WLZ_BLOCK_DECODE_H
+#define WLZ_BLOCK_DECODE_H
+
+#include "format/format.h"
+
+typedef struct wlz_bdec wlz_bdec;
+
+wlz_bdec *wlz_bdec_create(void);
+void wlz_bdec_free(wlz_bdec *bd);
+
+/* Decodes the block described by e (payload at arc + e->data_offset) into
+ * out[bstart..bend).  Sources may lie anywhere in out[0..bend) and must
+ * already hold their final bytes.  Never writes outside out[bstart..bend).
+ * The archive must have passed wlz_archive_validate (its footer guarantees
+ * readable bytes after every stream). */
+wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
+			  uint8_t *out, uint64_t bstart, uint64_t bend);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * block_encode.c - tokens to streams (cmd, lit, len, off) to coded bytes.
+ */
+#include <stdlib.h>
+#include <zstd.h>
+#include "encoder/block_encode.h"
+
+struct wlz_benc {
+	uint32_t bsize;
+	uint8_t *raw[WLZ_NSTREAMS];
+	size_t raw_cap[WLZ_NSTREAMS];
+	uint8_t *out;
+	size_t out_cap;
+	ZSTD_CCtx *zc;
+};
+
+wlz_benc *wlz_benc_create(uint32_t block_size)
+{
+	wlz_benc *be = calloc(1, sizeof(*be));
+	if (!be)
+		return NULL;
+	be->bsize = block_size;
+	size_t maxtok = block_size / WLZ_MINMATCH + 1;
+	be->raw_cap[WLZ_S_CMD] = maxtok;
+	be->raw_cap[WLZ_S_LIT] = block_size;
+	be->raw_cap[WLZ_S_LEN] = maxtok * 10;
+	be->raw_cap[WLZ_S_OFF] = maxtok * 10;
+	int ok = 1;
+	for (int s = 0; s < WLZ_NSTREAMS; s++) {
+		be->raw[s] = malloc(be->raw_cap[s]);
+		ok = ok && be->raw[s];
+	}
+	be->out_cap = (size_t)block_size + 1024;
+	be->out = malloc(be->out_cap);
+	be->zc = ZSTD_createCCtx();
+	if (!ok || !be->out || !be->zc) {
+		wlz_benc_free(be);
+		return NULL;
+	}
+	return be;
+}
+
+void wlz_benc_free(wlz_benc *be)
+{
+	if (!be)
+		return;
+	for (int s = 0; s < WLZ_NSTREAMS; s++)
+		free(be->raw[s]);
+	free(be->out);
+	ZSTD_freeCCtx(be->zc);
+	free(be);
+}
+
+/* Codes stream s into dst (capacity cap): zstd when it is smaller, raw
+ * otherwise.  Returns 0 when even raw does not fit. */
+static size_t code_stream(wlz_benc *be, int s, size_t n, int zlevel, uint8_t *dst, size_t cap,
+			  wlz_block_entry *e)
+{
+	e->rsize[s] = (uint32_t)n;
+	if (n > 32 && zlevel > 0) {
+		size_t z = ZSTD_compressCCtx(be->zc, dst, cap, be->raw[s], n, zlevel);
+		if (!ZSTD_isError(z) && z < n) {
+			e->codec[s] = WLZ_CODEC_ZSTD;
+			e->csize[s] = (uint32_t)z;
+			return z;
+		}
+	}
+	if (n > cap)
+		return 0;
+	memcpy(dst, be->raw[s], n);
+	e->codec[s] = WLZ_CODEC_RAW;
+	e->csize[s] = (uint32_t)n;
+	return n ? n : (size_t)-1;  /* -1: an empty stream is fine */
+}
+
+static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
+		      const wlz_token *tok, size_t ntok, int zlevel, size_t *total, wlz_block_entry *e)
+{
+	uint8_t *cmd = be->raw[WLZ_S_CMD], *lit = be->raw[WLZ_S_LIT];
+	uint8_t *ln = be->raw[WLZ_S_LEN], *off = be->raw[WLZ_S_OFF];
+	uint64_t pos = bstart, prev = 0;
+	for (size_t k = 0; k < ntok; k++) {
+		const wlz_token *t = &tok[k];
+		uint32_t lc = t->lit < WLZ_LIT_CODE_MAX ? t->lit : WLZ_LIT_CODE_MAX;
+		uint32_t m = t->mlen - WLZ_MINMATCH;
+		uint32_t mc = m < WLZ_MATCH_CODE_MAX ? m : WLZ_MATCH_CODE_MAX;
+		int rep = t->dist == prev;
+		*cmd++ = (uint8_t)(lc << 5 | (unsigned)rep << 4 | mc);
+		if (lc == WLZ_LIT_CODE_MAX)
+			ln = wlz_put_varint(ln, t->lit - WLZ_LIT_CODE_MAX);
+		if (mc == WLZ_MATCH_CODE_MAX)
+			ln = wlz_put_varint(ln, m - WLZ_MATCH_CODE_MAX);
+		if (!rep)
+			off = wlz_put_varint(off, t->dist - 1);
+		memcpy(lit, src + pos, t->lit);
+		lit += t->lit;
+		pos += t->lit + t->mlen;
+		prev = t->dist;
+	}
+	if (pos > bend)
+		return WLZ_ERR_INTERNAL;
+	memcpy(lit, src + pos, bend - pos);
+	lit += bend - pos;
+
+	size_t n[WLZ_NSTREAMS] = {
+		(size_t)(cmd - be->raw[WLZ_S_CMD]), (size_t)(lit - be->raw[WLZ_S_LIT]),
+		(size_t)(ln - be->raw[WLZ_S_LEN]), (size_t)(off - be->raw[WLZ_S_OFF]),
+	};
+	size_t at = 0;
+	for (int s = 0; s < WLZ_NSTREAMS; s++) {
+		size_t z = code_stream(be, s, n[s], zlevel, be->out + at, be->out_cap - at, e);
+		if (z == 0)
+			return WLZ_ERR_DST_TOO_SMALL;
+		if (z != (size_t)-1)
+			at += z;
+	}
+	e->token_count = (uint32_t)ntok;
+	*total = at;
+	return WLZ_OK;
+}
+
+wlz_error wlz_benc_encode(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
+			  const wlz_token *tok, size_t ntok, int zlevel,
+			  const uint8_t **out, size_t *out_size, wlz_block_entry *e)
+{
+	memset(e, 0, sizeof(*e));
+	size_t total = 0;
+	wlz_error err = emit(be, src, bstart, bend, tok, ntok, zlevel, &total, e);
+	if (err == WLZ_ERR_DST_TOO_SMALL || (err == WLZ_OK && total > bend - bstart)) {
+		/* Fall back to literals alone: never larger than the input. */
+		memset(e, 0, sizeof(*e));
+		err = emit(be, src, bstart, bend, NULL, 0, zlevel, &total, e);
+	}
+	if (err != WLZ_OK)
+		return err;
+	e->max_level = 0;
+	e->checksum = wlz_xxh3(src + bstart, bend - bstart);
+	e->payload_checksum = wlz_xxh3(be->out, total);
+	*out = be->out;
+	*out_size = total;
+	return WLZ_OK;
+}

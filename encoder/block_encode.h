@@ -1,0 +1,23 @@
+/*
+ * block_encode.h - writing one block's tokens as its four coded streams.
+ */
+#ifndef WLZ_BLOCK_ENCODE_H
+#define WLZ_BLOCK_ENCODE_H
+
+#include "encoder/parse.h"
+#include "format/format.h"
+
+typedef struct wlz_benc wlz_benc;
+
+wlz_benc *wlz_benc_create(uint32_t block_size);
+void wlz_benc_free(wlz_benc *be);
+
+/* Codes src[bstart..bend) from its tokens.  On success *out points to the
+ * payload (owned by be, valid until the next call) and e describes it,
+ * data_offset left for the caller.  A block whose streams would outgrow its
+ * raw bytes is stored as literals alone. */
+wlz_error wlz_benc_encode(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
+			  const wlz_token *tok, size_t ntok, int zlevel,
+			  const uint8_t **out, size_t *out_size, wlz_block_entry *e);
+
+#endif

@@ -1,0 +1,301 @@
+/*
+ * compress.c - the compression context: builds the whole-input match
+ * finder, parses and codes blocks on worker threads, assembles the archive.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "encoder/block_encode.h"
+#include "format/format.h"
+
+typedef struct worker {
+	wlz_parser *ps;
+	wlz_benc *be;
+} worker;
+
+typedef struct block_out {
+	uint8_t *data;
+	size_t size;
+	wlz_block_entry e;
+} block_out;
+
+struct wlz_cctx {
+	wlz_options opt;
+	int nthreads;
+	worker *w;
+	int nw;
+	int w_level;
+	unsigned w_block_log;
+	uint32_t *lchain;
+	size_t lchain_cap;
+};
+
+/* State of one wlz_compress call, shared by its workers. */
+typedef struct job {
+	wlz_cctx *cc;
+	const uint8_t *src;
+	uint64_t n;
+	uint64_t nb;
+	wlz_lchain lc;
+	block_out *blocks;
+	atomic_uint_fast64_t next;
+	atomic_uint_fast64_t done_bytes;
+	atomic_int err;
+} job;
+
+typedef struct worker_arg {
+	job *jb;
+	worker *w;
+	int report;  /* the calling thread reports progress */
+} worker_arg;
+
+WLZ_EXPORT wlz_cctx *wlz_cctx_create(const wlz_options *opt)
+{
+	wlz_options o;
+	wlz_options_init(&o);
+	if (opt) {
+		if (wlz_options_check(opt) != WLZ_OK)
+			return NULL;
+		o = *opt;
+		o.struct_size = sizeof(o);
+	}
+	wlz_cctx *cc = calloc(1, sizeof(*cc));
+	if (!cc)
+		return NULL;
+	cc->opt = o;
+	cc->nthreads = wlz_resolve_threads(o.threads);
+	return cc;
+}
+
+static void free_workers(wlz_cctx *cc)
+{
+	for (int i = 0; i < cc->nw; i++) {
+		wlz_parser_free(cc->w[i].ps);
+		wlz_benc_free(cc->w[i].be);
+	}
+	free(cc->w);
+	cc->w = NULL;
+	cc->nw = 0;
+}
+
+WLZ_EXPORT void wlz_cctx_free(wlz_cctx *cc)
+{
+	if (!cc)
+		return;
+	free_workers(cc);
+	free(cc->lchain);
+	free(cc);
+}
+
+WLZ_EXPORT size_t wlz_compress_bound(uint64_t src_size)
+{
+	/* Worst case: the smallest blocks, each stored no larger than its input. */
+	if (src_size > ((uint64_t)1 << 56))
+		return 0;
+	uint64_t nb = wlz_block_count_for(src_size, WLZ_BLOCK_LOG_MIN);
+	uint64_t b = wlz_payload_offset(nb) + WLZ_FOOTER_SIZE + src_size;
+	if (b > SIZE_MAX)
+		return 0;
+	return (size_t)b;
+}
+
+static wlz_error ensure_workers(wlz_cctx *cc, int nw)
+{
+	if (cc->nw >= nw && cc->w_level == cc->opt.level && cc->w_block_log == cc->opt.block_log)
+		return WLZ_OK;
+	free_workers(cc);
+	cc->w = calloc((size_t)nw, sizeof(worker));
+	if (!cc->w)
+		return WLZ_ERR_NOMEM;
+	cc->nw = nw;
+	cc->w_level = cc->opt.level;
+	cc->w_block_log = cc->opt.block_log;
+	const wlz_lparams *lp = wlz_level_params(cc->opt.level);
+	uint32_t bs = (uint32_t)1 << cc->opt.block_log;
+	for (int i = 0; i < nw; i++) {
+		cc->w[i].ps = wlz_parser_create(lp, bs);
+		cc->w[i].be = wlz_benc_create(bs);
+		if (!cc->w[i].ps || !cc->w[i].be) {
+			free_workers(cc);
+			return WLZ_ERR_NOMEM;
+		}
+	}
+	return WLZ_OK;
+}
+
+/* Parses and codes one block into bo.  With two_parses, the lazy parse is
+ * tried as well and the smaller coding kept: the price model is an
+ * estimate, and on noisy data (PacBio qualities) it can lose. */
+static wlz_error encode_block(worker *w, const wlz_lchain *lc, const uint8_t *src, uint64_t bstart,
+			      uint64_t bend, int zlevel, int two_parses, block_out *bo)
+{
+	for (int pass = 0; pass < 1 + two_parses; pass++) {
+		const wlz_token *tok;
+		size_t ntok, psize;
+		const uint8_t *payload;
+		wlz_block_entry e;
+		WLZ_TRY(wlz_parse_block(w->ps, lc, bstart, bend, pass, &tok, &ntok));
+		WLZ_TRY(wlz_benc_encode(w->be, src, bstart, bend, tok, ntok, zlevel, &payload, &psize, &e));
+		if (bo->data && psize >= bo->size)
+			continue;
+		uint8_t *copy = malloc(psize ? psize : 1);
+		if (!copy)
+			return WLZ_ERR_NOMEM;
+		memcpy(copy, payload, psize);
+		free(bo->data);
+		bo->data = copy;
+		bo->size = psize;
+		bo->e = e;
+	}
+	return WLZ_OK;
+}
+
+static void *work(void *arg)
+{
+	worker_arg *wa = arg;
+	job *jb = wa->jb;
+	const unsigned bl = jb->cc->opt.block_log;
+	const int zlevel = wlz_level_params(jb->cc->opt.level)->zlevel;
+	for (;;) {
+		if (atomic_load(&jb->err) != WLZ_OK)
+			break;
+		uint64_t b = atomic_fetch_add(&jb->next, 1);
+		if (b >= jb->nb)
+			break;
+		uint64_t bstart = b << bl;
+		uint64_t bend = bstart + ((uint64_t)1 << bl);
+		if (bend > jb->n)
+			bend = jb->n;
+		block_out *bo = &jb->blocks[b];
+		wlz_error err = encode_block(wa->w, &jb->lc, jb->src, bstart, bend, zlevel,
+					     wlz_level_params(jb->cc->opt.level)->optimal, bo);
+		if (err != WLZ_OK) {
+			int ok = WLZ_OK;
+			atomic_compare_exchange_strong(&jb->err, &ok, (int)err);
+			break;
+		}
+		uint64_t done = atomic_fetch_add(&jb->done_bytes, bend - bstart) + (bend - bstart);
+		if (wa->report && jb->cc->opt.progress)
+			jb->cc->opt.progress(jb->cc->opt.progress_opaque, done, jb->n);
+	}
+	return NULL;
+}
+
+static wlz_error run_workers(job *jb, int nthreads)
+{
+	wlz_cctx *cc = jb->cc;
+	worker_arg *args = calloc((size_t)nthreads, sizeof(worker_arg));
+	pthread_t *th = calloc((size_t)nthreads, sizeof(pthread_t));
+	if (!args || !th) {
+		free(args);
+		free(th);
+		return WLZ_ERR_NOMEM;
+	}
+	int started = 0;
+	wlz_error err = WLZ_OK;
+	for (int i = 1; i < nthreads; i++) {
+		args[i] = (worker_arg){jb, &cc->w[i], 0};
+		if (pthread_create(&th[i], NULL, work, &args[i]) != 0) {
+			err = WLZ_ERR_THREAD;
+			break;
+		}
+		started = i;
+	}
+	if (err == WLZ_OK) {
+		args[0] = (worker_arg){jb, &cc->w[0], 1};
+		work(&args[0]);
+	} else {
+		atomic_store(&jb->err, (int)err);
+	}
+	for (int i = 1; i <= started; i++)
+		pthread_join(th[i], NULL);
+	free(args);
+	free(th);
+	return (wlz_error)atomic_load(&jb->err);
+}
+
+WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
+				  const void *src, size_t src_size, size_t *dst_size)
+{
+	if (!cc || !dst || !dst_size || (!src && src_size))
+		return WLZ_ERR_PARAM;
+	*dst_size = 0;
+	if ((uint64_t)src_size > ((uint64_t)1 << 56))
+		return WLZ_ERR_SRC_TOO_LARGE;
+	const unsigned bl = cc->opt.block_log;
+	const uint64_t n = src_size;
+	const uint64_t nb = wlz_block_count_for(n, bl);
+	const uint64_t pay = wlz_payload_offset(nb);
+	if (dst_capacity < pay + WLZ_FOOTER_SIZE)
+		return WLZ_ERR_DST_TOO_SMALL;
+
+	int nthreads = cc->nthreads;
+	if ((uint64_t)nthreads > nb)
+		nthreads = nb ? (int)nb : 1;
+	WLZ_TRY(ensure_workers(cc, nthreads));
+
+	job jb;
+	memset(&jb, 0, sizeof(jb));
+	jb.cc = cc;
+	jb.src = src;
+	jb.n = n;
+	jb.nb = nb;
+	atomic_init(&jb.next, 0);
+	atomic_init(&jb.done_bytes, 0);
+	atomic_init(&jb.err, WLZ_OK);
+	if (n > cc->lchain_cap) {
+		free(cc->lchain);
+		cc->lchain_cap = 0;
+		cc->lchain = malloc(sizeof(uint32_t) * (size_t)n);
+		if (!cc->lchain)
+			return WLZ_ERR_NOMEM;
+		cc->lchain_cap = n;
+	}
+	const wlz_lparams *lp = wlz_level_params(cc->opt.level);
+	WLZ_TRY(wlz_lchain_build(&jb.lc, src, n, lp->long_len, cc->lchain));
+	jb.blocks = calloc(nb ? nb : 1, sizeof(block_out));
+	if (!jb.blocks)
+		return WLZ_ERR_NOMEM;
+
+	wlz_error err = nb ? run_workers(&jb, nthreads) : WLZ_OK;
+	uint8_t *out = dst;
+	uint64_t at = pay;
+	if (err == WLZ_OK) {
+		for (uint64_t b = 0; b < nb; b++) {
+			block_out *bo = &jb.blocks[b];
+			if (at + bo->size + WLZ_FOOTER_SIZE > dst_capacity) {
+				err = WLZ_ERR_DST_TOO_SMALL;
+				break;
+			}
+			bo->e.data_offset = at;
+			wlz_entry_write(out + WLZ_HEADER_SIZE + b * WLZ_INDEX_ENTRY_SIZE, &bo->e);
+			memcpy(out + at, bo->data, bo->size);
+			at += bo->size;
+		}
+	}
+	for (uint64_t b = 0; b < nb; b++)
+		free(jb.blocks[b].data);
+	free(jb.blocks);
+	if (err != WLZ_OK)
+		return err;
+
+	const uint8_t *idx = out + WLZ_HEADER_SIZE;
+	wlz_wr64(out + WLZ_HEADER_SIZE + nb * WLZ_INDEX_ENTRY_SIZE, wlz_xxh3(idx, nb * WLZ_INDEX_ENTRY_SIZE));
+	wlz_wr64(out + at, wlz_xxh3(src, n));
+	wlz_wr64(out + at + 8, WLZ_END_MAGIC);
+	at += WLZ_FOOTER_SIZE;
+	wlz_header h = {
+		.version = WLZ_FORMAT_VERSION,
+		.flags = 0,
+		.block_log = bl,
+		.level = (unsigned)cc->opt.level,
+		.depth = cc->opt.depth < 0 ? WLZ_DEPTH_NONE : (unsigned)cc->opt.depth,
+		.content_size = n,
+		.block_count = nb,
+		.archive_size = at,
+	};
+	wlz_header_write(out, &h);
+	*dst_size = (size_t)at;
+	return WLZ_OK;
+}

@@ -1,0 +1,409 @@
+/*
+ * parse.c - block parsing: greedy, lazy and price-based (optimal) parses
+ * over the two hash chains of matchfind.h.
+ *
+ * All choices go through one cost model in 1/16 bit units: a literal costs
+ * what its byte costs in the block's order-0 statistics; a match costs its
+ * command byte plus the bits its distance takes (a repeat of the previous
+ * distance is nearly free).  A match is only taken when it is cheaper than
+ * the literals it replaces, which is what keeps far references on DNA,
+ * where literals cost ~2 bits, from costing more than they save.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include "encoder/parse.h"
+#include "format/format.h"
+
+/* Level table: low levels greedy, middle lazy, high levels price-based. */
+static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
+	/*     slen sdep  near     llen ldep lazy opt nice skip zl */
+	[1] = { 5,  2,   1 << 16,  12,  2,  0,  0,  32,  6,  1 },
+	[2] = { 5,  4,   1 << 17,  12,  4,  0,  0,  48,  7,  2 },
+	[3] = { 5,  8,   1 << 18,  12,  8,  1,  0,  64,  0,  3 },
+	[4] = { 5,  12,  1 << 18,  12,  12, 1,  0,  64,  0,  4 },
+	[5] = { 5,  16,  1 << 19,  12,  16, 2,  0,  96,  0,  5 },
+	[6] = { 5,  24,  1 << 19,  12,  24, 2,  0,  128, 0,  6 },
+	[7] = { 4,  32,  1 << 20,  12,  32, 2,  0,  128, 0,  7 },
+	[8] = { 4,  48,  1 << 20,  12,  48, 2,  0,  192, 0,  8 },
+	[9] = { 4,  64,  1 << 20,  12,  64, 2,  0,  256, 0,  9 },
+	[10] = { 4, 16,  1 << 20,  12,  16, 0,  1,  48,  0,  12 },
+	[11] = { 4, 20,  1 << 20,  12,  20, 0,  1,  64,  0,  13 },
+	[12] = { 4, 24,  1 << 20,  12,  24, 0,  1,  64,  0,  14 },
+	[13] = { 4, 32,  1 << 21,  12,  32, 0,  1,  96,  0,  15 },
+	[14] = { 4, 40,  1 << 21,  12,  40, 0,  1,  96,  0,  16 },
+	[15] = { 4, 48,  1 << 21,  12,  48, 0,  1,  128, 0,  17 },
+	[16] = { 4, 64,  1 << 22,  12,  64, 0,  1,  128, 0,  18 },
+	[17] = { 4, 80,  1 << 22,  12,  80, 0,  1,  192, 0,  19 },
+	[18] = { 4, 96,  1 << 22,  12,  96, 0,  1,  256, 0,  19 },
+	[19] = { 4, 128, 1 << 23,  12,  128, 0, 1,  256, 0,  19 },
+};
+
+const wlz_lparams *wlz_level_params(int level)
+{
+	if (level < WLZ_LEVEL_MIN || level > WLZ_LEVEL_MAX)
+		return NULL;
+	return &wlz_levels[level];
+}
+
+#define SHORT_HLOG 17
+#define INF_PRICE 0x7FFFFFFFu
+
+struct wlz_parser {
+	wlz_lparams lp;
+	uint32_t bsize;
+	uint32_t *shead;        /* (1 << SHORT_HLOG) entries: position - ws + 1 */
+	uint32_t *schain;       /* near + bsize entries: delta, 0 = none */
+	wlz_token *tok;
+	size_t tok_cap;
+	uint32_t litcost[256];  /* 1/16 bits */
+	uint32_t avglit;
+	/* price-based parse */
+	uint32_t *price;
+	uint32_t *olen;
+	uint64_t *odist;
+	uint64_t *orep;
+	/* per-call view */
+	const uint8_t *src;
+	uint64_t n, ws, bstart, bend, pend;
+	uint64_t cached_ws, cached_bend;  /* chain already built for this block */
+	const wlz_lchain *lc;
+};
+
+wlz_parser *wlz_parser_create(const wlz_lparams *lp, uint32_t block_size)
+{
+	wlz_parser *ps = calloc(1, sizeof(*ps));
+	if (!ps)
+		return NULL;
+	ps->lp = *lp;
+	ps->bsize = block_size;
+	ps->shead = malloc(sizeof(uint32_t) << SHORT_HLOG);
+	ps->schain = malloc(sizeof(uint32_t) * ((size_t)lp->near + block_size));
+	ps->tok_cap = block_size / WLZ_MINMATCH + 1;
+	ps->tok = malloc(sizeof(wlz_token) * ps->tok_cap);
+	int ok = ps->shead && ps->schain && ps->tok;
+	if (lp->optimal) {
+		size_t m = (size_t)block_size + 1;
+		ps->price = malloc(sizeof(uint32_t) * m);
+		ps->olen = malloc(sizeof(uint32_t) * m);
+		ps->odist = malloc(sizeof(uint64_t) * m);
+		ps->orep = malloc(sizeof(uint64_t) * m);
+		ok = ok && ps->price && ps->olen && ps->odist && ps->orep;
+	}
+	if (!ok) {
+		wlz_parser_free(ps);
+		return NULL;
+	}
+	return ps;
+}
+
+void wlz_parser_free(wlz_parser *ps)
+{
+	if (!ps)
+		return;
+	free(ps->shead);
+	free(ps->schain);
+	free(ps->tok);
+	free(ps->price);
+	free(ps->olen);
+	free(ps->odist);
+	free(ps->orep);
+	free(ps);
+}
+
+static void build_costs(wlz_parser *ps)
+{
+	uint32_t cnt[256] = {0};
+	const uint8_t *s = ps->src + ps->bstart;
+	uint64_t len = ps->bend - ps->bstart;
+	for (uint64_t i = 0; i < len; i++)
+		cnt[s[i]]++;
+	double total = 0;
+	for (int b = 0; b < 256; b++) {
+		double bits = cnt[b] ? log2((double)len / cnt[b]) : log2((double)len + 1) + 2;
+		if (bits < 0.5)
+			bits = 0.5;  /* the entropy stage cannot do much better */
+		ps->litcost[b] = (uint32_t)(bits * 16 + 0.5);
+		total += (double)cnt[b] * bits;
+	}
+	double avg = len ? total / (double)len : 8;
+	ps->avglit = (uint32_t)(avg * 16 + 0.5);
+	if (ps->avglit < 8)
+		ps->avglit = 8;
+}
+
+static void build_short_chain(wlz_parser *ps)
+{
+	const unsigned slen = ps->lp.short_len;
+	memset(ps->shead, 0, sizeof(uint32_t) << SHORT_HLOG);
+	for (uint64_t p = ps->ws; p < ps->pend; p++) {
+		uint64_t h = wlz_hash_bytes(ps->src + p, slen, SHORT_HLOG);
+		uint32_t rel = (uint32_t)(p - ps->ws);
+		uint32_t prev = ps->shead[h];
+		ps->schain[rel] = prev ? rel + 1 - prev : 0;
+		ps->shead[h] = rel + 1;
+	}
+}
+
+/* Cost in 1/16 bits of coding a match, beyond its literals' absence. */
+static inline uint32_t match_cost(uint64_t len, uint64_t dist, int rep)
+{
+	uint32_t c = 16 * 9;  /* command byte and literal-run split; tuned on FASTQ */
+	c += rep ? 16 : 16 * (wlz_highbit64(dist) + 3);
+	if (len >= WLZ_MATCH_CODE_MAX + WLZ_MINMATCH)
+		c += 16 * 8 * (1 + (len - WLZ_MATCH_CODE_MAX - WLZ_MINMATCH >= 128));
+	return c;
+}
+
+typedef struct cand {
+	uint64_t len, dist;
+	int64_t gain;
+} cand;
+
+/* What a match saves over coding its bytes as literals.  The block's mean
+ * literal cost measured better than per-byte costs here (FASTQ, text). */
+static inline int64_t gain_of(const wlz_parser *ps, uint64_t p, uint64_t len, uint64_t dist, int rep)
+{
+	(void)p;
+	return (int64_t)len * ps->avglit - (int64_t)match_cost(len, dist, rep);
+}
+
+/* Best candidate at p by gain; gain <= 0 means "emit a literal". */
+static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
+{
+	const uint8_t *src = ps->src;
+	const uint64_t limit = ps->bend - p;
+	cand best = {0, 0, 0};
+	if (rep && rep <= p) {
+		uint64_t L = wlz_match_len(src + p, src + p - rep, limit);
+		if (L >= WLZ_MINMATCH) {
+			best.len = L;
+			best.dist = rep;
+			best.gain = gain_of(ps, p, L, rep, 1);
+			if (L >= ps->lp.nice)
+				return best;
+		}
+	}
+	/* short chain: near candidates */
+	unsigned depth = ps->lp.short_depth;
+	uint64_t c = p;
+	uint32_t d = ps->schain[p - ps->ws];
+	while (d && depth--) {
+		c -= d;
+		d = ps->schain[c - ps->ws];
+		if (best.len >= limit)
+			break;
+		if (src[c + best.len] != src[p + best.len])
+			continue;
+		uint64_t L = wlz_match_len(src + p, src + c, limit);
+		if (L < WLZ_MINMATCH)
+			continue;
+		int64_t g = gain_of(ps, p, L, p - c, 0);
+		if (g > best.gain) {
+			best.len = L;
+			best.dist = p - c;
+			best.gain = g;
+			if (L >= ps->lp.nice)
+				return best;
+		}
+	}
+	/* long chain: anywhere earlier in the input */
+	depth = ps->lp.long_depth;
+	c = p;
+	uint32_t *delta = ps->lc->delta;
+	uint32_t dl = delta[p];
+	while (dl && depth--) {
+		c -= dl;
+		dl = delta[c];
+		if (best.len >= limit)
+			break;
+		if (src[c + best.len] != src[p + best.len])
+			continue;
+		uint64_t L = wlz_match_len(src + p, src + c, limit);
+		int64_t g = gain_of(ps, p, L, p - c, 0);
+		if (L >= WLZ_MINMATCH && g > best.gain) {
+			best.len = L;
+			best.dist = p - c;
+			best.gain = g;
+			if (L >= ps->lp.nice)
+				return best;
+		}
+	}
+	return best;
+}
+
+static size_t parse_lazy(wlz_parser *ps)
+{
+	const uint8_t *src = ps->src;
+	uint64_t p = ps->bstart, anchor = p, rep = 0;
+	size_t nt = 0;
+	while (p < ps->pend) {
+		cand c = search(ps, p, rep);
+		if (c.gain <= 0) {
+			p += ps->lp.skip ? 1 + ((p - anchor) >> ps->lp.skip) : 1;
+			continue;
+		}
+		for (unsigned k = 0; k < ps->lp.lazy && p + 1 < ps->pend && c.len < ps->lp.nice; k++) {
+			cand c2 = search(ps, p + 1, rep);
+			if (c2.gain <= c.gain + 16)
+				break;
+			c = c2;
+			p++;
+		}
+		/* Grow the match backwards into the pending literals. */
+		while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist]) {
+			p--;
+			c.len++;
+		}
+		ps->tok[nt].lit = (uint32_t)(p - anchor);
+		ps->tok[nt].mlen = (uint32_t)c.len;
+		ps->tok[nt].dist = c.dist;
+		nt++;
+		rep = c.dist;
+		p += c.len;
+		anchor = p;
+	}
+	return nt;
+}
+
+static inline void relax(wlz_parser *ps, uint64_t i, uint64_t l, uint64_t dist, uint32_t cost)
+{
+	if (cost < ps->price[i + l]) {
+		ps->price[i + l] = cost;
+		ps->olen[i + l] = (uint32_t)l;
+		ps->odist[i + l] = dist;
+		ps->orep[i + l] = dist;
+	}
+}
+
+/* Offers lengths (*done, L] of a candidate to the price table. */
+static inline void offer(wlz_parser *ps, uint64_t i, uint64_t L, uint64_t dist, int rep, uint64_t *done)
+{
+	uint32_t base = ps->price[i];
+	uint64_t l = *done + 1 > WLZ_MINMATCH ? *done + 1 : WLZ_MINMATCH;
+	for (; l <= L; l++)
+		relax(ps, i, l, dist, base + match_cost(l, dist, rep));
+	if (L > *done)
+		*done = L;
+}
+
+static size_t parse_optimal(wlz_parser *ps)
+{
+	const uint8_t *src = ps->src;
+	const uint64_t bstart = ps->bstart, blen = ps->bend - bstart;
+	const uint64_t m = ps->pend > bstart ? ps->pend - bstart : 0;
+	for (uint64_t i = 0; i <= blen; i++)
+		ps->price[i] = INF_PRICE;
+	ps->price[0] = 0;
+	ps->orep[0] = 0;
+	ps->olen[0] = 0;
+	uint64_t skip_to = 0;
+	for (uint64_t i = 0; i < blen; i++) {
+		uint32_t lc = ps->price[i] + ps->litcost[src[bstart + i]];
+		if (lc < ps->price[i + 1]) {
+			ps->price[i + 1] = lc;
+			ps->olen[i + 1] = 0;
+			ps->orep[i + 1] = ps->orep[i];
+		}
+		if (i >= m || i < skip_to)
+			continue;
+		const uint64_t p = bstart + i, limit = blen - i;
+		uint64_t done = 0, rep = ps->orep[i];
+		if (rep && rep <= p) {
+			uint64_t L = wlz_match_len(src + p, src + p - rep, limit);
+			if (L >= WLZ_MINMATCH)
+				offer(ps, i, L, rep, 1, &done);
+		}
+		unsigned depth = ps->lp.short_depth;
+		uint64_t c = p;
+		uint32_t d = ps->schain[p - ps->ws];
+		while (d && depth-- && done < limit && done < ps->lp.nice) {
+			c -= d;
+			d = ps->schain[c - ps->ws];
+			if (src[c + done] != src[p + done])
+				continue;
+			uint64_t L = wlz_match_len(src + p, src + c, limit);
+			if (L > done && L >= WLZ_MINMATCH)
+				offer(ps, i, L, p - c, 0, &done);
+		}
+		depth = ps->lp.long_depth;
+		c = p;
+		uint32_t dl = ps->lc->delta[p];
+		while (dl && depth-- && done < limit && done < ps->lp.nice) {
+			c -= dl;
+			dl = ps->lc->delta[c];
+			if (src[c + done] != src[p + done])
+				continue;
+			uint64_t L = wlz_match_len(src + p, src + c, limit);
+			if (L > done && L >= WLZ_MINMATCH)
+				offer(ps, i, L, p - c, 0, &done);
+		}
+		if (done >= ps->lp.nice)
+			skip_to = i + done;
+	}
+	/* Walk the cheapest path back, then emit it forwards. */
+	size_t nm = 0;
+	uint64_t i = blen;
+	while (i > 0) {
+		uint32_t l = ps->olen[i];
+		if (l == 0) {
+			i--;
+			continue;
+		}
+		ps->tok[nm].mlen = l;
+		ps->tok[nm].dist = ps->odist[i];
+		ps->tok[nm].lit = (uint32_t)(i - l);  /* start, fixed below */
+		nm++;
+		i -= l;
+	}
+	for (size_t a = 0, b = nm ? nm - 1 : 0; a < b; a++, b--) {
+		wlz_token t = ps->tok[a];
+		ps->tok[a] = ps->tok[b];
+		ps->tok[b] = t;
+	}
+	uint64_t at = 0;
+	for (size_t k = 0; k < nm; k++) {
+		uint64_t start = ps->tok[k].lit;
+		ps->tok[k].lit = (uint32_t)(start - at);
+		at = start + ps->tok[k].mlen;
+	}
+	return nm;
+}
+
+wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart, uint64_t bend,
+			  int lazy_only, const wlz_token **tok, size_t *ntok)
+{
+	if (bend - bstart > ps->bsize)
+		return WLZ_ERR_INTERNAL;
+	ps->src = lc->src;
+	ps->n = lc->n;
+	ps->lc = lc;
+	ps->bstart = bstart;
+	ps->bend = bend;
+	ps->ws = bstart > ps->lp.near ? bstart - ps->lp.near : 0;
+	/* Hashing reads 16 bytes ahead; the last 16 bytes are never searched. */
+	uint64_t safe = lc->n >= 16 ? lc->n - 16 : 0;
+	ps->pend = bend < safe ? bend : safe;
+	if (ps->pend < bstart)
+		ps->pend = bstart;
+	if (!lazy_only || !ps->lp.optimal || ps->ws != ps->cached_ws || bend != ps->cached_bend) {
+		build_costs(ps);
+		build_short_chain(ps);
+		ps->cached_ws = ps->ws;
+		ps->cached_bend = bend;
+	}
+	if (ps->lp.optimal && !lazy_only) {
+		*ntok = parse_optimal(ps);
+	} else if (ps->lp.optimal) {
+		/* The second opinion is greedy and skips through noise, as level 1
+		 * does: on noisy data fewer matches code smaller. */
+		wlz_lparams keep = ps->lp;
+		ps->lp.lazy = 0;
+		ps->lp.skip = wlz_levels[1].skip;
+		*ntok = parse_lazy(ps);
+		ps->lp = keep;
+	} else {
+		*ntok = parse_lazy(ps);
+	}
+	*tok = ps->tok;
+	return WLZ_OK;
+}

@@ -1,0 +1,81 @@
+/*
+ * common.c - error names, options, checksums, core count.
+ */
+#define _GNU_SOURCE
+#include <unistd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include "format/wlz_internal.h"
+
+static const char *const wlz_error_names[WLZ_ERR_COUNT_] = {
+	[WLZ_OK] = "no error",
+	[WLZ_ERR_PARAM] = "invalid parameter",
+	[WLZ_ERR_NOMEM] = "out of memory",
+	[WLZ_ERR_DST_TOO_SMALL] = "destination buffer too small",
+	[WLZ_ERR_SRC_TOO_LARGE] = "input too large for the format",
+	[WLZ_ERR_TRUNCATED] = "archive truncated",
+	[WLZ_ERR_BAD_MAGIC] = "not a wavelz archive (bad magic)",
+	[WLZ_ERR_BAD_VERSION] = "unsupported format version",
+	[WLZ_ERR_BAD_HEADER] = "corrupt archive header",
+	[WLZ_ERR_BAD_INDEX] = "corrupt block index",
+	[WLZ_ERR_BAD_STREAM] = "corrupt block stream",
+	[WLZ_ERR_BAD_TOKEN] = "corrupt token (out of bounds)",
+	[WLZ_ERR_CHECKSUM] = "checksum mismatch",
+	[WLZ_ERR_THREAD] = "cannot start thread",
+	[WLZ_ERR_INTERNAL] = "internal error",
+};
+
+WLZ_EXPORT const char *wlz_error_name(wlz_error err)
+{
+	if ((unsigned)err >= WLZ_ERR_COUNT_)
+		return "unknown error code";
+	return wlz_error_names[err];
+}
+
+WLZ_EXPORT void wlz_options_init(wlz_options *opt)
+{
+	if (!opt)
+		return;
+	memset(opt, 0, sizeof(*opt));
+	opt->struct_size = sizeof(*opt);
+	opt->level = WLZ_LEVEL_DEFAULT;
+	opt->threads = 0;
+	opt->block_log = WLZ_BLOCK_LOG_DEFAULT;
+	opt->depth = WLZ_DEPTH_UNLIMITED;
+	opt->flatten = 1;
+}
+
+WLZ_EXPORT wlz_error wlz_options_check(const wlz_options *opt)
+{
+	if (!opt || opt->struct_size < sizeof(wlz_options))
+		return WLZ_ERR_PARAM;
+	if (opt->level < WLZ_LEVEL_MIN || opt->level > WLZ_LEVEL_MAX)
+		return WLZ_ERR_PARAM;
+	if (opt->threads < 0)
+		return WLZ_ERR_PARAM;
+	if (opt->block_log < WLZ_BLOCK_LOG_MIN || opt->block_log > WLZ_BLOCK_LOG_MAX)
+		return WLZ_ERR_PARAM;
+	if (opt->depth < WLZ_DEPTH_UNLIMITED || opt->depth > 254)
+		return WLZ_ERR_PARAM;
+	if (opt->flatten != 0 && opt->flatten != 1)
+		return WLZ_ERR_PARAM;
+	return WLZ_OK;
+}
+
+int wlz_cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : (n > 1024 ? 1024 : (int)n);
+}
+
+int wlz_resolve_threads(int threads)
+{
+	if (threads <= 0)
+		return wlz_cpu_count();
+	return threads > 1024 ? 1024 : threads;
+}
+
+uint64_t wlz_xxh3(const void *p, size_t n)
+{
+	return XXH3_64bits(p, n);
+}

@@ -1,0 +1,209 @@
+/*
+ * format.c - header, block index and ending: writing, reading, validating.
+ * Everything here is checked against the archive's real size before any
+ * field is trusted, so hostile sizes cannot cause large allocations.
+ */
+#include "format/format.h"
+
+void wlz_header_write(uint8_t out[WLZ_HEADER_SIZE], const wlz_header *h)
+{
+	memset(out, 0, WLZ_HEADER_SIZE);
+	out[0] = WLZ_MAGIC0;
+	out[1] = WLZ_MAGIC1;
+	out[2] = WLZ_MAGIC2;
+	out[3] = WLZ_MAGIC3;
+	wlz_wr16(out + 4, (uint16_t)h->version);
+	wlz_wr16(out + 6, (uint16_t)h->flags);
+	out[8] = (uint8_t)h->block_log;
+	out[9] = (uint8_t)h->level;
+	out[10] = (uint8_t)h->depth;
+	wlz_wr64(out + 16, h->content_size);
+	wlz_wr64(out + 24, h->block_count);
+	wlz_wr64(out + 32, h->archive_size);
+	wlz_wr64(out + 40, wlz_xxh3(out, 40));
+}
+
+wlz_error wlz_header_read(const uint8_t *src, size_t src_size, wlz_header *h)
+{
+	if (!src || !h)
+		return WLZ_ERR_PARAM;
+	if (src_size < 4)
+		return src_size && src[0] != WLZ_MAGIC0 ? WLZ_ERR_BAD_MAGIC : WLZ_ERR_TRUNCATED;
+	if (src[0] != WLZ_MAGIC0 || src[1] != WLZ_MAGIC1 || src[2] != WLZ_MAGIC2 || src[3] != WLZ_MAGIC3)
+		return WLZ_ERR_BAD_MAGIC;
+	if (src_size < WLZ_HEADER_SIZE)
+		return WLZ_ERR_TRUNCATED;
+	if (wlz_rd64(src + 40) != wlz_xxh3(src, 40))
+		return WLZ_ERR_BAD_HEADER;
+	h->version = wlz_rd16(src + 4);
+	if (h->version != WLZ_FORMAT_VERSION)
+		return WLZ_ERR_BAD_VERSION;
+	h->flags = wlz_rd16(src + 6);
+	h->block_log = src[8];
+	h->level = src[9];
+	h->depth = src[10];
+	h->content_size = wlz_rd64(src + 16);
+	h->block_count = wlz_rd64(src + 24);
+	h->archive_size = wlz_rd64(src + 32);
+	if (h->flags != 0 || src[11] != 0 || wlz_rd32(src + 12) != 0)
+		return WLZ_ERR_BAD_HEADER;
+	if (h->block_log < WLZ_BLOCK_LOG_MIN || h->block_log > WLZ_BLOCK_LOG_MAX)
+		return WLZ_ERR_BAD_HEADER;
+	if (h->level < WLZ_LEVEL_MIN || h->level > WLZ_LEVEL_MAX)
+		return WLZ_ERR_BAD_HEADER;
+	if (h->depth != WLZ_DEPTH_NONE && h->depth > 254)
+		return WLZ_ERR_BAD_HEADER;
+	/* 2^56 bytes is far beyond any memory; it keeps later arithmetic exact. */
+	if (h->content_size > ((uint64_t)1 << 56))
+		return WLZ_ERR_BAD_HEADER;
+	if (h->block_count != wlz_block_count_for(h->content_size, h->block_log))
+		return WLZ_ERR_BAD_HEADER;
+	return WLZ_OK;
+}
+
+/* Entry layout (SPEC.md, "Block index"). */
+void wlz_entry_write(uint8_t out[WLZ_INDEX_ENTRY_SIZE], const wlz_block_entry *e)
+{
+	memset(out, 0, WLZ_INDEX_ENTRY_SIZE);
+	wlz_wr64(out + 0, e->data_offset);
+	wlz_wr64(out + 8, e->checksum);
+	wlz_wr64(out + 16, e->payload_checksum);
+	wlz_wr32(out + 24, e->token_count);
+	out[28] = (uint8_t)e->max_level;
+	for (int s = 0; s < WLZ_NSTREAMS; s++) {
+		out[32 + s] = e->codec[s];
+		wlz_wr32(out + 40 + 8 * s, e->csize[s]);
+		wlz_wr32(out + 44 + 8 * s, e->rsize[s]);
+	}
+}
+
+void wlz_entry_read(const uint8_t in[WLZ_INDEX_ENTRY_SIZE], wlz_block_entry *e)
+{
+	e->data_offset = wlz_rd64(in + 0);
+	e->checksum = wlz_rd64(in + 8);
+	e->payload_checksum = wlz_rd64(in + 16);
+	e->token_count = wlz_rd32(in + 24);
+	e->max_level = in[28];
+	for (int s = 0; s < WLZ_NSTREAMS; s++) {
+		e->codec[s] = in[32 + s];
+		e->csize[s] = wlz_rd32(in + 40 + 8 * s);
+		e->rsize[s] = wlz_rd32(in + 44 + 8 * s);
+	}
+}
+
+static int is_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* Per-entry checks that need no decoding. */
+static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint64_t block_len)
+{
+	if (!is_zero(raw + 29, 3) || !is_zero(raw + 36, 4) || !is_zero(raw + 72, 8))
+		return WLZ_ERR_BAD_INDEX;  /* reserved */
+	if (e->rsize[WLZ_S_CMD] != e->token_count)
+		return WLZ_ERR_BAD_INDEX;
+	if (e->rsize[WLZ_S_LIT] > block_len)
+		return WLZ_ERR_BAD_INDEX;
+	/* Every token writes at least MINMATCH bytes. */
+	if ((uint64_t)e->token_count * WLZ_MINMATCH > block_len)
+		return WLZ_ERR_BAD_INDEX;
+	/* Each token has at most two length varints and one offset varint. */
+	if (e->rsize[WLZ_S_LEN] > (uint64_t)e->token_count * 10)
+		return WLZ_ERR_BAD_INDEX;
+	if (e->rsize[WLZ_S_OFF] > (uint64_t)e->token_count * 10)
+		return WLZ_ERR_BAD_INDEX;
+	if (e->max_level != 0)  /* reserved in version 1 */
+		return WLZ_ERR_BAD_INDEX;
+	for (int s = 0; s < WLZ_NSTREAMS; s++) {
+		if (e->codec[s] >= WLZ_CODEC_COUNT)
+			return WLZ_ERR_BAD_INDEX;
+		if (e->codec[s] == WLZ_CODEC_RAW && e->csize[s] != e->rsize[s])
+			return WLZ_ERR_BAD_INDEX;
+		if (e->codec[s] != WLZ_CODEC_RAW && e->csize[s] == 0)
+			return WLZ_ERR_BAD_INDEX;
+	}
+	return WLZ_OK;
+}
+
+wlz_error wlz_archive_validate(const uint8_t *src, size_t src_size, wlz_header *h)
+{
+	WLZ_TRY(wlz_header_read(src, src_size, h));
+	if (h->archive_size > src_size)
+		return WLZ_ERR_TRUNCATED;
+	if (h->archive_size < src_size)
+		return WLZ_ERR_BAD_HEADER;  /* trailing bytes: not ours to ignore */
+	/* The index must fit before anything is read from it. */
+	uint64_t nb = h->block_count;
+	if (nb > (src_size - WLZ_HEADER_SIZE) / WLZ_INDEX_ENTRY_SIZE)
+		return WLZ_ERR_TRUNCATED;
+	uint64_t pay = wlz_payload_offset(nb);
+	if (pay + WLZ_FOOTER_SIZE > src_size)
+		return WLZ_ERR_TRUNCATED;
+	const uint8_t *idx = src + WLZ_HEADER_SIZE;
+	if (wlz_rd64(idx + nb * WLZ_INDEX_ENTRY_SIZE) != wlz_xxh3(idx, nb * WLZ_INDEX_ENTRY_SIZE))
+		return WLZ_ERR_BAD_INDEX;
+	if (wlz_rd64(src + src_size - 8) != WLZ_END_MAGIC)
+		return WLZ_ERR_TRUNCATED;
+
+	/* Blocks are contiguous, in order, and end exactly at the footer. */
+	uint64_t at = pay;
+	uint64_t end = src_size - WLZ_FOOTER_SIZE;
+	for (uint64_t b = 0; b < nb; b++) {
+		wlz_block_entry e;
+		const uint8_t *raw = idx + b * WLZ_INDEX_ENTRY_SIZE;
+		wlz_entry_read(raw, &e);
+		uint64_t blen = (uint64_t)1 << h->block_log;
+		if (b == nb - 1)
+			blen = h->content_size - (b << h->block_log);
+		WLZ_TRY(check_entry(raw, &e, blen));
+		if (e.data_offset != at)
+			return WLZ_ERR_BAD_INDEX;
+		for (int s = 0; s < WLZ_NSTREAMS; s++)
+			at += e.csize[s];
+		if (at > end)
+			return WLZ_ERR_BAD_INDEX;
+	}
+	if (at != end)
+		return WLZ_ERR_BAD_INDEX;
+	return WLZ_OK;
+}
+
+WLZ_EXPORT wlz_error wlz_get_content_size(const void *src, size_t src_size, uint64_t *content_size)
+{
+	wlz_header h;
+	if (!content_size)
+		return WLZ_ERR_PARAM;
+	WLZ_TRY(wlz_header_read(src, src_size, &h));
+	*content_size = h.content_size;
+	return WLZ_OK;
+}
+
+WLZ_EXPORT wlz_error wlz_get_info(const void *src, size_t src_size, wlz_info *info)
+{
+	wlz_header h;
+	if (!src || !info)
+		return WLZ_ERR_PARAM;
+	const uint8_t *p = src;
+	WLZ_TRY(wlz_archive_validate(p, src_size, &h));
+	memset(info, 0, sizeof(*info));
+	info->format_version = h.version;
+	info->level = h.level;
+	info->depth = h.depth == WLZ_DEPTH_NONE ? WLZ_DEPTH_UNLIMITED : (int)h.depth;
+	info->block_log = h.block_log;
+	info->content_size = h.content_size;
+	info->archive_size = h.archive_size;
+	info->block_count = h.block_count;
+	info->content_checksum = wlz_rd64(p + src_size - WLZ_FOOTER_SIZE);
+	for (uint64_t b = 0; b < h.block_count; b++) {
+		wlz_block_entry e;
+		wlz_entry_read(p + WLZ_HEADER_SIZE + b * WLZ_INDEX_ENTRY_SIZE, &e);
+		info->token_count += e.token_count;
+		if (e.max_level > info->max_level)
+			info->max_level = e.max_level;
+	}
+	return WLZ_OK;
+}

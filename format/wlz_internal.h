@@ -1,0 +1,71 @@
+/*
+ * wlz_internal.h - helpers shared by every part of the library (not public).
+ */
+#ifndef WLZ_INTERNAL_H
+#define WLZ_INTERNAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+#include "wavelz.h"
+
+#define WLZ_EXPORT __attribute__((visibility("default")))
+#define WLZ_LIKELY(x) __builtin_expect(!!(x), 1)
+#define WLZ_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Return early on error, keeping error paths one line long. */
+#define WLZ_TRY(expr) do { wlz_error e_ = (expr); if (e_ != WLZ_OK) return e_; } while (0)
+
+static inline uint16_t wlz_rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint32_t wlz_rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t wlz_rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static inline void wlz_wr16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
+static inline void wlz_wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static inline void wlz_wr64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "wavelz reads its little-endian fields with memcpy: port wlz_rd*/wlz_wr* first"
+#endif
+
+/* LEB128 varint: 7 bits per byte, low groups first, high bit = more. */
+static inline uint8_t *wlz_put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Reads one varint from [*pp, end); returns 0 on overrun or > 64 bits. */
+static inline int wlz_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	unsigned shift = 0;
+	for (;;) {
+		if (WLZ_UNLIKELY(p >= end || shift > 63))
+			return 0;
+		uint8_t b = *p++;
+		v |= (uint64_t)(b & 0x7F) << shift;
+		if (!(b & 0x80))
+			break;
+		shift += 7;
+	}
+	*pp = p;
+	*out = v;
+	return 1;
+}
+
+static inline unsigned wlz_highbit64(uint64_t v) { return 63u - (unsigned)__builtin_clzll(v | 1); }
+
+/* Number of online cores, at least 1. */
+int wlz_cpu_count(void);
+/* threads option -> worker count (0 = all cores), at least 1. */
+int wlz_resolve_threads(int threads);
+
+/* XXH3-64 of a buffer (xxHash used header-only). */
+uint64_t wlz_xxh3(const void *p, size_t n);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * wavelz.h - the public interface of libwavelz.
+ *
+ * wavelz is an LZ77 archive format built for parallel decoding: the output is
+ * cut into independent blocks whose matches name absolute positions in the
+ * decoded output, so any block can be decoded once its source bytes exist.
+ * SPEC.md describes the bytes; this header is the only one users include.
+ *
+ * Conventions
+ *  - Every function returns a wlz_error; WLZ_OK (zero) is success and
+ *    wlz_error_name() names the others.  Sizes come back through pointers.
+ *  - Contexts are opaque, made by *_create and released by *_free (which
+ *    accept NULL).  A context may be reused for any number of calls but must
+ *    not be used by two threads at once; distinct contexts are independent.
+ *  - The library never keeps pointers to caller buffers past a call.
+ */
+#ifndef WAVELZ_H
+#define WAVELZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WLZ_VERSION_MAJOR 0
+#define WLZ_VERSION_MINOR 1
+#define WLZ_VERSION_PATCH 0
+#define WLZ_VERSION_STRING "0.1.0"
+
+/* The archive format version this library writes (and the newest it reads). */
+#define WLZ_FORMAT_VERSION 1
+
+#define WLZ_LEVEL_MIN 1
+#define WLZ_LEVEL_MAX 19
+#define WLZ_LEVEL_DEFAULT 3
+
+/* Block sizes are powers of two, 64 KiB .. 64 MiB; 1 MiB by default. */
+#define WLZ_BLOCK_LOG_MIN 16
+#define WLZ_BLOCK_LOG_MAX 26
+#define WLZ_BLOCK_LOG_DEFAULT 20
+
+/* Depth limit: -1 means unlimited. */
+#define WLZ_DEPTH_UNLIMITED (-1)
+
+typedef enum wlz_error {
+	WLZ_OK = 0,
+	WLZ_ERR_PARAM,          /* NULL pointer, out-of-range option */
+	WLZ_ERR_NOMEM,          /* an allocation failed */
+	WLZ_ERR_DST_TOO_SMALL,  /* the destination cannot hold the result */
+	WLZ_ERR_SRC_TOO_LARGE,  /* input beyond what the format can describe */
+	WLZ_ERR_TRUNCATED,      /* the archive ends early */
+	WLZ_ERR_BAD_MAGIC,      /* not a wavelz archive */
+	WLZ_ERR_BAD_VERSION,    /* a format version this library cannot read */
+	WLZ_ERR_BAD_HEADER,     /* header fields out of range or inconsistent */
+	WLZ_ERR_BAD_INDEX,      /* the block index is inconsistent */
+	WLZ_ERR_BAD_STREAM,     /* a stream fails to decode (entropy stage) */
+	WLZ_ERR_BAD_TOKEN,      /* a token reads or writes outside its bounds */
+	WLZ_ERR_CHECKSUM,       /* decoded bytes do not match their XXH3-64 */
+	WLZ_ERR_THREAD,         /* a worker thread could not be started */
+	WLZ_ERR_INTERNAL,       /* a bug: please report it */
+	WLZ_ERR_COUNT_          /* number of codes; not an error */
+} wlz_error;
+
+/* A static, human-readable name for an error code; never NULL. */
+const char *wlz_error_name(wlz_error err);
+
+/* Called from the calling thread as work completes; done <= total bytes. */
+typedef void (*wlz_progress_fn)(void *opaque, uint64_t done, uint64_t total);
+
+/*
+ * Options.  Call wlz_options_init() first, then change fields; the first
+ * field is the struct's own size so that later versions can grow it.
+ */
+typedef struct wlz_options {
+	size_t struct_size;     /* set by wlz_options_init */
+	int level;              /* 1..19; higher is slower and smaller */
+	int threads;            /* worker threads; 0 = every online core */
+	unsigned block_log;     /* log2 of the block size, 16..26 */
+	int depth;              /* dependency depth limit; -1 = unlimited */
+	int flatten;            /* chain flattening inside blocks (1 = on) */
+	wlz_progress_fn progress;
+	void *progress_opaque;
+} wlz_options;
+
+void wlz_options_init(wlz_options *opt);
+
+/* ---------------------------------------------------------------- compress */
+
+typedef struct wlz_cctx wlz_cctx;
+
+/* opt may be NULL for defaults.  Returns NULL when out of memory or when an
+ * option is out of range (use wlz_options_check to tell which). */
+wlz_cctx *wlz_cctx_create(const wlz_options *opt);
+void wlz_cctx_free(wlz_cctx *cctx);
+
+/* WLZ_OK if every option is in range. */
+wlz_error wlz_options_check(const wlz_options *opt);
+
+/* The largest archive that compressing src_size bytes can produce, for any
+ * options; 0 if src_size is beyond what the format can describe. */
+size_t wlz_compress_bound(uint64_t src_size);
+
+/* Compress src[0..src_size) into dst as one archive; *dst_size receives its
+ * size.  The encoder's match finder sees the whole input at once. */
+wlz_error wlz_compress(wlz_cctx *cctx, void *dst, size_t dst_capacity,
+		       const void *src, size_t src_size, size_t *dst_size);
+
+/* -------------------------------------------------------------- decompress */
+
+typedef struct wlz_dctx wlz_dctx;
+
+/* threads: 0 = every online core.  Returns NULL when out of memory. */
+wlz_dctx *wlz_dctx_create(int threads);
+void wlz_dctx_free(wlz_dctx *dctx);
+void wlz_dctx_set_progress(wlz_dctx *dctx, wlz_progress_fn fn, void *opaque);
+
+/* Decode one whole archive.  Every block checksum and the content checksum
+ * are verified; on any error the contents of dst are unspecified. */
+wlz_error wlz_decompress(wlz_dctx *dctx, void *dst, size_t dst_capacity,
+			 const void *src, size_t src_size, size_t *dst_size);
+
+/* ---------------------------------------------------------------- inspect */
+
+typedef struct wlz_info {
+	unsigned format_version;
+	unsigned level;             /* level the archive was written at */
+	int depth;                  /* depth limit recorded, -1 = unlimited */
+	unsigned block_log;
+	uint64_t content_size;      /* decoded size in bytes */
+	uint64_t archive_size;      /* size of the archive in bytes */
+	uint64_t block_count;
+	uint64_t content_checksum;  /* XXH3-64 of the decoded content */
+	uint64_t token_count;       /* sequences over all blocks */
+	unsigned max_level;         /* highest dependency level recorded */
+} wlz_info;
+
+/* Validate the header, index and ending of an archive (not the streams) and
+ * describe it.  Needs the whole archive in memory. */
+wlz_error wlz_get_info(const void *src, size_t src_size, wlz_info *info);
+
+/* Reads the content size from the first bytes of an archive (at least
+ * WLZ_HEADER_SIZE of them), to size an output buffer before decoding. */
+#define WLZ_HEADER_SIZE 48
+wlz_error wlz_get_content_size(const void *src, size_t src_size,
+			       uint64_t *content_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WAVELZ_H */

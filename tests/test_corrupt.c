@@ -1,0 +1,217 @@
+/*
+ * test_corrupt.c - damaged archives must be rejected, never decoded to
+ * WLZ_OK and never crash: a bit flip at every byte position (more patterns
+ * on a sample) and every truncation.  Each damaged archive sits in a buffer
+ * of exactly its size, so a sanitizer build (WLZ_SANITIZE) catches reads
+ * past the end.
+ *
+ * usage: test_corrupt [input_bytes]   (default 200000)
+ * A crash prints the mode (index into modes[], 9 = truncation) and the
+ * position or length being tried.
+ */
+#define _POSIX_C_SOURCE 200809L /* write() in the crash handler */
+#include "testutil.h"
+#include "wavelz.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What is being tried, for the crash handler. */
+static volatile size_t cur_pos;
+static volatile unsigned cur_mode;
+
+static void on_crash(int sig)
+{
+	static const char head[] = "CRASH while decoding a damaged archive: mode ";
+	char msg[sizeof head + 32], digits[24];
+	size_t len = sizeof head - 1, nd = 0, pos = cur_pos;
+	memcpy(msg, head, len);
+	msg[len++] = (char)('0' + cur_mode % 10);
+	msg[len++] = ' ';
+	msg[len++] = '@';
+	do {
+		digits[nd++] = (char)('0' + pos % 10);
+		pos /= 10;
+	} while (pos);
+	while (nd)
+		msg[len++] = digits[--nd];
+	msg[len++] = '\n';
+	if (write(2, msg, len) < 0)
+		_exit(128 + sig);
+	_exit(128 + sig);
+}
+
+/* Reports positions where a damaged archive decoded to WLZ_OK, as ranges. */
+static void report(const char *mode, const size_t *bad, size_t nbad)
+{
+	size_t i = 0, shown = 0;
+	if (!nbad)
+		return;
+	fprintf(stderr, "%s: %zu damaged archive(s) decoded to WLZ_OK at:", mode, nbad);
+	while (i < nbad && shown < 30) {
+		size_t j = i;
+		while (j + 1 < nbad && bad[j + 1] == bad[j] + 1)
+			j++;
+		if (j == i)
+			fprintf(stderr, " %zu", bad[i]);
+		else
+			fprintf(stderr, " %zu-%zu", bad[i], bad[j]);
+		i = j + 1;
+		shown++;
+	}
+	fprintf(stderr, "%s\n", i < nbad ? " ..." : "");
+}
+
+static int valid_error(wlz_error e)
+{
+	return e > WLZ_OK && e < WLZ_ERR_COUNT_;
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = argc > 1 ? (size_t)strtoull(argv[1], NULL, 0) : 200000;
+	uint64_t seed = tu_seed(4242);
+	uint8_t *src = tu_xmalloc(n), *dst = tu_xmalloc(n), *arc, *work;
+	size_t cap = wlz_compress_bound(n), csize = 0, dsize = 0, *bad;
+	size_t nbad, counts[WLZ_ERR_COUNT_] = { 0 };
+	wlz_options opt;
+	wlz_cctx *cctx;
+	wlz_dctx *dctx = wlz_dctx_create(1);
+	wlz_info info;
+	wlz_error e;
+	double t0 = tu_now();
+	static const struct {
+		uint8_t mask;
+		size_t step; /* try every step-th position (plus both ends) */
+	} modes[] = { { 0x01, 1 }, { 0x80, 7 }, { 0xFF, 19 }, { 0x10, 29 } };
+
+	signal(SIGSEGV, on_crash);
+	signal(SIGBUS, on_crash);
+	signal(SIGFPE, on_crash);
+	signal(SIGILL, on_crash);
+	signal(SIGABRT, on_crash);
+
+	tu_fill(TU_FASTQ, src, n, seed);
+	wlz_options_init(&opt);
+	opt.level = 3;
+	opt.block_log = 16;
+	opt.threads = 1;
+	cctx = wlz_cctx_create(&opt);
+	arc = tu_xmalloc(cap);
+	if (!cctx || !dctx || (e = wlz_compress(cctx, arc, cap, src, n, &csize)) != WLZ_OK) {
+		fprintf(stderr, "cannot make the test archive\n");
+		return EXIT_FAILURE;
+	}
+	wlz_cctx_free(cctx);
+	e = wlz_decompress(dctx, dst, n, arc, csize, &dsize);
+	if (e != WLZ_OK || dsize != n || memcmp(dst, src, n) != 0) {
+		fprintf(stderr, "the undamaged archive does not round trip: %s\n", wlz_error_name(e));
+		return EXIT_FAILURE;
+	}
+	printf("archive: %zu bytes for %zu, %zu blocks\n", csize, n, tu_block_count(n, 16));
+
+	/* The archive lives in a buffer of exactly its size. */
+	work = tu_xmalloc(csize);
+	memcpy(work, arc, csize);
+	bad = tu_xmalloc(csize * sizeof *bad);
+
+	for (unsigned m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+		size_t tried = 0, wrong = 0;
+		double tm = tu_now();
+		nbad = 0;
+		cur_mode = m;
+		for (size_t pos = 0; pos < csize; pos++) {
+			if (pos % modes[m].step && pos >= 64 && pos + 64 < csize)
+				continue;
+			cur_pos = pos;
+			work[pos] ^= modes[m].mask;
+			e = wlz_decompress(dctx, dst, n, work, csize, &dsize);
+			(void)wlz_get_info(work, csize, &info); /* may pass: streams unchecked */
+			work[pos] ^= modes[m].mask;
+			tried++;
+			if (e == WLZ_OK) {
+				bad[nbad++] = pos;
+				/* Worse than redundant bits: wrong bytes passed the checksums. */
+				if (dsize != n || memcmp(dst, src, n) != 0)
+					wrong++;
+			} else
+				TU_CHECK(valid_error(e), "xor 0x%02x @%zu: error code %d out of range",
+					 modes[m].mask, pos, (int)e);
+			if (valid_error(e))
+				counts[e]++;
+		}
+		printf("xor 0x%02x: %zu positions tried, %zu accepted (%zu with wrong output), %.1f s\n",
+		       modes[m].mask, tried, nbad, wrong, tu_now() - tm);
+		TU_CHECK(wrong == 0, "xor 0x%02x: %zu damaged archives decoded to WRONG bytes with WLZ_OK",
+			 modes[m].mask, wrong);
+		if (nbad) {
+			char what[32];
+			snprintf(what, sizeof what, "xor 0x%02x", modes[m].mask);
+			report(what, bad, nbad);
+			TU_CHECK(nbad == 0, "%zu bit-flipped archives decoded to WLZ_OK", nbad);
+		}
+	}
+	TU_CHECK(memcmp(work, arc, csize) == 0, "the library wrote into its input");
+
+	/* Every truncation; the prefix is copied to the end of the buffer so
+	 * that the byte after it is outside the allocation. */
+	nbad = 0;
+	cur_mode = 9;
+	{
+		double t1 = tu_now();
+		size_t info_ok = 0, size_bad = 0;
+		for (size_t len = 0; len < csize; len++) {
+			uint8_t *p = work + (csize - len);
+			uint64_t cs;
+			cur_pos = len;
+			memcpy(p, arc, len);
+			e = wlz_decompress(dctx, dst, n, p, len, &dsize);
+			if (e == WLZ_OK)
+				bad[nbad++] = len;
+			else if (valid_error(e))
+				counts[e]++;
+			if (wlz_get_info(p, len, &info) == WLZ_OK)
+				info_ok++;
+			if (len < WLZ_HEADER_SIZE && wlz_get_content_size(p, len, &cs) == WLZ_OK)
+				size_bad++;
+		}
+		printf("truncations: %zu lengths tried, %zu decoded, %zu passed get_info, %.1f s\n",
+		       csize, nbad, info_ok, tu_now() - t1);
+		report("truncated to length", bad, nbad);
+		TU_CHECK(nbad == 0, "%zu truncated archives decoded to WLZ_OK", nbad);
+		TU_CHECK(info_ok == 0, "%zu truncated archives passed wlz_get_info", info_ok);
+		TU_CHECK(size_bad == 0, "%zu prefixes shorter than the header passed "
+			 "wlz_get_content_size", size_bad);
+	}
+	/* Trailing bytes after the archive's end are not part of it either. */
+	{
+		uint8_t *longer = tu_xmalloc(csize + 1);
+		memcpy(longer, arc, csize);
+		longer[csize] = 0;
+		e = wlz_decompress(dctx, dst, n, longer, csize + 1, &dsize);
+		TU_CHECK(e != WLZ_OK, "archive + 1 trailing byte decoded to WLZ_OK");
+		free(longer);
+	}
+
+	/* A dctx that saw all of that still works. */
+	e = wlz_decompress(dctx, dst, n, arc, csize, &dsize);
+	TU_CHECK(e == WLZ_OK && dsize == n && memcmp(dst, src, n) == 0,
+		 "good archive after the damaged ones: %s", wlz_error_name(e));
+
+	printf("errors returned:");
+	for (int c = 1; c < WLZ_ERR_COUNT_; c++)
+		if (counts[c])
+			printf(" %s=%zu", wlz_error_name((wlz_error)c), counts[c]);
+	printf("\n%.1f s\n", tu_now() - t0);
+
+	wlz_dctx_free(dctx);
+	free(bad);
+	free(work);
+	free(arc);
+	free(src);
+	free(dst);
+	return tu_finish("test_corrupt");
+}

@@ -1,0 +1,125 @@
+/*
+ * test_longrange.c - matches that cross blocks and reach back more than
+ * 64 MiB (the largest block size, so offsets need more than 26 bits).
+ *
+ * data = R (2 MiB random) + 66 MiB of other random bytes + R again.  Random
+ * bytes do not compress, so the archive can only be about 2 MiB smaller than
+ * the input if the second R was coded as references 68 MiB back.
+ *
+ * usage: test_longrange [level ...]   (default: levels 1 and 3)
+ */
+#include "testutil.h"
+#include "wavelz.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MiB ((size_t)1 << 20)
+
+int main(int argc, char **argv)
+{
+	const size_t r_size = 2 * MiB, mid = 66 * MiB;
+	const size_t n = r_size + mid + r_size;
+	const size_t unique = r_size + mid;
+	/* Without the long references the archive is >= n; with them it is
+	 * unique bytes plus container overhead, far below this limit. */
+	const size_t limit = n - (size_t)(1.9 * (double)MiB);
+	uint64_t seed = tu_seed(6464);
+	int levels[8] = { 1, 3 };
+	int nlevels = 2;
+	tu_rng rng;
+	uint8_t *src = tu_xmalloc(n), *dst = tu_xmalloc(n);
+	size_t cap = wlz_compress_bound(n);
+	uint8_t *arc;
+	wlz_dctx *dctx = wlz_dctx_create(2);
+
+	if (argc > 1) {
+		nlevels = 0;
+		for (int i = 1; i < argc && nlevels < 8; i++)
+			levels[nlevels++] = atoi(argv[i]);
+	}
+	TU_CHECK(cap >= n, "bound %zu for %zu bytes", cap, n);
+	if (cap < n)
+		return tu_finish("test_longrange");
+	arc = tu_xmalloc(cap);
+	TU_CHECK(dctx != NULL, "dctx_create");
+	if (!dctx)
+		return tu_finish("test_longrange");
+
+	tu_rng_seed(&rng, seed);
+	tu_rng_fill(&rng, src, unique);
+	memcpy(src + unique, src, r_size);
+
+	for (int li = 0; li < nlevels; li++) {
+		wlz_options opt;
+		wlz_cctx *cctx;
+		wlz_info info;
+		size_t csize = 0, dsize = 0;
+		wlz_error e;
+		double t0 = tu_now(), t1;
+
+		wlz_options_init(&opt);
+		opt.level = levels[li];
+		opt.threads = 2; /* CI has two cores */
+		opt.block_log = 20;
+		cctx = wlz_cctx_create(&opt);
+		TU_CHECK(cctx != NULL, "cctx_create(level %d)", opt.level);
+		if (!cctx)
+			continue;
+		e = wlz_compress(cctx, arc, cap, src, n, &csize);
+		t1 = tu_now();
+		wlz_cctx_free(cctx);
+		TU_CHECK(e == WLZ_OK, "level %d: compress: %s", opt.level, wlz_error_name(e));
+		if (e != WLZ_OK)
+			continue;
+		printf("level %d: %zu -> %zu bytes (limit %zu) in %.2f s\n", opt.level, n, csize,
+		       limit, t1 - t0);
+		TU_CHECK(csize < limit,
+			 "level %d: archive %zu bytes, must be < %zu: the repeat 68 MiB back was "
+			 "not coded as references", opt.level, csize, limit);
+
+		e = wlz_get_info(arc, csize, &info);
+		TU_CHECK(e == WLZ_OK, "get_info: %s", wlz_error_name(e));
+		if (e == WLZ_OK) {
+			TU_CHECK(info.content_size == n && info.block_count == n / MiB,
+				 "info: content_size %llu block_count %llu",
+				 (unsigned long long)info.content_size,
+				 (unsigned long long)info.block_count);
+		}
+
+		/* Blocks 68 MiB apart land on different workers: try a few. */
+		for (int ti = 0; ti < 3; ti++) {
+			static const int threads[3] = { 1, 2, 8 };
+			wlz_dctx *dc = threads[ti] == 2 ? dctx : wlz_dctx_create(threads[ti]);
+			TU_CHECK(dc != NULL, "dctx_create(%d)", threads[ti]);
+			if (!dc)
+				continue;
+			memset(dst, 0xCC + ti, n);
+			t0 = tu_now();
+			e = wlz_decompress(dc, dst, n, arc, csize, &dsize);
+			t1 = tu_now();
+			if (dc != dctx)
+				wlz_dctx_free(dc);
+			TU_CHECK(e == WLZ_OK, "level %d, %d threads: decompress: %s", opt.level,
+				 threads[ti], wlz_error_name(e));
+			if (e != WLZ_OK)
+				continue;
+			TU_CHECK(dsize == n, "decoded %zu bytes", dsize);
+			if (memcmp(dst, src, n) != 0) {
+				size_t i = 0;
+				while (dst[i] == src[i])
+					i++;
+				TU_CHECK(0, "level %d, %d threads: decoded bytes differ, first at %zu",
+					 opt.level, threads[ti], i);
+			}
+			printf("level %d: decoded in %.2f s (%d threads)\n", opt.level, t1 - t0,
+			       threads[ti]);
+		}
+	}
+	wlz_dctx_free(dctx);
+	free(arc);
+	free(src);
+	free(dst);
+	return tu_finish("test_longrange");
+}

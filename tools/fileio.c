@@ -1,0 +1,472 @@
+/*
+ * fileio.c - whole-file input and crash-safe output for the wavelz CLI.
+ *
+ * Output to a named file goes to ".NAME.tmpXXXXXX" in the same directory
+ * and is renamed into place once complete; the signal handler removes that
+ * file if we are interrupted, so no partial output ever carries the final
+ * name.  All writes funnel through fio_write() so that the write path can
+ * later change (e.g. to parallel positioned writes) in one place.
+ */
+/* realpath() is an XSI function. */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
+
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Linux caps one read()/write() at about 2 GiB; stay well below. */
+#define IO_CHUNK ((size_t)1 << 30)
+
+static mode_t g_umask;
+
+/* --------------------------------------------------- signal-time cleanup */
+
+/*
+ * The handler may only look at a volatile sig_atomic_t, so the path is
+ * published before the flag is raised (with a fence so the compiler keeps
+ * that order) and the flag is lowered before the path is released.
+ */
+static volatile sig_atomic_t g_tmp_live;
+static const char *g_tmp_name;
+
+static void on_signal(int sig)
+{
+	if (g_tmp_live)
+		unlink(g_tmp_name);
+	/* SA_RESETHAND restored the default action: die of the same signal
+	 * so that the parent sees how we ended. */
+	raise(sig);
+}
+
+static void track_tmp(const char *name)
+{
+	g_tmp_name = name;
+	atomic_signal_fence(memory_order_seq_cst);
+	g_tmp_live = 1;
+}
+
+static void untrack_tmp(void)
+{
+	g_tmp_live = 0;
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+static const int g_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Creating and renaming the temporary file happen with these signals held
+ * so that the file and its tracking change together. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(g_signals) / sizeof(g_signals[0]); i++)
+		sigaddset(&set, g_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void release_signals(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+void fio_init(void)
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	/* umask cannot be read without being set. */
+	g_umask = umask(0);
+	umask(g_umask);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(g_signals) / sizeof(g_signals[0]); i++) {
+		/* A signal ignored by our parent (nohup, background jobs)
+		 * stays ignored. */
+		if (sigaction(g_signals[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(g_signals[i], &sa, NULL);
+	}
+	/* Past a file size limit, let write() fail with EFBIG so that the
+	 * temporary file is cleaned up, rather than dying of SIGXFSZ. */
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+const char *fio_strerror(int err)
+{
+	switch (err) {
+	case FIO_ERR_SAME_FILE:
+		return "input and output are the same file";
+	case FIO_ERR_IS_DIR:
+		return "is a directory";
+	case FIO_ERR_TOO_LARGE:
+		return "file too large for this system's memory";
+	default:
+		return strerror(err);
+	}
+}
+
+/* ------------------------------------------------------------------ input */
+
+static int read_fd(fio_input *in, int fd, size_t hint)
+{
+	size_t cap = hint ? hint + 1 : (size_t)1 << 16; /* +1: see EOF */
+	size_t len = 0;
+	unsigned char *buf = malloc(cap);
+
+	if (!buf)
+		return ENOMEM;
+	for (;;) {
+		size_t want;
+		ssize_t got;
+
+		if (len == cap) {
+			unsigned char *bigger;
+
+			if (cap > SIZE_MAX / 2) {
+				free(buf);
+				return FIO_ERR_TOO_LARGE;
+			}
+			bigger = realloc(buf, cap * 2);
+			if (!bigger) {
+				free(buf);
+				return ENOMEM;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		want = cap - len < IO_CHUNK ? cap - len : IO_CHUNK;
+		got = read(fd, buf + len, want);
+		if (got < 0) {
+			int err = errno;
+
+			if (err == EINTR)
+				continue;
+			free(buf);
+			return err;
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+	}
+	in->buf_ = buf;
+	in->data = buf;
+	in->size = len;
+	return 0;
+}
+
+static int map_fd(fio_input *in, int fd, off_t size)
+{
+	void *p;
+
+	if ((uintmax_t)size > SIZE_MAX)
+		return FIO_ERR_TOO_LARGE;
+	p = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)    /* some file systems cannot map */
+		return read_fd(in, fd, (size_t)size);
+	posix_madvise(p, (size_t)size, POSIX_MADV_WILLNEED);
+	in->map_ = p;
+	in->map_len_ = (size_t)size;
+	in->data = p;
+	in->size = (size_t)size;
+	return 0;
+}
+
+int fio_load(fio_input *in, const char *path)
+{
+	struct stat st;
+	int fd, err;
+
+	memset(in, 0, sizeof(*in));
+	if (strcmp(path, FIO_STDIO_NAME) == 0) {
+		in->is_stdin = 1;
+		fd = STDIN_FILENO;
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return errno;
+	}
+	if (fstat(fd, &st) != 0) {
+		err = errno;
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err = FIO_ERR_IS_DIR;
+		goto out;
+	}
+	if (S_ISREG(st.st_mode)) {
+		in->is_regular = 1;
+		in->mode = st.st_mode;
+		in->dev = st.st_dev;
+		in->ino = st.st_ino;
+		in->atime = st.st_atim;
+		in->mtime = st.st_mtim;
+		/* A size of 0 may be a lie (/proc): read those.  Stdin may
+		 * have been partly consumed: map only from its start. */
+		if (st.st_size > 0 &&
+		    (!in->is_stdin || lseek(fd, 0, SEEK_CUR) == 0)) {
+			err = map_fd(in, fd, st.st_size);
+			goto out;
+		}
+	}
+	err = read_fd(in, fd, 0);
+out:
+	if (!in->is_stdin)
+		close(fd);
+	if (!err && !in->data)
+		in->data = (const unsigned char *)"";
+	return err;
+}
+
+void fio_unload(fio_input *in)
+{
+	if (in->map_)
+		munmap(in->map_, in->map_len_);
+	free(in->buf_);
+	memset(in, 0, sizeof(*in));
+}
+
+/* ----------------------------------------------------------------- output */
+
+int fio_exists(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0)
+		return S_ISREG(st.st_mode);
+	return lstat(path, &st) == 0;   /* a dangling link */
+}
+
+/* ".BASE.tmpXXXXXX" beside path, or a shorter ".wavelz.tmpXXXXXX" when the
+ * long form would exceed the file name limit. */
+static char *tmp_template(const char *path, int short_form)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+	const char *base = short_form ? "wavelz" : path + dir_len;
+	size_t base_len = strlen(base);
+	static const char tail[] = ".tmpXXXXXX";
+	char *t = malloc(dir_len + 1 + base_len + sizeof(tail));
+
+	if (!t)
+		return NULL;
+	memcpy(t, path, dir_len);
+	t[dir_len] = '.';
+	memcpy(t + dir_len + 1, base, base_len);
+	memcpy(t + dir_len + 1 + base_len, tail, sizeof(tail));
+	return t;
+}
+
+static int make_tmp(fio_output *out)
+{
+	int short_form;
+
+	for (short_form = 0; short_form < 2; short_form++) {
+		sigset_t old;
+		int err;
+
+		out->tmp_path = tmp_template(out->path, short_form);
+		if (!out->tmp_path)
+			return ENOMEM;
+		hold_signals(&old);
+		out->fd = mkstemp(out->tmp_path);
+		err = errno;
+		if (out->fd >= 0)
+			track_tmp(out->tmp_path);
+		release_signals(&old);
+		if (out->fd >= 0)
+			return 0;
+		free(out->tmp_path);
+		out->tmp_path = NULL;
+		if (err != ENAMETOOLONG)
+			return err;
+	}
+	return ENAMETOOLONG;
+}
+
+static void reset_output(fio_output *out)
+{
+	free(out->path);
+	free(out->tmp_path);
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+}
+
+int fio_open(fio_output *out, const char *path, int force,
+	     const fio_input *in)
+{
+	struct stat st, lst;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	if (!path) {
+		out->fd = STDOUT_FILENO;
+		out->is_stdout = 1;
+		return 0;
+	}
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return FIO_ERR_IS_DIR;
+		if (in && in->is_regular && st.st_dev == in->dev &&
+		    st.st_ino == in->ino)
+			return FIO_ERR_SAME_FILE;
+		if (!S_ISREG(st.st_mode)) {
+			/* A device or FIFO (/dev/null, /dev/stdout to a pipe)
+			 * is a stream, not a file to replace. */
+			out->fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (out->fd < 0)
+				return errno;
+			out->is_direct = 1;
+			return 0;
+		}
+		if (!force)
+			return EEXIST;
+		/* Through a symbolic link, replace the file it names and
+		 * keep the link. */
+		if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+			out->path = realpath(path, NULL);
+		else
+			out->path = strdup(path);
+	} else {
+		if (lstat(path, &lst) == 0 && !force)
+			return EEXIST;  /* a dangling link */
+		out->path = strdup(path);
+	}
+	if (!out->path) {
+		err = errno ? errno : ENOMEM;
+		reset_output(out);
+		return err;
+	}
+	err = make_tmp(out);
+	if (err)
+		reset_output(out);
+	return err;
+}
+
+int fio_write(fio_output *out, const void *buf, size_t n)
+{
+	const unsigned char *p = buf;
+
+	while (n > 0) {
+		size_t want = n < IO_CHUNK ? n : IO_CHUNK;
+		ssize_t put = write(out->fd, p, want);
+
+		if (put < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		if (put == 0)
+			return EIO;
+		p += put;
+		n -= (size_t)put;
+	}
+	return 0;
+}
+
+/* Move the finished temporary file into place.  Without force, link()
+ * refuses atomically if a file appeared at path meanwhile; where hard links
+ * are not supported, fall back to a check and rename(). */
+static int install(const char *tmp, const char *path, int force)
+{
+	if (!force) {
+		if (link(tmp, path) == 0) {
+			unlink(tmp);
+			return 0;
+		}
+		if (errno == EEXIST)
+			return EEXIST;
+		if (fio_exists(path))
+			return EEXIST;
+	}
+	if (rename(tmp, path) != 0)
+		return errno;
+	return 0;
+}
+
+int fio_commit(fio_output *out, const fio_input *in, int force)
+{
+	sigset_t old;
+	int err = 0;
+
+	if (out->is_stdout) {
+		out->fd = -1;
+		out->is_stdout = 0;
+		return 0;
+	}
+	if (out->is_direct) {
+		if (close(out->fd) != 0)
+			err = errno;
+		reset_output(out);
+		return err;
+	}
+
+	/* Like zstd: the output gets the input's permissions and times;
+	 * failures here (odd file systems) are not worth an error. */
+	if (in && in->is_regular && !in->is_stdin) {
+		struct timespec times[2];
+
+		times[0] = in->atime;
+		times[1] = in->mtime;
+		(void)fchmod(out->fd, in->mode & 0777);
+		(void)futimens(out->fd, times);
+	} else {
+		(void)fchmod(out->fd, 0666 & ~g_umask);
+	}
+	/* close() can report delayed write errors (NFS, quotas). */
+	if (close(out->fd) != 0) {
+		err = errno;
+		out->fd = -1;
+		fio_abort(out);
+		return err;
+	}
+	out->fd = -1;
+
+	hold_signals(&old);
+	err = install(out->tmp_path, out->path, force);
+	if (err)
+		unlink(out->tmp_path);
+	untrack_tmp();
+	release_signals(&old);
+	reset_output(out);
+	return err;
+}
+
+void fio_abort(fio_output *out)
+{
+	if (out->is_stdout) {
+		out->fd = -1;
+		out->is_stdout = 0;
+		return;
+	}
+	if (out->fd >= 0)
+		close(out->fd);
+	if (out->tmp_path) {
+		sigset_t old;
+
+		hold_signals(&old);
+		unlink(out->tmp_path);
+		untrack_tmp();
+		release_signals(&old);
+	}
+	reset_output(out);
+}

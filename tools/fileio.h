@@ -1,0 +1,81 @@
+/*
+ * fileio.h - whole-file input and crash-safe output for the wavelz CLI.
+ *
+ * Inputs are loaded entirely into memory (mapped when they are regular
+ * files).  Outputs to a named file go to a temporary file beside it that is
+ * renamed over the destination only once everything has been written, so a
+ * failure or a signal never leaves a partial file behind.
+ */
+#ifndef WAVELZ_FILEIO_H
+#define WAVELZ_FILEIO_H
+
+#include <stddef.h>
+#include <time.h>
+#include <sys/types.h>
+
+/* The file name that stands for stdin or stdout. */
+#define FIO_STDIO_NAME "-"
+
+/* Error codes beyond errno values (which are all positive). */
+#define FIO_ERR_SAME_FILE (-1)  /* the output would replace the input */
+#define FIO_ERR_IS_DIR    (-2)  /* a directory where a file is needed */
+#define FIO_ERR_TOO_LARGE (-3)  /* the file does not fit in memory */
+
+typedef struct fio_input {
+	const unsigned char *data;
+	size_t size;
+	int is_stdin;
+	int is_regular;         /* a regular file: its stat fields below hold */
+	mode_t mode;
+	dev_t dev;
+	ino_t ino;
+	struct timespec atime;
+	struct timespec mtime;
+	/* private */
+	void *map_;             /* mapping to munmap, or NULL */
+	size_t map_len_;
+	void *buf_;             /* heap buffer to free, or NULL */
+} fio_input;
+
+typedef struct fio_output {
+	int fd;                 /* -1 when closed */
+	int is_stdout;
+	int is_direct;          /* writing straight into a device or FIFO */
+	char *path;             /* final name; NULL for stdout */
+	char *tmp_path;         /* temporary name while writing, else NULL */
+} fio_output;
+
+/* Call once before any other function: catches SIGINT, SIGTERM and SIGHUP
+ * so that an interrupted run removes its temporary file. */
+void fio_init(void);
+
+/* A message for a code returned by the functions below. */
+const char *fio_strerror(int err);
+
+/* Load path ("-" = stdin) whole.  Returns 0 or an error code. */
+int fio_load(fio_input *in, const char *path);
+void fio_unload(fio_input *in);
+
+/* Would writing path replace a regular file (or a dangling link)? */
+int fio_exists(const char *path);
+
+/* Prepare to write path (NULL = stdout).  Without force an existing regular
+ * file is EEXIST; in may be NULL, else writing over it is refused.  Existing
+ * devices and FIFOs are written directly.  Returns 0 or an error code; on
+ * error nothing is left to clean up. */
+int fio_open(fio_output *out, const char *path, int force,
+	     const fio_input *in);
+
+/* Append n bytes (n may exceed 2 GiB). */
+int fio_write(fio_output *out, const void *buf, size_t n);
+
+/* Finish: copy in's permission bits and times (in may be NULL), close, and
+ * move the temporary file into place.  On error the temporary file is gone
+ * and the destination untouched. */
+int fio_commit(fio_output *out, const fio_input *in, int force);
+
+/* Give up: close and remove the temporary file.  Safe after fio_commit or
+ * a failed fio_open. */
+void fio_abort(fio_output *out);
+
+#endif /* WAVELZ_FILEIO_H */

@@ -1,0 +1,1042 @@
+/*
+ * wavelz.c - the wavelz command line: compress, decompress, test and list
+ * .wlz archives, with the conventions of zstd's command line.
+ *
+ * Every file is processed whole in memory: the input is loaded, the result
+ * is built and verified, and only then written (see fileio.c for how output
+ * files appear atomically).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wavelz.h"
+#include "fileio.h"
+
+#define PROGRAM "wavelz"
+#define SUFFIX ".wlz"
+#define STDIN_DISPLAY "*stdin*"
+#define STDOUT_DISPLAY "*stdout*"
+
+/* Below this size a job ends too quickly for a progress line to help. */
+#define PROGRESS_MIN_SIZE ((uint64_t)16 << 20)
+#define PROGRESS_INTERVAL 0.1   /* seconds between progress updates */
+#define PROGRESS_NAME_MAX 40    /* keep the line on one terminal row */
+
+/* 0: silent, 1: errors only, 2: results (default), 3+: verbose. */
+static int g_verbosity = 2;
+
+#define DISPLAY(...) fprintf(stderr, __VA_ARGS__)
+#define DISPLAYLEVEL(l, ...) \
+	do { if (g_verbosity >= (l)) DISPLAY(__VA_ARGS__); } while (0)
+
+enum op { OP_COMPRESS, OP_DECOMPRESS, OP_TEST, OP_LIST };
+
+struct prefs {
+	enum op op;
+	int level;
+	int threads;
+	unsigned block_log;
+	int depth;
+	int flatten;
+	int to_stdout;
+	const char *out_name;   /* -o */
+	int force;
+	int remove_src;         /* --rm */
+	int progress;           /* -1 auto, 0 off, 1 on */
+};
+
+struct progress {
+	const char *name;
+	int on;                 /* show updates for the current file */
+	int shown;              /* a line is on screen */
+	int width;              /* its length, to blank it */
+	double last;
+};
+
+struct job {
+	const struct prefs *p;
+	wlz_cctx *cctx;
+	wlz_dctx *dctx;
+	int progress_ok;        /* may progress be shown at all */
+	struct progress prog;
+	/* totals for the closing summary */
+	unsigned files_ok;
+	uint64_t total_in;
+	uint64_t total_out;
+};
+
+/* ------------------------------------------------------------ formatting */
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* "155 MiB", "42.5 MiB", "3.14 KiB": three significant digits, like zstd.
+ * Integer arithmetic keeps the width provably small. */
+static const char *human_size(char *buf, size_t cap, uint64_t v)
+{
+	static const char *const units[] = {
+		"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"
+	};
+	unsigned u = 0, whole, frac, prec, scale, sub;
+
+	while (u < 6 && v >> (10 * u) >= 1024)
+		u++;
+	if (u == 0) {
+		snprintf(buf, cap, "%u B", (unsigned)v);
+		return buf;
+	}
+	whole = (unsigned)(v >> (10 * u));              /* 1..1023 */
+	sub = (unsigned)((v >> (10 * u - 10)) & 1023);  /* 1024ths */
+	prec = whole >= 100 ? 0 : whole >= 10 ? 1 : 2;
+	scale = prec == 0 ? 1 : prec == 1 ? 10 : 100;
+	frac = (sub * scale + 512) / 1024;
+	if (frac == scale) {            /* rounding carried */
+		whole++;
+		frac = 0;
+	}
+	if (prec == 0)
+		snprintf(buf, cap, "%u %s", whole % 10000, units[u]);
+	else
+		snprintf(buf, cap, "%u.%0*u %s", whole % 10000, (int)prec,
+			 frac % 100, units[u]);
+	return buf;
+}
+
+static const char *display_name(const char *path)
+{
+	return strcmp(path, FIO_STDIO_NAME) == 0 ? STDIN_DISPLAY : path;
+}
+
+static void file_error(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (g_verbosity < 1)
+		return;
+	fprintf(stderr, PROGRAM ": %s: ", name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* -------------------------------------------------------------- progress */
+
+static void progress_start(struct job *job, const char *name, uint64_t size)
+{
+	struct progress *pr = &job->prog;
+	size_t len = strlen(name);
+
+	/* Show the tail of long names: it is the part that differs. */
+	pr->name = len > PROGRESS_NAME_MAX ?
+		   name + len - PROGRESS_NAME_MAX : name;
+	pr->shown = 0;
+	pr->width = 0;
+	pr->last = now_sec();   /* quick jobs never flash a line */
+	pr->on = job->progress_ok &&
+		 (job->p->progress == 1 || size >= PROGRESS_MIN_SIZE);
+}
+
+/* The library calls this from our own thread, so no locking is needed. */
+static void progress_update(void *opaque, uint64_t done, uint64_t total)
+{
+	struct progress *pr = opaque;
+	char a[16], b[16];
+	double t;
+	int n;
+
+	if (!pr || !pr->on)
+		return;
+	t = now_sec();
+	if (t - pr->last < PROGRESS_INTERVAL)
+		return;
+	pr->last = t;
+	n = fprintf(stderr, "\r%s: %3u%%  %s / %s", pr->name,
+		    total ? (unsigned)((double)done * 100.0 / (double)total)
+			  : 100u,
+		    human_size(a, sizeof(a), done),
+		    human_size(b, sizeof(b), total));
+	if (n > 0 && n < pr->width)
+		fprintf(stderr, "%*s", pr->width - n, "");
+	if (n > pr->width)
+		pr->width = n;
+	pr->shown = 1;
+}
+
+static void progress_end(struct job *job)
+{
+	struct progress *pr = &job->prog;
+
+	if (pr->shown)
+		fprintf(stderr, "\r%*s\r", pr->width, "");
+	pr->shown = 0;
+	pr->on = 0;
+}
+
+/* ------------------------------------------------------------- one file */
+
+/* Where a file's output goes: NULL for stdout, else a name to free(). */
+static int output_name(const struct prefs *p, const char *src, char **dst)
+{
+	size_t len;
+
+	*dst = NULL;
+	if (p->to_stdout)
+		return 0;
+	if (p->out_name) {
+		if (strcmp(p->out_name, FIO_STDIO_NAME) == 0)
+			return 0;
+		*dst = strdup(p->out_name);
+		return *dst ? 0 : ENOMEM;
+	}
+	if (strcmp(src, FIO_STDIO_NAME) == 0)
+		return 0;
+	len = strlen(src);
+	if (p->op == OP_COMPRESS) {
+		*dst = malloc(len + sizeof(SUFFIX));
+		if (!*dst)
+			return ENOMEM;
+		memcpy(*dst, src, len);
+		memcpy(*dst + len, SUFFIX, sizeof(SUFFIX));
+		return 0;
+	}
+	/* Decompress: strip the suffix, refusing names it would empty. */
+	if (len <= sizeof(SUFFIX) - 1 ||
+	    strcmp(src + len - (sizeof(SUFFIX) - 1), SUFFIX) != 0 ||
+	    src[len - sizeof(SUFFIX)] == '/')
+		return EINVAL;
+	*dst = strndup(src, len - (sizeof(SUFFIX) - 1));
+	return *dst ? 0 : ENOMEM;
+}
+
+/* Load the source and open the destination, reporting failures. */
+static int open_pair(const struct prefs *p, const char *src, const char *dst,
+		     fio_input *in, fio_output *out)
+{
+	const char *name = display_name(src);
+	int err;
+
+	/* An existing output is a cheap check: do it before reading. */
+	if (dst && !p->force && fio_exists(dst)) {
+		file_error(dst, "already exists; not overwritten (use -f)");
+		return 1;
+	}
+	err = fio_load(in, src);
+	if (err) {
+		file_error(name, "%s", fio_strerror(err));
+		return 1;
+	}
+	err = fio_open(out, dst, p->force, in);
+	if (err) {
+		if (err == EEXIST)
+			file_error(dst, "already exists; not overwritten "
+				   "(use -f)");
+		else
+			file_error(dst ? dst : STDOUT_DISPLAY, "%s",
+				   fio_strerror(err));
+		fio_unload(in);
+		return 1;
+	}
+	return 0;
+}
+
+/* Write the result, move it into place, and honour --rm. */
+static int finish_output(struct job *job, const char *src, const char *dst,
+			 fio_input *in, fio_output *out,
+			 const void *buf, size_t size)
+{
+	int direct = out->is_direct;
+	int err;
+
+	err = fio_write(out, buf, size);
+	if (err) {
+		fio_abort(out);
+		file_error(dst ? dst : STDOUT_DISPLAY, "write error: %s",
+			   fio_strerror(err));
+		return 1;
+	}
+	err = fio_commit(out, in, job->p->force);
+	if (err) {
+		if (err == EEXIST)
+			file_error(dst, "appeared meanwhile; not overwritten "
+				   "(use -f)");
+		else
+			file_error(dst, "%s", fio_strerror(err));
+		return 1;
+	}
+	/* Only a source now safely stored in a regular file may go. */
+	if (job->p->remove_src && dst && !direct && !in->is_stdin) {
+		if (unlink(src) != 0) {
+			file_error(src, "cannot remove: %s", strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int compress_file(struct job *job, const char *src)
+{
+	const char *name = display_name(src);
+	fio_input in;
+	fio_output out;
+	char *dst = NULL;
+	unsigned char *buf = NULL;
+	size_t bound, csize = 0;
+	double t0;
+	wlz_error e;
+	int ret = 1;
+
+	if (output_name(job->p, src, &dst)) {
+		file_error(name, "%s", strerror(ENOMEM));
+		return 1;
+	}
+	if (open_pair(job->p, src, dst, &in, &out))
+		goto free_name;
+
+	bound = wlz_compress_bound(in.size);
+	if (bound == 0) {
+		file_error(name, "%s", wlz_error_name(WLZ_ERR_SRC_TOO_LARGE));
+		goto abort;
+	}
+	buf = malloc(bound);
+	if (!buf) {
+		file_error(name, "cannot allocate %zu bytes", bound);
+		goto abort;
+	}
+
+	t0 = now_sec();
+	progress_start(job, name, in.size);
+	e = wlz_compress(job->cctx, buf, bound, in.data, in.size, &csize);
+	progress_end(job);
+	if (e != WLZ_OK) {
+		file_error(name, "%s", wlz_error_name(e));
+		goto abort;
+	}
+
+	if (finish_output(job, src, dst, &in, &out, buf, csize))
+		goto unload;
+	ret = 0;
+	job->files_ok++;
+	job->total_in += in.size;
+	job->total_out += csize;
+	{
+		char a[16], b[16];
+		double dt = now_sec() - t0;
+
+		DISPLAYLEVEL(2, "%-20s :%6.2f%%   (%6s => %6s, %s)", name,
+			     (double)csize * 100.0 /
+			     (double)(in.size ? in.size : 1),
+			     human_size(a, sizeof(a), in.size),
+			     human_size(b, sizeof(b), csize),
+			     dst ? dst : STDOUT_DISPLAY);
+		DISPLAYLEVEL(3, "  %.2f s, %.1f MB/s", dt,
+			     dt > 0 ? (double)in.size / dt / 1e6 : 0.0);
+		DISPLAYLEVEL(2, "\n");
+	}
+	goto unload;
+
+abort:
+	fio_abort(&out);
+unload:
+	free(buf);
+	fio_unload(&in);
+free_name:
+	free(dst);
+	return ret;
+}
+
+/*
+ * Decode src whole into a new buffer.  The index is validated before the
+ * allocation so that a damaged header cannot ask for absurd memory.
+ */
+static int decode_whole(struct job *job, const char *name,
+			const fio_input *in, unsigned char **out, size_t *size)
+{
+	wlz_info info;
+	unsigned char *buf;
+	size_t got = 0;
+	wlz_error e;
+
+	*out = NULL;
+	*size = 0;
+	e = wlz_get_info(in->data, in->size, &info);
+	if (e != WLZ_OK) {
+		file_error(name, "%s", wlz_error_name(e));
+		return 1;
+	}
+	if (info.content_size > SIZE_MAX - 1) {
+		file_error(name, "content of %" PRIu64 " bytes is too large "
+			   "for this system", info.content_size);
+		return 1;
+	}
+	buf = malloc(info.content_size ? (size_t)info.content_size : 1);
+	if (!buf) {
+		file_error(name, "cannot allocate %" PRIu64 " bytes",
+			   info.content_size);
+		return 1;
+	}
+	progress_start(job, name, info.content_size);
+	e = wlz_decompress(job->dctx, buf, (size_t)info.content_size,
+			   in->data, in->size, &got);
+	progress_end(job);
+	if (e == WLZ_OK && got != info.content_size)
+		e = WLZ_ERR_INTERNAL;   /* the library broke its promise */
+	if (e != WLZ_OK) {
+		file_error(name, "%s", wlz_error_name(e));
+		free(buf);
+		return 1;
+	}
+	*out = buf;
+	*size = got;
+	return 0;
+}
+
+static int decompress_file(struct job *job, const char *src)
+{
+	const char *name = display_name(src);
+	fio_input in;
+	fio_output out;
+	char *dst = NULL;
+	unsigned char *buf = NULL;
+	size_t size = 0;
+	double t0;
+	int err, ret = 1;
+
+	err = output_name(job->p, src, &dst);
+	if (err == EINVAL) {
+		file_error(name, "unknown suffix (expected " SUFFIX "); "
+			   "use -o to name the output");
+		return 1;
+	}
+	if (err) {
+		file_error(name, "%s", strerror(err));
+		return 1;
+	}
+	if (open_pair(job->p, src, dst, &in, &out))
+		goto free_name;
+
+	t0 = now_sec();
+	if (decode_whole(job, name, &in, &buf, &size))
+		goto abort;
+	if (finish_output(job, src, dst, &in, &out, buf, size))
+		goto unload;
+	ret = 0;
+	job->files_ok++;
+	job->total_in += in.size;
+	job->total_out += size;
+	{
+		double dt = now_sec() - t0;
+
+		DISPLAYLEVEL(2, "%-20s : %zu bytes", name, size);
+		DISPLAYLEVEL(3, "  (%s)  %.2f s, %.1f MB/s",
+			     dst ? dst : STDOUT_DISPLAY, dt,
+			     dt > 0 ? (double)size / dt / 1e6 : 0.0);
+		DISPLAYLEVEL(2, "\n");
+	}
+	goto unload;
+
+abort:
+	fio_abort(&out);
+unload:
+	free(buf);
+	fio_unload(&in);
+free_name:
+	free(dst);
+	return ret;
+}
+
+static int test_file(struct job *job, const char *src)
+{
+	const char *name = display_name(src);
+	unsigned char *buf;
+	size_t size;
+	fio_input in;
+	int err;
+
+	err = fio_load(&in, src);
+	if (err) {
+		file_error(name, "%s", fio_strerror(err));
+		return 1;
+	}
+	err = decode_whole(job, name, &in, &buf, &size);
+	if (!err) {
+		char a[16];
+
+		DISPLAYLEVEL(2, "%-20s : OK (%s)\n", name,
+			     human_size(a, sizeof(a), size));
+		job->files_ok++;
+		job->total_in += in.size;
+		job->total_out += size;
+		free(buf);
+	}
+	fio_unload(&in);
+	return err;
+}
+
+/* ----------------------------------------------------------------- list */
+
+struct list_totals {
+	unsigned files;
+	uint64_t blocks, archive, content, tokens;
+};
+
+static void list_header(void)
+{
+	printf("%7s %7s %5s %5s %3s %11s %12s %7s %12s  %-16s  %s\n",
+	       "Blocks", "BlkSize", "Level", "Depth", "Ver", "Compressed",
+	       "Uncompressed", "Ratio", "Tokens", "Checksum", "Filename");
+}
+
+static double ratio(uint64_t content, uint64_t archive)
+{
+	return archive ? (double)content / (double)archive : 0.0;
+}
+
+static int list_file(const char *src, struct list_totals *t)
+{
+	const char *name = display_name(src);
+	char a[16], b[16], bs[16], depth[16];
+	fio_input in;
+	wlz_info info;
+	wlz_error e;
+	int err;
+
+	err = fio_load(&in, src);
+	if (err) {
+		file_error(name, "%s", fio_strerror(err));
+		return 1;
+	}
+	e = wlz_get_info(in.data, in.size, &info);
+	fio_unload(&in);
+	if (e != WLZ_OK) {
+		file_error(name, "%s", wlz_error_name(e));
+		return 1;
+	}
+	if (info.block_log >= 20)
+		snprintf(bs, sizeof(bs), "%u MiB", 1u << (info.block_log - 20));
+	else
+		snprintf(bs, sizeof(bs), "%u KiB", 1u << (info.block_log - 10));
+	if (info.depth < 0)
+		snprintf(depth, sizeof(depth), "-");
+	else
+		snprintf(depth, sizeof(depth), "%d", info.depth);
+	printf("%7" PRIu64 " %7s %5u %5s %3u %11s %12s %7.3f %12" PRIu64
+	       "  %016" PRIx64 "  %s\n",
+	       info.block_count, bs, info.level, depth, info.format_version,
+	       human_size(a, sizeof(a), info.archive_size),
+	       human_size(b, sizeof(b), info.content_size),
+	       ratio(info.content_size, info.archive_size), info.token_count,
+	       info.content_checksum, name);
+	if (g_verbosity >= 3)
+		printf("        max dependency level %u; %" PRIu64 " => %"
+		       PRIu64 " bytes\n", info.max_level, info.content_size,
+		       info.archive_size);
+	t->files++;
+	t->blocks += info.block_count;
+	t->archive += info.archive_size;
+	t->content += info.content_size;
+	t->tokens += info.token_count;
+	return 0;
+}
+
+static void list_footer(const struct list_totals *t)
+{
+	char a[16], b[16];
+
+	printf("-------------------------------------------------------------"
+	       "----------------------------------------------\n");
+	printf("%7" PRIu64 " %7s %5s %5s %3s %11s %12s %7.3f %12" PRIu64
+	       "  %-16s  %u files\n", t->blocks, "", "", "", "",
+	       human_size(a, sizeof(a), t->archive),
+	       human_size(b, sizeof(b), t->content),
+	       ratio(t->content, t->archive), t->tokens, "", t->files);
+}
+
+/* ---------------------------------------------------------- command line */
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+"Usage: %s [OPTIONS] [FILE...]\n"
+"Compress FILEs to FILE" SUFFIX ", or decompress them (-d).\n"
+"With no FILE, or when FILE is -, read stdin and write stdout.\n"
+"\n"
+"Operations:\n"
+"  -z, --compress       compress (the default)\n"
+"  -d, --decompress     decompress (also as unwavelz; wavelzcat = -dc)\n"
+"  -t, --test           decode and verify archives, write nothing\n"
+"  -l, --list           describe archives (-v adds details)\n"
+"\n"
+"Output:\n"
+"  -c, --stdout         write to stdout\n"
+"  -o FILE              write to FILE (one input only)\n"
+"  -k, --keep           keep input files (the default)\n"
+"      --rm             remove each input once its output is in place\n"
+"  -f, --force          overwrite existing outputs; allow terminal I/O\n"
+"\n"
+"Compression:\n"
+"  -#                   level %d..%d (default %d)\n"
+"  -B, --block-size=SIZE  power of two, 64K..64M (default 1M)\n"
+"      --depth=D        limit the dependency depth to D >= 0\n"
+"                       (default: unlimited)\n"
+"      --no-flatten     do not flatten match chains inside blocks\n"
+"\n"
+"General:\n"
+"  -T#, --threads=#     worker threads; 0 = all cores (default 0)\n"
+"      --progress       always show progress; --no-progress: never\n"
+"  -v, --verbose        more messages; -q, --quiet: fewer (twice: none)\n"
+"  -h, --help           show this help; -V, --version: show the version\n"
+"  --                   end of options\n"
+"\n"
+"Environment: WAVELZ_CLEVEL (level), WAVELZ_NBTHREADS (threads).\n",
+		prog, WLZ_LEVEL_MIN, WLZ_LEVEL_MAX, WLZ_LEVEL_DEFAULT);
+}
+
+static void version(void)
+{
+	printf(PROGRAM " %s (format %d)\n", WLZ_VERSION_STRING,
+	       WLZ_FORMAT_VERSION);
+}
+
+static void bad_usage(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (g_verbosity >= 1) {
+		fprintf(stderr, PROGRAM ": ");
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fprintf(stderr, "\nTry '%s --help' for more information.\n",
+			prog);
+	}
+	exit(1);
+}
+
+/* Parse decimal digits at *s into *v, advancing *s.  0 if none or too
+ * large. */
+static int read_uint(const char **s, unsigned long long *v)
+{
+	unsigned long long r = 0;
+	const char *p = *s;
+
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p)) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (r > (ULLONG_MAX - d) / 10)
+			return 0;
+		r = r * 10 + d;
+		p++;
+	}
+	*s = p;
+	*v = r;
+	return 1;
+}
+
+/* A size with an optional K/M/G suffix (KB, KiB, ... all mean 1024s). */
+static int read_size(const char **s, unsigned long long *v)
+{
+	unsigned shift = 0;
+
+	if (!read_uint(s, v))
+		return 0;
+	switch (**s) {
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	}
+	if (shift) {
+		(*s)++;
+		if (**s == 'i')
+			(*s)++;
+		if (**s == 'B')
+			(*s)++;
+		if (*v > (ULLONG_MAX >> shift))
+			return 0;
+		*v <<= shift;
+	}
+	return 1;
+}
+
+static void set_level(const char *prog, unsigned long long v)
+{
+	if (v < WLZ_LEVEL_MIN || v > WLZ_LEVEL_MAX)
+		bad_usage(prog, "level must be %d..%d", WLZ_LEVEL_MIN,
+			  WLZ_LEVEL_MAX);
+}
+
+static unsigned block_log_of(const char *prog, unsigned long long size)
+{
+	unsigned lg;
+
+	for (lg = WLZ_BLOCK_LOG_MIN; lg <= WLZ_BLOCK_LOG_MAX; lg++)
+		if (size == 1ull << lg)
+			return lg;
+	bad_usage(prog, "block size must be a power of two from 64K to 64M");
+	return 0;
+}
+
+/* Parse a whole-argument number: the value after '=' or an env var. */
+static int whole_uint(const char *s, unsigned long long *v)
+{
+	return read_uint(&s, v) && *s == '\0';
+}
+
+static void read_env(struct prefs *p)
+{
+	const char *s;
+	unsigned long long v;
+
+	s = getenv("WAVELZ_CLEVEL");
+	if (s && *s) {
+		if (whole_uint(s, &v) && v >= WLZ_LEVEL_MIN &&
+		    v <= WLZ_LEVEL_MAX)
+			p->level = (int)v;
+		else
+			DISPLAYLEVEL(2, PROGRAM ": ignoring WAVELZ_CLEVEL=%s: "
+				     "not a level %d..%d\n", s,
+				     WLZ_LEVEL_MIN, WLZ_LEVEL_MAX);
+	}
+	s = getenv("WAVELZ_NBTHREADS");
+	if (s && *s) {
+		if (whole_uint(s, &v) && v <= 4096)
+			p->threads = (int)v;
+		else
+			DISPLAYLEVEL(2, PROGRAM ": ignoring WAVELZ_NBTHREADS="
+				     "%s: not a thread count\n", s);
+	}
+}
+
+/* Long options; those taking a value use "--name=VALUE". */
+static void long_option(struct prefs *p, const char *prog, const char *arg)
+{
+	const char *val = strchr(arg, '=');
+	size_t len = val ? (size_t)(val - arg) : strlen(arg);
+	unsigned long long v;
+
+#define IS(name) (len == sizeof(name) - 1 && !memcmp(arg, name, len))
+	if (val) {
+		val++;
+		if (IS("--block-size")) {
+			const char *s = val;
+
+			if (!read_size(&s, &v) || *s)
+				bad_usage(prog, "bad size '%s'", val);
+			p->block_log = block_log_of(prog, v);
+		} else if (IS("--depth")) {
+			if (!strcmp(val, "unlimited"))
+				p->depth = WLZ_DEPTH_UNLIMITED;
+			else if (whole_uint(val, &v) && v <= INT32_MAX)
+				p->depth = (int)v;
+			else
+				bad_usage(prog, "bad depth '%s'", val);
+		} else if (IS("--threads")) {
+			if (!whole_uint(val, &v) || v > 4096)
+				bad_usage(prog, "bad thread count '%s'", val);
+			p->threads = (int)v;
+		} else {
+			bad_usage(prog, "unknown option '%s'", arg);
+		}
+		return;
+	}
+	if (IS("--compress"))
+		p->op = OP_COMPRESS;
+	else if (IS("--decompress") || IS("--uncompress"))
+		p->op = OP_DECOMPRESS;
+	else if (IS("--test"))
+		p->op = OP_TEST;
+	else if (IS("--list"))
+		p->op = OP_LIST;
+	else if (IS("--stdout"))
+		p->to_stdout = 1;
+	else if (IS("--force"))
+		p->force = 1;
+	else if (IS("--keep"))
+		p->remove_src = 0;
+	else if (IS("--rm"))
+		p->remove_src = 1;
+	else if (IS("--verbose"))
+		g_verbosity++;
+	else if (IS("--quiet"))
+		g_verbosity--;
+	else if (IS("--progress"))
+		p->progress = 1;
+	else if (IS("--no-progress"))
+		p->progress = 0;
+	else if (IS("--no-flatten"))
+		p->flatten = 0;
+	else if (IS("--help")) {
+		usage(stdout, prog);
+		exit(0);
+	} else if (IS("--version")) {
+		version();
+		exit(0);
+	} else if (IS("--block-size") || IS("--depth") || IS("--threads"))
+		bad_usage(prog, "option '%s' needs a value: %s=VALUE", arg,
+			  arg);
+	else
+		bad_usage(prog, "unknown option '%s'", arg);
+#undef IS
+}
+
+/* Short options, combinable as in -dc, -kf or -19T4.  Returns how many
+ * following arguments were consumed (for -o FILE). */
+static int short_options(struct prefs *p, const char *prog, const char *arg,
+			 const char *next)
+{
+	const char *s = arg + 1;
+	unsigned long long v;
+
+	while (*s) {
+		if (isdigit((unsigned char)*s)) {
+			if (!read_uint(&s, &v))
+				bad_usage(prog, "bad level in '%s'", arg);
+			set_level(prog, v);
+			p->level = (int)v;
+			continue;
+		}
+		switch (*s++) {
+		case 'z': p->op = OP_COMPRESS; break;
+		case 'd': p->op = OP_DECOMPRESS; break;
+		case 't': p->op = OP_TEST; break;
+		case 'l': p->op = OP_LIST; break;
+		case 'c': p->to_stdout = 1; break;
+		case 'k': p->remove_src = 0; break;
+		case 'f': p->force = 1; break;
+		case 'v': g_verbosity++; break;
+		case 'q': g_verbosity--; break;
+		case 'h': case 'H':
+			usage(stdout, prog);
+			exit(0);
+		case 'V':
+			version();
+			exit(0);
+		case 'T':
+			if (!read_uint(&s, &v) || v > 4096)
+				bad_usage(prog, "-T needs a thread count, "
+					  "as in -T4");
+			p->threads = (int)v;
+			break;
+		case 'B':
+			if (!read_size(&s, &v))
+				bad_usage(prog, "-B needs a size, as in -B4M");
+			p->block_log = block_log_of(prog, v);
+			break;
+		case 'o':
+			/* The rest of the argument, or the next one. */
+			p->to_stdout = 0;
+			if (*s) {
+				p->out_name = s;
+				return 0;
+			}
+			if (!next)
+				bad_usage(prog, "-o needs a file name");
+			p->out_name = next;
+			return 1;
+		default:
+			bad_usage(prog, "unknown option '-%c'", s[-1]);
+		}
+	}
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+int main(int argc, char **argv)
+{
+	const char *prog = argc > 0 ? base_name(argv[0]) : PROGRAM;
+	const char **files;
+	size_t nfiles = 0, i;
+	struct prefs p;
+	struct job job;
+	wlz_options opt;
+	wlz_error e;
+	int verbosity_asked, has_stdout = 0, has_stdin = 0;
+	int ret = 0, options_done = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.op = OP_COMPRESS;
+	p.level = WLZ_LEVEL_DEFAULT;
+	p.threads = 0;
+	p.block_log = WLZ_BLOCK_LOG_DEFAULT;
+	p.depth = WLZ_DEPTH_UNLIMITED;
+	p.flatten = 1;
+	p.progress = -1;
+	if (!strcmp(prog, "unwavelz"))
+		p.op = OP_DECOMPRESS;
+	if (!strcmp(prog, "wavelzcat")) {
+		p.op = OP_DECOMPRESS;
+		p.to_stdout = 1;
+	}
+	read_env(&p);
+
+	files = calloc((size_t)argc + 1, sizeof(*files));
+	if (!files) {
+		DISPLAYLEVEL(1, PROGRAM ": %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	for (i = 1; i < (size_t)argc; i++) {
+		const char *a = argv[i];
+
+		if (options_done || a[0] != '-' || a[1] == '\0')
+			files[nfiles++] = a;
+		else if (!strcmp(a, "--"))
+			options_done = 1;
+		else if (a[1] == '-')
+			long_option(&p, prog, a);
+		else
+			i += (size_t)short_options(&p, prog, a,
+					i + 1 < (size_t)argc ? argv[i + 1]
+							     : NULL);
+	}
+	if (nfiles == 0)
+		files[nfiles++] = FIO_STDIO_NAME;
+
+	if (p.out_name && nfiles > 1 &&
+	    (p.op == OP_COMPRESS || p.op == OP_DECOMPRESS))
+		bad_usage(prog, "-o takes a single input file");
+	for (i = 0; i < nfiles; i++)
+		if (!strcmp(files[i], FIO_STDIO_NAME))
+			has_stdin = 1;
+	if (p.op == OP_COMPRESS || p.op == OP_DECOMPRESS) {
+		has_stdout = p.to_stdout ||
+			     (p.out_name && !strcmp(p.out_name, "-")) ||
+			     (has_stdin && !p.out_name);
+	}
+
+	/* Like zstd: results go unannounced when stdout carries the data or
+	 * nobody watches stderr, unless -v asked for them. */
+	verbosity_asked = g_verbosity;
+	if (g_verbosity == 2 && (has_stdout || !isatty(STDERR_FILENO)))
+		g_verbosity = 1;
+
+	if (has_stdin && !p.force && isatty(STDIN_FILENO)) {
+		DISPLAYLEVEL(1, PROGRAM ": stdin is a terminal; refusing to "
+			     "read %s data from it (use -f)\n",
+			     p.op == OP_COMPRESS ? "input" : "compressed");
+		return 1;
+	}
+	if (p.op == OP_COMPRESS && has_stdout && !p.force &&
+	    isatty(STDOUT_FILENO)) {
+		DISPLAYLEVEL(1, PROGRAM ": stdout is a terminal; refusing to "
+			     "write compressed data to it (use -f)\n");
+		return 1;
+	}
+	if (p.remove_src && (has_stdout || p.op == OP_TEST ||
+			     p.op == OP_LIST)) {
+		DISPLAYLEVEL(3, PROGRAM ": note: --rm is ignored %s\n",
+			     has_stdout ? "when writing to stdout"
+					: "without an output file");
+		if (has_stdout)
+			p.remove_src = 0;
+	}
+
+	fio_init();
+	memset(&job, 0, sizeof(job));
+	job.p = &p;
+	job.progress_ok = p.progress == 1 ||
+		(p.progress == -1 && verbosity_asked >= 2 &&
+		 isatty(STDERR_FILENO));
+
+	wlz_options_init(&opt);
+	opt.level = p.level;
+	opt.threads = p.threads;
+	opt.block_log = p.block_log;
+	opt.depth = p.depth;
+	opt.flatten = p.flatten;
+	opt.progress = progress_update;
+	opt.progress_opaque = &job.prog;
+
+	switch (p.op) {
+	case OP_COMPRESS:
+		e = wlz_options_check(&opt);
+		if (e != WLZ_OK) {
+			DISPLAYLEVEL(1, PROGRAM ": bad options: %s\n",
+				     wlz_error_name(e));
+			return 1;
+		}
+		job.cctx = wlz_cctx_create(&opt);
+		if (!job.cctx) {
+			DISPLAYLEVEL(1, PROGRAM ": cannot create a compression "
+				     "context: %s\n", strerror(ENOMEM));
+			return 1;
+		}
+		for (i = 0; i < nfiles; i++)
+			ret |= compress_file(&job, files[i]);
+		if (nfiles > 1 && job.files_ok > 1) {
+			char a[16], b[16];
+
+			DISPLAYLEVEL(2, "%u files compressed : %.2f%%   "
+				     "(%s => %s)\n", job.files_ok,
+				     (double)job.total_out * 100.0 /
+				     (double)(job.total_in ? job.total_in : 1),
+				     human_size(a, sizeof(a), job.total_in),
+				     human_size(b, sizeof(b), job.total_out));
+		}
+		break;
+	case OP_DECOMPRESS:
+	case OP_TEST:
+		job.dctx = wlz_dctx_create(p.threads);
+		if (!job.dctx) {
+			DISPLAYLEVEL(1, PROGRAM ": cannot create a "
+				     "decompression context: %s\n",
+				     strerror(ENOMEM));
+			return 1;
+		}
+		wlz_dctx_set_progress(job.dctx, progress_update, &job.prog);
+		for (i = 0; i < nfiles; i++)
+			ret |= p.op == OP_TEST ? test_file(&job, files[i])
+					       : decompress_file(&job, files[i]);
+		if (nfiles > 1 && job.files_ok > 1)
+			DISPLAYLEVEL(2, "%u files %s\n", job.files_ok,
+				     p.op == OP_TEST ? "tested OK"
+						     : "decompressed");
+		break;
+	case OP_LIST: {
+		struct list_totals t;
+
+		memset(&t, 0, sizeof(t));
+		list_header();
+		for (i = 0; i < nfiles; i++)
+			ret |= list_file(files[i], &t);
+		if (t.files > 1)
+			list_footer(&t);
+		break;
+	}
+	}
+
+	wlz_cctx_free(job.cctx);
+	wlz_dctx_free(job.dctx);
+	free(files);
+	/* Data written to stdout must really have reached it. */
+	if (fflush(stdout) != 0) {
+		DISPLAYLEVEL(1, PROGRAM ": stdout: %s\n", strerror(errno));
+		ret = 1;
+	}
+	return ret ? 1 : 0;
+}
