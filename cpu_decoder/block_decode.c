@@ -118,6 +118,13 @@ static wlz_error parse_tokens(wlz_bdec *bd, const uint8_t *const st[WLZ_NSTREAMS
 	const uint8_t *fp = st[WLZ_S_OFF], *const fend = fp + e->rsize[WLZ_S_OFF];
 	const uint64_t blen = bend - bstart;
 	uint64_t pos = bstart, lit = 0, dist = 0;
+	/* The off stream holds one head per explicit offset, then low bytes. */
+	size_t nheads = 0;
+	for (const uint8_t *q = cp; q < cend; q++)
+		nheads += !(*q & 16);
+	if (nheads > e->rsize[WLZ_S_OFF])
+		return WLZ_ERR_BAD_TOKEN;
+	const uint8_t *lw = fp + nheads;
 	wlz_dtoken *t = bd->tok;
 	while (cp < cend) {
 		const unsigned c = *cp++;
@@ -139,9 +146,13 @@ static wlz_error parse_tokens(wlz_bdec *bd, const uint8_t *const st[WLZ_NSTREAMS
 			if (WLZ_UNLIKELY(dist == 0))
 				return WLZ_ERR_BAD_TOKEN;
 		} else {
-			if (WLZ_UNLIKELY(!get_len(&fp, fend, &dist) || dist >= ((uint64_t)1 << 56)))
+			/* Heads cannot run out: there are exactly nheads of them. */
+			const unsigned h = *fp++, k = h >> 5;
+			uint64_t low = wlz_rd64(lw) & (((uint64_t)1 << (8 * k)) - 1);
+			lw += k;
+			if (WLZ_UNLIKELY(lw > fend))
 				return WLZ_ERR_BAD_TOKEN;
-			dist++;
+			dist = ((uint64_t)(h & 31) << (8 * k) | low) + 1;
 		}
 		lit += L;
 		pos += L;
@@ -154,7 +165,7 @@ static wlz_error parse_tokens(wlz_bdec *bd, const uint8_t *const st[WLZ_NSTREAMS
 		t++;
 		pos += M;
 	}
-	if (np != nend || fp != fend || e->rsize[WLZ_S_LIT] - lit != bend - pos)
+	if (np != nend || lw != fend || e->rsize[WLZ_S_LIT] - lit != bend - pos)
 		return WLZ_ERR_BAD_TOKEN;
 	*tail = (size_t)(bend - pos);
 	return WLZ_OK;

@@ -9,6 +9,7 @@ struct wlz_benc {
 	uint32_t bsize;
 	uint8_t *raw[WLZ_NSTREAMS];
 	size_t raw_cap[WLZ_NSTREAMS];
+	uint8_t *lows;          /* off stream, second part: low bytes of offsets */
 	uint8_t *out;
 	size_t out_cap;
 	ZSTD_CCtx *zc;
@@ -24,12 +25,14 @@ wlz_benc *wlz_benc_create(uint32_t block_size)
 	be->raw_cap[WLZ_S_CMD] = maxtok;
 	be->raw_cap[WLZ_S_LIT] = block_size;
 	be->raw_cap[WLZ_S_LEN] = maxtok * 10;
-	be->raw_cap[WLZ_S_OFF] = maxtok * 10;
+	be->raw_cap[WLZ_S_OFF] = maxtok * 8;
 	int ok = 1;
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
 		be->raw[s] = malloc(be->raw_cap[s]);
 		ok = ok && be->raw[s];
 	}
+	be->lows = malloc(maxtok * 8);
+	ok = ok && be->lows;
 	be->out_cap = (size_t)block_size + 1024;
 	be->out = malloc(be->out_cap);
 	be->zc = ZSTD_createCCtx();
@@ -46,20 +49,34 @@ void wlz_benc_free(wlz_benc *be)
 		return;
 	for (int s = 0; s < WLZ_NSTREAMS; s++)
 		free(be->raw[s]);
+	free(be->lows);
 	free(be->out);
 	ZSTD_freeCCtx(be->zc);
 	free(be);
 }
 
 /* Codes stream s into dst (capacity cap): zstd when it is smaller, raw
- * otherwise.  Returns 0 when even raw does not fit. */
-static size_t code_stream(wlz_benc *be, int s, size_t n, int zlevel, uint8_t *dst, size_t cap,
-			  wlz_block_entry *e)
+ * otherwise.  split > 0 codes the stream as two zstd frames, [0, split) and
+ * [split, n), so that parts with different statistics get their own tables.
+ * Returns 0 when even raw does not fit, (size_t)-1 for an empty stream. */
+static size_t code_stream(wlz_benc *be, int s, size_t n, size_t split, int zlevel, uint8_t *dst,
+			  size_t cap, wlz_block_entry *e)
 {
 	e->rsize[s] = (uint32_t)n;
 	if (n > 32 && zlevel > 0) {
-		size_t z = ZSTD_compressCCtx(be->zc, dst, cap, be->raw[s], n, zlevel);
-		if (!ZSTD_isError(z) && z < n) {
+		size_t z = 0, at = 0;
+		size_t cut[3] = {0, split && split < n ? split : n, n};
+		for (int part = 0; part < 2 && z != (size_t)-1; part++) {
+			if (cut[part + 1] == cut[part])
+				continue;
+			size_t r = ZSTD_compressCCtx(be->zc, dst + at, cap - at, be->raw[s] + cut[part],
+						     cut[part + 1] - cut[part], zlevel);
+			if (ZSTD_isError(r))
+				z = (size_t)-1;
+			else
+				at += r, z = at;
+		}
+		if (z != (size_t)-1 && z < n) {
 			e->codec[s] = WLZ_CODEC_ZSTD;
 			e->csize[s] = (uint32_t)z;
 			return z;
@@ -70,14 +87,27 @@ static size_t code_stream(wlz_benc *be, int s, size_t n, int zlevel, uint8_t *ds
 	memcpy(dst, be->raw[s], n);
 	e->codec[s] = WLZ_CODEC_RAW;
 	e->csize[s] = (uint32_t)n;
-	return n ? n : (size_t)-1;  /* -1: an empty stream is fine */
+	return n ? n : (size_t)-1;
+}
+
+/* Offset x = dist - 1 as a head byte (low-byte count k, top 5 bits) and k
+ * low bytes, little-endian: the heads carry what compresses, the low bytes
+ * are near random, and keeping them apart lets each get its own table. */
+static inline uint8_t put_offset(uint64_t x, uint8_t **lows)
+{
+	unsigned k = 0;
+	while (k < 7 && x >> (8 * k + 5))
+		k++;
+	for (unsigned i = 0; i < k; i++)
+		*(*lows)++ = (uint8_t)(x >> (8 * i));
+	return (uint8_t)(k << 5 | (x >> (8 * k)));
 }
 
 static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
 		      const wlz_token *tok, size_t ntok, int zlevel, size_t *total, wlz_block_entry *e)
 {
 	uint8_t *cmd = be->raw[WLZ_S_CMD], *lit = be->raw[WLZ_S_LIT];
-	uint8_t *ln = be->raw[WLZ_S_LEN], *off = be->raw[WLZ_S_OFF];
+	uint8_t *ln = be->raw[WLZ_S_LEN], *off = be->raw[WLZ_S_OFF], *lw = be->lows;
 	uint64_t pos = bstart, prev = 0;
 	for (size_t k = 0; k < ntok; k++) {
 		const wlz_token *t = &tok[k];
@@ -91,7 +121,7 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 		if (mc == WLZ_MATCH_CODE_MAX)
 			ln = wlz_put_varint(ln, m - WLZ_MATCH_CODE_MAX);
 		if (!rep)
-			off = wlz_put_varint(off, t->dist - 1);
+			*off++ = put_offset(t->dist - 1, &lw);
 		memcpy(lit, src + pos, t->lit);
 		lit += t->lit;
 		pos += t->lit + t->mlen;
@@ -101,6 +131,9 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 		return WLZ_ERR_INTERNAL;
 	memcpy(lit, src + pos, bend - pos);
 	lit += bend - pos;
+	size_t nheads = (size_t)(off - be->raw[WLZ_S_OFF]);
+	memcpy(off, be->lows, (size_t)(lw - be->lows));
+	off += lw - be->lows;
 
 	size_t n[WLZ_NSTREAMS] = {
 		(size_t)(cmd - be->raw[WLZ_S_CMD]), (size_t)(lit - be->raw[WLZ_S_LIT]),
@@ -108,7 +141,8 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 	};
 	size_t at = 0;
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
-		size_t z = code_stream(be, s, n[s], zlevel, be->out + at, be->out_cap - at, e);
+		size_t z = code_stream(be, s, n[s], s == WLZ_S_OFF ? nheads : 0, zlevel, be->out + at,
+				       be->out_cap - at, e);
 		if (z == 0)
 			return WLZ_ERR_DST_TOO_SMALL;
 		if (z != (size_t)-1)

@@ -47,6 +47,9 @@ const wlz_lparams *wlz_level_params(int level)
 
 #define SHORT_HLOG 17
 #define INF_PRICE 0x7FFFFFFFu
+#ifndef OFF_HEAD_BITS
+#define OFF_HEAD_BITS 5
+#endif
 
 struct wlz_parser {
 	wlz_lparams lp;
@@ -148,7 +151,15 @@ static void build_short_chain(wlz_parser *ps)
 static inline uint32_t match_cost(uint64_t len, uint64_t dist, int rep)
 {
 	uint32_t c = 16 * 9;  /* command byte and literal-run split; tuned on FASTQ */
-	c += rep ? 16 : 16 * (wlz_highbit64(dist) + 3);
+	if (rep) {
+		c += 16;
+	} else {
+		/* Stored: k raw low bytes and a head byte (about 5 bits coded).
+		 * The mean of that and a smooth log2 cost measured best. */
+		uint64_t x = dist - 1;
+		unsigned k = x < 32 ? 0 : (wlz_highbit64(x) - 5) / 8 + 1;
+		c += 8 * (8 * k + OFF_HEAD_BITS) + 8 * (wlz_highbit64(dist) + 3);
+	}
 	if (len >= WLZ_MATCH_CODE_MAX + WLZ_MINMATCH)
 		c += 16 * 8 * (1 + (len - WLZ_MATCH_CODE_MAX - WLZ_MINMATCH >= 128));
 	return c;

@@ -111,10 +111,10 @@ static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint6
 	/* Every token writes at least MINMATCH bytes. */
 	if ((uint64_t)e->token_count * WLZ_MINMATCH > block_len)
 		return WLZ_ERR_BAD_INDEX;
-	/* Each token has at most two length varints and one offset varint. */
+	/* Each token has at most two length varints and an 8-byte offset. */
 	if (e->rsize[WLZ_S_LEN] > (uint64_t)e->token_count * 10)
 		return WLZ_ERR_BAD_INDEX;
-	if (e->rsize[WLZ_S_OFF] > (uint64_t)e->token_count * 10)
+	if (e->rsize[WLZ_S_OFF] > (uint64_t)e->token_count * 8)
 		return WLZ_ERR_BAD_INDEX;
 	if (e->max_level != 0)  /* reserved in version 1 */
 		return WLZ_ERR_BAD_INDEX;
