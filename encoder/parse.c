@@ -32,10 +32,10 @@ static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
 	[13] = { 4, 32,  1 << 21,  12,  32, 0,  1,  96,  0,  15 },
 	[14] = { 4, 40,  1 << 21,  12,  40, 0,  1,  96,  0,  16 },
 	[15] = { 4, 48,  1 << 21,  12,  48, 0,  1,  128, 0,  17 },
-	[16] = { 4, 64,  1 << 22,  12,  64, 0,  1,  128, 0,  18 },
-	[17] = { 4, 80,  1 << 22,  12,  80, 0,  1,  192, 0,  19 },
-	[18] = { 4, 96,  1 << 22,  12,  96, 0,  1,  256, 0,  19 },
-	[19] = { 4, 128, 1 << 23,  12,  128, 0, 1,  256, 0,  19 },
+	[16] = { 4, 64,  1 << 22,  12,  64, 0,  2,  128, 0,  18 },
+	[17] = { 4, 80,  1 << 22,  12,  80, 0,  2,  192, 0,  19 },
+	[18] = { 4, 96,  1 << 22,  12,  96, 0,  2,  256, 0,  19 },
+	[19] = { 4, 128, 1 << 23,  12,  128, 0, 3,  256, 0,  19 },
 };
 
 const wlz_lparams *wlz_level_params(int level)
@@ -61,6 +61,10 @@ struct wlz_parser {
 	uint32_t litcost[256];  /* 1/16 bits */
 	uint32_t avglit;
 	/* price-based parse */
+	int use_stats;          /* second pass: prices from the first parse */
+	uint32_t cmdcost[256];  /* 1/16 bits per cmd byte */
+	uint32_t headcost[256]; /* 1/16 bits per offset head byte */
+	uint32_t *lrun;         /* literal run length on the best path to i */
 	uint32_t *price;
 	uint32_t *olen;
 	uint64_t *odist;
@@ -90,7 +94,8 @@ wlz_parser *wlz_parser_create(const wlz_lparams *lp, uint32_t block_size)
 		ps->olen = malloc(sizeof(uint32_t) * m);
 		ps->odist = malloc(sizeof(uint64_t) * m);
 		ps->orep = malloc(sizeof(uint64_t) * m);
-		ok = ok && ps->price && ps->olen && ps->odist && ps->orep;
+		ps->lrun = malloc(sizeof(uint32_t) * m);
+		ok = ok && ps->price && ps->olen && ps->odist && ps->orep && ps->lrun;
 	}
 	if (!ok) {
 		wlz_parser_free(ps);
@@ -110,6 +115,7 @@ void wlz_parser_free(wlz_parser *ps)
 	free(ps->olen);
 	free(ps->odist);
 	free(ps->orep);
+	free(ps->lrun);
 	free(ps);
 }
 
@@ -163,6 +169,73 @@ static inline uint32_t match_cost(uint64_t len, uint64_t dist, int rep)
 	if (len >= WLZ_MATCH_CODE_MAX + WLZ_MINMATCH)
 		c += 16 * 8 * (1 + (len - WLZ_MATCH_CODE_MAX - WLZ_MINMATCH >= 128));
 	return c;
+}
+
+static inline unsigned varint_bytes(uint64_t v) { return wlz_highbit64(v) / 7 + 1; }
+
+/* Second-pass price of a match: the cmd byte it would emit after a literal
+ * run of lrun bytes, length extensions, and its offset's head and low bytes,
+ * all priced from the first parse's statistics. */
+static inline uint32_t stat_cost(const wlz_parser *ps, uint32_t lrun, uint64_t len, uint64_t dist, int rep)
+{
+	unsigned lc = lrun < WLZ_LIT_CODE_MAX ? lrun : WLZ_LIT_CODE_MAX;
+	uint64_t m = len - WLZ_MINMATCH;
+	unsigned mc = m < WLZ_MATCH_CODE_MAX ? (unsigned)m : WLZ_MATCH_CODE_MAX;
+	uint32_t c = ps->cmdcost[lc << 5 | (unsigned)rep << 4 | mc];
+	if (lc == WLZ_LIT_CODE_MAX)
+		c += 16 * 6 * varint_bytes(lrun - WLZ_LIT_CODE_MAX);
+	if (mc == WLZ_MATCH_CODE_MAX)
+		c += 16 * 6 * varint_bytes(m - WLZ_MATCH_CODE_MAX);
+	if (!rep) {
+		uint64_t x = dist - 1;
+		unsigned k = x < 32 ? 0 : (wlz_highbit64(x) - 5) / 8 + 1;
+		c += ps->headcost[(k << 5) | (unsigned)(x >> (8 * k))] + 16 * 8 * k;
+	}
+	return c;
+}
+
+static void cost_table(const uint32_t cnt[256], uint32_t total, uint32_t out[256])
+{
+	for (int b = 0; b < 256; b++) {
+		/* Unseen symbols get a little more than the rarest seen. */
+		double p = cnt[b] ? (double)cnt[b] / total : 0.5 / (total + 1);
+		double bits = -log2(p);
+		out[b] = (uint32_t)((bits < 0.25 ? 0.25 : bits) * 16 + 0.5);
+	}
+}
+
+/* Statistics of a first parse, for the second. */
+static void gather_stats(wlz_parser *ps, const wlz_token *tok, size_t nt)
+{
+	uint32_t cmd[256] = {0}, head[256] = {0}, lit[256] = {0};
+	uint32_t nheads = 0, nlit = 0;
+	uint64_t prev = 0, pos = ps->bstart;
+	for (size_t k = 0; k < nt; k++) {
+		const wlz_token *t = &tok[k];
+		unsigned lc = t->lit < WLZ_LIT_CODE_MAX ? t->lit : WLZ_LIT_CODE_MAX;
+		uint32_t m = t->mlen - WLZ_MINMATCH;
+		unsigned mc = m < WLZ_MATCH_CODE_MAX ? m : WLZ_MATCH_CODE_MAX;
+		int rep = t->dist == prev;
+		cmd[lc << 5 | (unsigned)rep << 4 | mc]++;
+		if (!rep) {
+			uint64_t x = t->dist - 1;
+			unsigned kk = x < 32 ? 0 : (wlz_highbit64(x) - 5) / 8 + 1;
+			head[(kk << 5) | (unsigned)(x >> (8 * kk))]++;
+			nheads++;
+		}
+		for (uint32_t i = 0; i < t->lit; i++)
+			lit[ps->src[pos + i]]++;
+		nlit += t->lit;
+		pos += t->lit + t->mlen;
+		prev = t->dist;
+	}
+	for (; pos < ps->bend; pos++, nlit++)
+		lit[ps->src[pos]]++;
+	cost_table(cmd, nt ? (uint32_t)nt : 1, ps->cmdcost);
+	cost_table(head, nheads ? nheads : 1, ps->headcost);
+	if (nlit > 256)
+		cost_table(lit, nlit, ps->litcost);
+	ps->use_stats = 1;
 }
 
 typedef struct cand {
@@ -283,6 +356,7 @@ static inline void relax(wlz_parser *ps, uint64_t i, uint64_t l, uint64_t dist, 
 		ps->olen[i + l] = (uint32_t)l;
 		ps->odist[i + l] = dist;
 		ps->orep[i + l] = dist;
+		ps->lrun[i + l] = 0;
 	}
 }
 
@@ -291,8 +365,13 @@ static inline void offer(wlz_parser *ps, uint64_t i, uint64_t L, uint64_t dist, 
 {
 	uint32_t base = ps->price[i];
 	uint64_t l = *done + 1 > WLZ_MINMATCH ? *done + 1 : WLZ_MINMATCH;
-	for (; l <= L; l++)
-		relax(ps, i, l, dist, base + match_cost(l, dist, rep));
+	if (ps->use_stats) {
+		for (; l <= L; l++)
+			relax(ps, i, l, dist, base + stat_cost(ps, ps->lrun[i], l, dist, rep));
+	} else {
+		for (; l <= L; l++)
+			relax(ps, i, l, dist, base + match_cost(l, dist, rep));
+	}
 	if (L > *done)
 		*done = L;
 }
@@ -307,6 +386,7 @@ static size_t parse_optimal(wlz_parser *ps)
 	ps->price[0] = 0;
 	ps->orep[0] = 0;
 	ps->olen[0] = 0;
+	ps->lrun[0] = 0;
 	uint64_t skip_to = 0;
 	for (uint64_t i = 0; i < blen; i++) {
 		uint32_t lc = ps->price[i] + ps->litcost[src[bstart + i]];
@@ -314,6 +394,7 @@ static size_t parse_optimal(wlz_parser *ps)
 			ps->price[i + 1] = lc;
 			ps->olen[i + 1] = 0;
 			ps->orep[i + 1] = ps->orep[i];
+			ps->lrun[i + 1] = ps->lrun[i] + 1;
 		}
 		if (i >= m || i < skip_to)
 			continue;
@@ -403,7 +484,15 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart,
 		ps->cached_bend = bend;
 	}
 	if (ps->lp.optimal && !lazy_only) {
+		ps->use_stats = 0;
 		*ntok = parse_optimal(ps);
+		if (ps->lp.optimal > 1) {
+			for (unsigned pass = 1; pass < ps->lp.optimal; pass++) {
+				gather_stats(ps, ps->tok, *ntok);
+				*ntok = parse_optimal(ps);
+			}
+			build_costs(ps);  /* the lazy second opinion uses the first-pass model */
+		}
 	} else if (ps->lp.optimal) {
 		/* The second opinion is greedy and skips through noise, as level 1
 		 * does: on noisy data fewer matches code smaller. */

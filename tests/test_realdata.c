@@ -116,12 +116,8 @@ static void one_file(const char *path, wlz_dctx *d1, wlz_dctx *d2)
 				 100.0 * (double)csize / (double)n);
 			if (opt.level == 1)
 				size_l1 = csize;
-			/* PacBio qualities are noise: there level 19 can trail level 1 by
-			 * up to 0.6% (measured; zstd -3 trails zstd -1 there too), a
-			 * known encoder gap allowed 1% until the price model is fixed. */
-			size_t allow = strstr(base, "pacbio") ? size_l1 / 100 : 0;
 			if (opt.level == 19 && size_l1)
-				TU_CHECK(csize <= size_l1 + allow, "%s block_log %u: level 19 %zu > level 1 %zu",
+				TU_CHECK(csize <= size_l1, "%s block_log %u: level 19 %zu > level 1 %zu",
 					 base, opt.block_log, csize, size_l1);
 		}
 	}
