@@ -77,6 +77,9 @@ def render_table(tsv_path):
     lines.append(f"{orig:,} bytes ({orig / MB:.1f} MB), sha256 `{meta.get('sha256', '?')}`  ")
     lines.append(f"measured {meta.get('date', '?')} in {float(meta.get('elapsed_s', 'nan')):.0f} s; "
                  f"load average {meta.get('load_start', '?')} at start, {meta.get('load_end', '?')} at end")
+    if meta.get("reused"):
+        lines.append("")
+        lines.append(f"Rows reused from an earlier run (`--reuse`, see the verified column): {meta['reused'].replace(',', ', ')}")
     lines.append("")
     hdr = ["codec", "ratio %", "compress MB/s (1 thread)", "compress MB/s (-T0)",
            "decompress MB/s (1 thread)", "decode vs zstd -3", "verified"]
@@ -190,7 +193,7 @@ def assemble(cmd, extra):
                "both speeds are original bytes per second of wall time, including process start.  "
                "Inputs are read from tmpfs; compressed output goes to tmpfs, decoded output to /dev/null.  "
                "Compression: best of up to 3 runs (repeated until >= 1 s in total); "
-               "decompression: best of >= 3 runs (repeated until >= 1 s in total, at most 10).  "
+               "decompression: best of >= 3 runs (repeated until >= 2 s in total, at most 10).  "
                "Single-thread runs use `-T1` (zstd, xz, wavelz), `-@1` (bgzip); lz4 is single-threaded; "
                "zstd decodes with `--no-asyncio` (no I/O thread).  "
                "Every archive is decoded once more to a file and compared with `cmp` "

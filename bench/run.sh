@@ -22,7 +22,9 @@
 #                    t0 (default) with all cores, to keep the run short; t1 single
 #                    thread; both
 #   BENCH_TMP=DIR    tmpfs for inputs/outputs (default /dev/shm)
-#   MIN_TIME=S       repeat each timed step until it has run S seconds (default 1)
+#   MIN_TIME=S       repeat compression (at most 3 runs) until it has run S seconds
+#                    in total (default 1)
+#   DEC_MIN_TIME=S   same for decompression, at most 10 runs (default 2)
 #   DEC_RUNS=N       minimum decode runs (default 3)
 #   STEP_TIMEOUT=S   kill a compression or decompression run that takes longer
 #                    than S seconds (default 900); the row is marked TIMEOUT
@@ -35,6 +37,7 @@ OUTD=$HERE/out
 TIMECMD=(python3 "$HERE/timecmd.py")
 MIN_TIME=${MIN_TIME:-1}
 DEC_RUNS=${DEC_RUNS:-3}
+DEC_MIN_TIME=${DEC_MIN_TIME:-2}
 STEP_TIMEOUT=${STEP_TIMEOUT:-900}
 SLOW=${SLOW:-t0}
 DEFAULT_CORPORA=(illumina.fastq pacbio.fastq gcide.txt cldr.tar)
@@ -162,12 +165,12 @@ verify() {
   return 0
 }
 
-# time_step OUTFILE MIN_RUNS MAX_RUNS TEMPLATE IN ARC -> sets T_SEC T_RUNS T_CPU
+# time_step OUTFILE MIN_RUNS MAX_RUNS MIN_TIME TEMPLATE IN ARC -> sets T_SEC T_RUNS T_CPU
 time_step() {
-  local out=$1 minr=$2 maxr=$3 res
-  expand "$4" "$5" "$6"
+  local out=$1 minr=$2 maxr=$3 mint=$4 res
+  expand "$5" "$6" "$7"
   T_RC=0
-  res=$("${TIMECMD[@]}" --out "$out" --min-runs "$minr" --max-runs "$maxr" --min-time "$MIN_TIME" \
+  res=$("${TIMECMD[@]}" --out "$out" --min-runs "$minr" --max-runs "$maxr" --min-time "$mint" \
           --timeout "$STEP_TIMEOUT" -- "${CMD[@]}") || { T_RC=$?; return 1; }
   read -r T_SEC T_RUNS _ T_CPU <<<"$res"
 }
@@ -194,13 +197,14 @@ bench_corpus() {
   : >"$rows"
   mkdir -p "$OUTD/cache"
 
-  local id label c1 c0 dec ver
+  local id label c1 c0 dec ver reused=()
   while IFS='|' read -r id label c1 c0 dec ver; do
     [[ $id =~ $codec_re ]] || continue
     local cache=$OUTD/cache/$name.$id.tsv
-    local key="$sha|$(show "$c1")|$(show "$c0")|$(show "$dec")|$ver|$cpu_model|$ncpu|MIN_TIME=$MIN_TIME|DEC_RUNS=$DEC_RUNS"
+    local key="$sha|$(show "$c1")|$(show "$c0")|$(show "$dec")|$ver|$cpu_model|$ncpu"
     if [[ $reuse == 1 && $id != wavelz-* && -f $cache && "$(head -n1 "$cache")" == "$key" ]]; then
       log "[$name] $label: reusing cached row ($cache)"
+      reused+=("$label")
       # mark the row as reused: verified column (field 11) gets the cache date
       tail -n +2 "$cache" | awk -F'\t' -v OFS='\t' -v d="$(date -r "$cache" +%F)" '{ $11 = $11 " (cached " d ")"; print }' >>"$rows"
       continue
@@ -210,14 +214,14 @@ bench_corpus() {
     # compression, 1 thread
     if [[ -n $c1 ]]; then
       log "[$name] $label: compress (1 thread)"
-      if time_step "$arc1" 1 3 "$c1" "$in" ""; then
+      if time_step "$arc1" 1 3 "$MIN_TIME" "$c1" "$in" ""; then
         cs=$T_SEC; ccpu=$T_CPU; csize=$(fsize "$arc1")
       else st=$(step_fail compressor); fi
     fi
     # compression, all cores
     if [[ $st == ok && -n $c0 ]]; then
       log "[$name] $label: compress (-T0)"
-      if time_step "$arc0" 1 3 "$c0" "$in" ""; then
+      if time_step "$arc0" 1 3 "$MIN_TIME" "$c0" "$in" ""; then
         c0s=$T_SEC
         [[ -n $csize ]] || csize=$(fsize "$arc0")
       else st=$(step_fail "compressor (-T0)"); fi
@@ -247,7 +251,7 @@ bench_corpus() {
     # decompression speed (output to /dev/null)
     if [[ $st == ok ]]; then
       log "[$name] $label: decompress (1 thread)"
-      if time_step /dev/null "$DEC_RUNS" 10 "$dec" "" "$arc"; then
+      if time_step /dev/null "$DEC_RUNS" 10 "$DEC_MIN_TIME" "$dec" "" "$arc"; then
         ds=$T_SEC; druns=$T_RUNS; dcpu=$T_CPU
       else st=$(step_fail decompressor); fi
     fi
@@ -279,6 +283,7 @@ bench_corpus() {
     printf '# load_start\t%s\n# load_end\t%s\n' "$load_start" "$(cut -d' ' -f1-3 /proc/loadavg)"
     printf '# cpu\t%s (%s cores)\n' "$cpu_model" "$ncpu"
     printf '# skipped\t%s\n' "$skipped"
+    printf '# reused\t%s\n' "$(IFS=,; echo "${reused[*]}")"
     [[ $use_wavelz == 1 ]] && printf '# ver_wavelz\t%s\n' "$ver_wavelz"
     printf '# ver_zstd\t%s\n# ver_lz4\t%s\n# ver_xz\t%s\n# ver_bgzip\t%s\n' "$ver_zstd" "$ver_lz4" "$ver_xz" "$ver_bgzip"
     printf 'id\tlabel\tcsize\tcomp_s\tcomp_t0_s\tdec_s\tdec_runs\tcomp_cpu_s\tdec_cpu_s\tstatus\tverified\tnote\tcomp_cmd\tcomp_t0_cmd\tdec_cmd\n'

@@ -65,6 +65,12 @@ struct wlz_parser {
 	uint32_t cmdcost[256];  /* 1/16 bits per cmd byte */
 	uint32_t headcost[256]; /* 1/16 bits per offset head byte */
 	uint32_t *lrun;         /* literal run length on the best path to i */
+	/* Chain candidates of the first pass, reused by later passes (only
+	 * the repeat candidate depends on the path). */
+	uint32_t *cstart;       /* candidates of position i: [cstart[i], cstart[i+1]) */
+	uint32_t *clen;
+	uint64_t *cdist;
+	size_t ccap;
 	uint32_t *price;
 	uint32_t *olen;
 	uint64_t *odist;
@@ -95,7 +101,8 @@ wlz_parser *wlz_parser_create(const wlz_lparams *lp, uint32_t block_size)
 		ps->odist = malloc(sizeof(uint64_t) * m);
 		ps->orep = malloc(sizeof(uint64_t) * m);
 		ps->lrun = malloc(sizeof(uint32_t) * m);
-		ok = ok && ps->price && ps->olen && ps->odist && ps->orep && ps->lrun;
+		ps->cstart = malloc(sizeof(uint32_t) * (m + 1));
+		ok = ok && ps->price && ps->olen && ps->odist && ps->orep && ps->lrun && ps->cstart;
 	}
 	if (!ok) {
 		wlz_parser_free(ps);
@@ -116,6 +123,9 @@ void wlz_parser_free(wlz_parser *ps)
 	free(ps->odist);
 	free(ps->orep);
 	free(ps->lrun);
+	free(ps->cstart);
+	free(ps->clen);
+	free(ps->cdist);
 	free(ps);
 }
 
@@ -376,7 +386,53 @@ static inline void offer(wlz_parser *ps, uint64_t i, uint64_t L, uint64_t dist, 
 		*done = L;
 }
 
-static size_t parse_optimal(wlz_parser *ps)
+static int push_cand(wlz_parser *ps, size_t at, uint64_t L, uint64_t dist)
+{
+	if (at >= ps->ccap) {
+		size_t cap = ps->ccap ? ps->ccap * 2 : (size_t)ps->bsize;
+		uint32_t *l = realloc(ps->clen, sizeof(uint32_t) * cap);
+		if (l)
+			ps->clen = l;
+		uint64_t *d = realloc(ps->cdist, sizeof(uint64_t) * cap);
+		if (d)
+			ps->cdist = d;
+		if (!l || !d)
+			return 0;
+		ps->ccap = cap;
+	}
+	ps->clen[at] = (uint32_t)L;
+	ps->cdist[at] = dist;
+	return 1;
+}
+
+/* Chain candidates at p, each longer than the last, into the cache. */
+static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *at)
+{
+	const uint8_t *src = ps->src;
+	uint64_t best = 0;
+	for (int chain = 0; chain < 2; chain++) {
+		const uint32_t *link = chain ? ps->lc->delta : ps->schain;
+		const uint64_t base = chain ? 0 : ps->ws;
+		unsigned depth = chain ? ps->lp.long_depth : ps->lp.short_depth;
+		uint64_t c = p;
+		uint32_t d = link[p - base];
+		while (d && depth-- && best < limit && best < ps->lp.nice) {
+			c -= d;
+			d = link[c - base];
+			if (src[c + best] != src[p + best])
+				continue;
+			uint64_t L = wlz_match_len(src + p, src + c, limit);
+			if (L > best && L >= WLZ_MINMATCH) {
+				if (!push_cand(ps, (*at)++, L, p - c))
+					return WLZ_ERR_NOMEM;
+				best = L;
+			}
+		}
+	}
+	return WLZ_OK;
+}
+
+static wlz_error parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 {
 	const uint8_t *src = ps->src;
 	const uint64_t bstart = ps->bstart, blen = ps->bend - bstart;
@@ -388,6 +444,7 @@ static size_t parse_optimal(wlz_parser *ps)
 	ps->olen[0] = 0;
 	ps->lrun[0] = 0;
 	uint64_t skip_to = 0;
+	size_t at = 0;
 	for (uint64_t i = 0; i < blen; i++) {
 		uint32_t lc = ps->price[i] + ps->litcost[src[bstart + i]];
 		if (lc < ps->price[i + 1]) {
@@ -396,6 +453,8 @@ static size_t parse_optimal(wlz_parser *ps)
 			ps->orep[i + 1] = ps->orep[i];
 			ps->lrun[i + 1] = ps->lrun[i] + 1;
 		}
+		if (!reuse)
+			ps->cstart[i] = (uint32_t)at;
 		if (i >= m || i < skip_to)
 			continue;
 		const uint64_t p = bstart + i, limit = blen - i;
@@ -405,33 +464,18 @@ static size_t parse_optimal(wlz_parser *ps)
 			if (L >= WLZ_MINMATCH)
 				offer(ps, i, L, rep, 1, &done);
 		}
-		unsigned depth = ps->lp.short_depth;
-		uint64_t c = p;
-		uint32_t d = ps->schain[p - ps->ws];
-		while (d && depth-- && done < limit && done < ps->lp.nice) {
-			c -= d;
-			d = ps->schain[c - ps->ws];
-			if (src[c + done] != src[p + done])
-				continue;
-			uint64_t L = wlz_match_len(src + p, src + c, limit);
-			if (L > done && L >= WLZ_MINMATCH)
-				offer(ps, i, L, p - c, 0, &done);
-		}
-		depth = ps->lp.long_depth;
-		c = p;
-		uint32_t dl = ps->lc->delta[p];
-		while (dl && depth-- && done < limit && done < ps->lp.nice) {
-			c -= dl;
-			dl = ps->lc->delta[c];
-			if (src[c + done] != src[p + done])
-				continue;
-			uint64_t L = wlz_match_len(src + p, src + c, limit);
-			if (L > done && L >= WLZ_MINMATCH)
-				offer(ps, i, L, p - c, 0, &done);
-		}
+		if (!reuse)
+			WLZ_TRY(find_cands(ps, p, limit, &at));
+		size_t end = reuse ? ps->cstart[i + 1] : at;
+		for (size_t k = ps->cstart[i]; k < end; k++)
+			if (ps->clen[k] > done)
+				offer(ps, i, ps->clen[k], ps->cdist[k], 0, &done);
 		if (done >= ps->lp.nice)
 			skip_to = i + done;
 	}
+	if (!reuse)
+		for (uint64_t i = blen < m ? blen : m; i <= m; i++)
+			ps->cstart[i] = (uint32_t)at;
 	/* Walk the cheapest path back, then emit it forwards. */
 	size_t nm = 0;
 	uint64_t i = blen;
@@ -452,13 +496,14 @@ static size_t parse_optimal(wlz_parser *ps)
 		ps->tok[a] = ps->tok[b];
 		ps->tok[b] = t;
 	}
-	uint64_t at = 0;
+	uint64_t pos = 0;
 	for (size_t k = 0; k < nm; k++) {
 		uint64_t start = ps->tok[k].lit;
-		ps->tok[k].lit = (uint32_t)(start - at);
-		at = start + ps->tok[k].mlen;
+		ps->tok[k].lit = (uint32_t)(start - pos);
+		pos = start + ps->tok[k].mlen;
 	}
-	return nm;
+	*ntok = nm;
+	return WLZ_OK;
 }
 
 wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart, uint64_t bend,
@@ -485,11 +530,11 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart,
 	}
 	if (ps->lp.optimal && !lazy_only) {
 		ps->use_stats = 0;
-		*ntok = parse_optimal(ps);
+		WLZ_TRY(parse_optimal(ps, 0, ntok));
 		if (ps->lp.optimal > 1) {
 			for (unsigned pass = 1; pass < ps->lp.optimal; pass++) {
 				gather_stats(ps, ps->tok, *ntok);
-				*ntok = parse_optimal(ps);
+				WLZ_TRY(parse_optimal(ps, 1, ntok));
 			}
 			build_costs(ps);  /* the lazy second opinion uses the first-pass model */
 		}
