@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include "encoder/block_encode.h"
+#include "encoder/levels.h"
 #include "format/format.h"
 
 typedef struct worker {
@@ -15,7 +16,10 @@ typedef struct worker {
 } worker;
 
 typedef struct block_out {
-	uint8_t *data;
+	wlz_token *tok;         /* phase 1 output, rewritten by phase 2 */
+	size_t ntok;
+	uint8_t *lvl;           /* per-token levels, from phase 2 */
+	uint8_t *data;          /* phase 3: the coded payload */
 	size_t size;
 	wlz_block_entry e;
 } block_out;
@@ -39,6 +43,7 @@ typedef struct job {
 	uint64_t nb;
 	wlz_lchain lc;
 	block_out *blocks;
+	int phase;              /* 1 parse, 3 code (2 runs on the caller alone) */
 	atomic_uint_fast64_t next;
 	atomic_uint_fast64_t done_bytes;
 	atomic_int err;
@@ -124,30 +129,58 @@ static wlz_error ensure_workers(wlz_cctx *cc, int nw)
 	return WLZ_OK;
 }
 
-/* Parses and codes one block into bo.  With two_parses, the lazy parse is
- * tried as well and the smaller coding kept: the price model is an
- * estimate, and on noisy data (PacBio qualities) it can lose. */
-static wlz_error encode_block(worker *w, const wlz_lchain *lc, const uint8_t *src, uint64_t bstart,
-			      uint64_t bend, int zlevel, int two_parses, block_out *bo)
+static int keep_tokens(block_out *bo, const wlz_token *tok, size_t ntok)
 {
+	wlz_token *t = malloc((ntok ? ntok : 1) * sizeof(*t));
+	if (!t)
+		return 0;
+	memcpy(t, tok, ntok * sizeof(*t));
+	free(bo->tok);
+	bo->tok = t;
+	bo->ntok = ntok;
+	return 1;
+}
+
+/* Phase 1: parse one block.  With two_parses the lazy parse is tried as
+ * well and the one that codes smaller kept: the price model is an
+ * estimate, and on noisy data (PacBio qualities) it can lose. */
+static wlz_error parse_block(worker *w, const wlz_lchain *lc, const uint8_t *src, uint64_t bstart,
+			     uint64_t bend, int zlevel, int two_parses, block_out *bo)
+{
+	size_t best = SIZE_MAX;
 	for (int pass = 0; pass < 1 + two_parses; pass++) {
 		const wlz_token *tok;
 		size_t ntok, psize;
 		const uint8_t *payload;
 		wlz_block_entry e;
 		WLZ_TRY(wlz_parse_block(w->ps, lc, bstart, bend, pass, &tok, &ntok));
-		WLZ_TRY(wlz_benc_encode(w->be, src, bstart, bend, tok, ntok, zlevel, &payload, &psize, &e));
-		if (bo->data && psize >= bo->size)
-			continue;
-		uint8_t *copy = malloc(psize ? psize : 1);
-		if (!copy)
+		if (two_parses) {
+			/* Levels are not known yet (NULL: zeros), nor needed to compare. */
+			WLZ_TRY(wlz_benc_encode(w->be, src, bstart, bend, tok, NULL, ntok, zlevel, &payload,
+						&psize, &e));
+			if (psize >= best)
+				continue;
+			best = psize;
+		}
+		if (!keep_tokens(bo, tok, ntok))
 			return WLZ_ERR_NOMEM;
-		memcpy(copy, payload, psize);
-		free(bo->data);
-		bo->data = copy;
-		bo->size = psize;
-		bo->e = e;
 	}
+	return WLZ_OK;
+}
+
+/* Phase 3: code one block's final tokens. */
+static wlz_error code_block(worker *w, const uint8_t *src, uint64_t bstart, uint64_t bend, int zlevel,
+			    block_out *bo)
+{
+	const uint8_t *payload;
+	size_t psize;
+	WLZ_TRY(wlz_benc_encode(w->be, src, bstart, bend, bo->tok, bo->lvl, bo->ntok, zlevel, &payload,
+				&psize, &bo->e));
+	bo->data = malloc(psize ? psize : 1);
+	if (!bo->data)
+		return WLZ_ERR_NOMEM;
+	memcpy(bo->data, payload, psize);
+	bo->size = psize;
 	return WLZ_OK;
 }
 
@@ -156,7 +189,7 @@ static void *work(void *arg)
 	worker_arg *wa = arg;
 	job *jb = wa->jb;
 	const unsigned bl = jb->cc->opt.block_log;
-	const int zlevel = wlz_level_params(jb->cc->opt.level)->zlevel;
+	const wlz_lparams *lp = wlz_level_params(jb->cc->opt.level);
 	for (;;) {
 		if (atomic_load(&jb->err) != WLZ_OK)
 			break;
@@ -168,18 +201,49 @@ static void *work(void *arg)
 		if (bend > jb->n)
 			bend = jb->n;
 		block_out *bo = &jb->blocks[b];
-		wlz_error err = encode_block(wa->w, &jb->lc, jb->src, bstart, bend, zlevel,
-					     wlz_level_params(jb->cc->opt.level)->optimal, bo);
+		wlz_error err = jb->phase == 1
+			? parse_block(wa->w, &jb->lc, jb->src, bstart, bend, lp->zlevel, lp->optimal != 0, bo)
+			: code_block(wa->w, jb->src, bstart, bend, lp->zlevel, bo);
 		if (err != WLZ_OK) {
 			int ok = WLZ_OK;
 			atomic_compare_exchange_strong(&jb->err, &ok, (int)err);
 			break;
 		}
-		uint64_t done = atomic_fetch_add(&jb->done_bytes, bend - bstart) + (bend - bstart);
+		/* Parsing is most of the work; coding the rest. */
+		uint64_t len = bend - bstart;
+		uint64_t add = jb->phase == 1 ? len - len / 8 : len / 8;
+		uint64_t done = atomic_fetch_add(&jb->done_bytes, add) + add;
 		if (wa->report && jb->cc->opt.progress)
 			jb->cc->opt.progress(jb->cc->opt.progress_opaque, done, jb->n);
 	}
 	return NULL;
+}
+
+/* Phase 2, on the calling thread: flattening, levels, depth limit, which
+ * need every earlier block's final tokens. */
+static wlz_error level_blocks(job *jb)
+{
+	wlz_cctx *cc = jb->cc;
+	wlz_levels *lv = wlz_levels_create(jb->n, cc->opt.block_log, cc->opt.depth, cc->opt.flatten);
+	if (!lv)
+		return WLZ_ERR_NOMEM;
+	wlz_error err = WLZ_OK;
+	for (uint64_t b = 0; b < jb->nb && err == WLZ_OK; b++) {
+		block_out *bo = &jb->blocks[b];
+		wlz_token *t;
+		uint8_t *lvl;
+		size_t nt;
+		unsigned maxl;
+		err = wlz_levels_block(lv, jb->src, b, bo->tok, bo->ntok, &t, &lvl, &nt, &maxl);
+		if (err == WLZ_OK) {
+			free(bo->tok);
+			bo->tok = t;
+			bo->ntok = nt;
+			bo->lvl = lvl;
+		}
+	}
+	wlz_levels_free(lv);
+	return err;
 }
 
 static wlz_error run_workers(job *jb, int nthreads)
@@ -258,7 +322,18 @@ WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
 	if (!jb.blocks)
 		return WLZ_ERR_NOMEM;
 
-	wlz_error err = nb ? run_workers(&jb, nthreads) : WLZ_OK;
+	wlz_error err = WLZ_OK;
+	if (nb) {
+		jb.phase = 1;
+		err = run_workers(&jb, nthreads);
+		if (err == WLZ_OK)
+			err = level_blocks(&jb);
+		if (err == WLZ_OK) {
+			jb.phase = 3;
+			atomic_store(&jb.next, 0);
+			err = run_workers(&jb, nthreads);
+		}
+	}
 	uint8_t *out = dst;
 	uint64_t at = pay;
 	if (err == WLZ_OK) {
@@ -274,8 +349,11 @@ WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
 			at += bo->size;
 		}
 	}
-	for (uint64_t b = 0; b < nb; b++)
+	for (uint64_t b = 0; b < nb; b++) {
 		free(jb.blocks[b].data);
+		free(jb.blocks[b].tok);
+		free(jb.blocks[b].lvl);
+	}
 	free(jb.blocks);
 	if (err != WLZ_OK)
 		return err;

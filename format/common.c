@@ -43,7 +43,7 @@ WLZ_EXPORT void wlz_options_init(wlz_options *opt)
 	opt->threads = 0;
 	opt->block_log = WLZ_BLOCK_LOG_DEFAULT;
 	opt->depth = WLZ_DEPTH_UNLIMITED;
-	opt->flatten = 1;
+	opt->flatten = 0;  /* costly as yet: SPEC.md, section 8 */
 }
 
 WLZ_EXPORT wlz_error wlz_options_check(const wlz_options *opt)

@@ -100,7 +100,7 @@ static int is_zero(const uint8_t *p, size_t n)
 }
 
 /* Per-entry checks that need no decoding. */
-static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint64_t block_len)
+static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint64_t block_len, unsigned depth)
 {
 	if (!is_zero(raw + 29, 3) || !is_zero(raw + 36, 4) || !is_zero(raw + 72, 8))
 		return WLZ_ERR_BAD_INDEX;  /* reserved */
@@ -116,7 +116,9 @@ static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint6
 		return WLZ_ERR_BAD_INDEX;
 	if (e->rsize[WLZ_S_OFF] > (uint64_t)e->token_count * 8)
 		return WLZ_ERR_BAD_INDEX;
-	if (e->max_level != 0)  /* reserved in version 1 */
+	if (e->token_count == 0 && e->max_level != 0)
+		return WLZ_ERR_BAD_INDEX;
+	if (depth != WLZ_DEPTH_NONE && e->max_level > depth)
 		return WLZ_ERR_BAD_INDEX;
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
 		if (e->codec[s] >= WLZ_CODEC_COUNT)
@@ -159,7 +161,7 @@ wlz_error wlz_archive_validate(const uint8_t *src, size_t src_size, wlz_header *
 		uint64_t blen = (uint64_t)1 << h->block_log;
 		if (b == nb - 1)
 			blen = h->content_size - (b << h->block_log);
-		WLZ_TRY(check_entry(raw, &e, blen));
+		WLZ_TRY(check_entry(raw, &e, blen, h->depth));
 		if (e.data_offset != at)
 			return WLZ_ERR_BAD_INDEX;
 		for (int s = 0; s < WLZ_NSTREAMS; s++)

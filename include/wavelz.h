@@ -79,7 +79,7 @@ typedef struct wlz_options {
 	int threads;            /* worker threads; 0 = every online core */
 	unsigned block_log;     /* log2 of the block size, 16..26 */
 	int depth;              /* dependency depth limit; -1 = unlimited */
-	int flatten;            /* chain flattening inside blocks (1 = on) */
+	int flatten;            /* chain flattening inside blocks (1 = on, default off) */
 	wlz_progress_fn progress;
 	void *progress_opaque;
 } wlz_options;

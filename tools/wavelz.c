@@ -597,7 +597,7 @@ static void usage(FILE *f, const char *prog)
 "  -B, --block-size=SIZE  power of two, 64K..64M (default 1M)\n"
 "      --depth=D        limit the dependency depth to D >= 0\n"
 "                       (default: unlimited)\n"
-"      --no-flatten     do not flatten match chains inside blocks\n"
+"      --[no-]flatten   flatten match chains inside blocks (default: off)\n"
 "\n"
 "General:\n"
 "  -T#, --threads=#     worker threads; 0 = all cores (default 0)\n"
@@ -785,6 +785,8 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 		p->progress = 0;
 	else if (IS("--no-flatten"))
 		p->flatten = 0;
+	else if (IS("--flatten"))
+		p->flatten = 1;
 	else if (IS("--help")) {
 		usage(stdout, prog);
 		exit(0);
@@ -885,7 +887,7 @@ int main(int argc, char **argv)
 	p.threads = 0;
 	p.block_log = WLZ_BLOCK_LOG_DEFAULT;
 	p.depth = WLZ_DEPTH_UNLIMITED;
-	p.flatten = 1;
+	p.flatten = 0;  /* the library's default: flattening is costly as yet */
 	p.progress = -1;
 	if (!strcmp(prog, "unwavelz"))
 		p.op = OP_DECOMPRESS;

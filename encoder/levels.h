@@ -1,0 +1,25 @@
+/*
+ * levels.h - dependency levels, chain flattening and the depth limit.
+ *
+ * Runs once per block, in block order, after the block is parsed: a
+ * token's level depends on the levels of the bytes it reads, which earlier
+ * blocks wrote.  The pass is linear in the block's bytes.
+ */
+#ifndef WLZ_LEVELS_H
+#define WLZ_LEVELS_H
+
+#include "encoder/parse.h"
+
+typedef struct wlz_levels wlz_levels;
+
+/* depth < 0: unlimited.  n: input size; block_log as in the archive. */
+wlz_levels *wlz_levels_create(uint64_t n, unsigned block_log, int depth, int flatten);
+void wlz_levels_free(wlz_levels *lv);
+
+/* Rewrites block b's tokens (flattening, depth limit) into *out and *nout
+ * (malloc'ed, owned by the caller) with one level byte per token in *lvl
+ * (255 = 255 or more), and the block's highest level in *max_level. */
+wlz_error wlz_levels_block(wlz_levels *lv, const uint8_t *src, uint64_t b, const wlz_token *tok, size_t ntok,
+			   wlz_token **out, uint8_t **lvl, size_t *nout, unsigned *max_level);
+
+#endif
