@@ -80,12 +80,11 @@ void wlz_levels_free(wlz_levels *lv)
 	free(lv);
 }
 
-/* The match that wrote byte q, or NULL for a literal byte. */
-static const seg *writer(const wlz_levels *lv, uint64_t q)
+/* Index of the first match of q's block that ends after q. */
+static size_t first_ending_after(const wlz_levels *lv, uint64_t q)
 {
-	uint64_t b = q >> lv->bl;
-	const seg *s = lv->segs[b];
-	size_t lo = 0, hi = lv->nseg[b];
+	const seg *s = lv->segs[q >> lv->bl];
+	size_t lo = 0, hi = lv->nseg[q >> lv->bl];
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		if (s[mid].pos + s[mid].len <= q)
@@ -93,8 +92,16 @@ static const seg *writer(const wlz_levels *lv, uint64_t q)
 		else
 			hi = mid;
 	}
-	if (lo < lv->nseg[b] && s[lo].pos <= q)
-		return &s[lo];
+	return lo;
+}
+
+/* The match that wrote byte q, or NULL for a literal byte. */
+static const seg *writer(const wlz_levels *lv, uint64_t q)
+{
+	uint64_t b = q >> lv->bl;
+	size_t i = first_ending_after(lv, q);
+	if (i < lv->nseg[b] && lv->segs[b][i].pos <= q)
+		return &lv->segs[b][i];
 	return NULL;
 }
 
@@ -103,17 +110,9 @@ static const seg *writer(const wlz_levels *lv, uint64_t q)
 static uint64_t next_written(const wlz_levels *lv, uint64_t q)
 {
 	uint64_t b = q >> lv->bl;
-	const seg *s = lv->segs[b];
-	size_t lo = 0, hi = lv->nseg[b];
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (s[mid].pos + s[mid].len <= q)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < lv->nseg[b])
-		return s[lo].pos > q ? s[lo].pos : q;
+	size_t i = first_ending_after(lv, q);
+	if (i < lv->nseg[b])
+		return lv->segs[b][i].pos > q ? lv->segs[b][i].pos : q;
 	uint64_t end = (b + 1) << lv->bl;
 	return end < lv->n ? end : lv->n;
 }
