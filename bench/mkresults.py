@@ -181,7 +181,7 @@ def assemble(cmd, extra):
     out.append("")
     out.append(f"- Machine: {model}, {ncpu} cores, {mem} GiB RAM, Linux {platform.release()}")
     out.append(f"- Assembled: {now} (each corpus below carries its own measurement date)")
-    out.append("- Tools: " + (", ".join(f"{k} {v}" for k, v in versions) or "?"))
+    out.append("- Tools: " + (", ".join(v if v.startswith(k) else f"{k} {v}" for k, v in versions) or "?"))
     out.append("- Reproduce:")
     out.append("")
     out.append("  ```sh")

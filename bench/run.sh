@@ -18,6 +18,7 @@
 #   WAVELZ=PATH      wavelz CLI (default build/wavelz, relative to the repo root)
 #   SKIP_WAVELZ=1    measure the reference codecs only (also automatic when the
 #                    wavelz binary is missing)
+#   WAVELZ_LEVELS="1 3 9 19"   wavelz levels to measure
 #   SLOW=t0|t1|both  how to compress the slow references (zstd -19, xz -6):
 #                    t0 (default) with all cores, to keep the run short; t1 single
 #                    thread; both
@@ -27,7 +28,7 @@
 #   DEC_MIN_TIME=S   same for decompression, at most 10 runs (default 2)
 #   DEC_RUNS=N       minimum decode runs (default 3)
 #   STEP_TIMEOUT=S   kill a compression or decompression run that takes longer
-#                    than S seconds (default 900); the row is marked TIMEOUT
+#                    than S seconds (default 600); the row is marked TIMEOUT
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -38,7 +39,7 @@ TIMECMD=(python3 "$HERE/timecmd.py")
 MIN_TIME=${MIN_TIME:-1}
 DEC_RUNS=${DEC_RUNS:-3}
 DEC_MIN_TIME=${DEC_MIN_TIME:-2}
-STEP_TIMEOUT=${STEP_TIMEOUT:-900}
+STEP_TIMEOUT=${STEP_TIMEOUT:-600}
 SLOW=${SLOW:-t0}
 DEFAULT_CORPORA=(illumina.fastq pacbio.fastq gcide.txt cldr.tar)
 
@@ -54,12 +55,15 @@ reuse=0
 codec_re=.
 corpora=()
 invocation="bench/run.sh"
+for v in WAVELZ SKIP_WAVELZ WAVELZ_LEVELS SLOW STEP_TIMEOUT MIN_TIME DEC_MIN_TIME DEC_RUNS BENCH_TMP; do
+  [[ -n ${!v:-} ]] && invocation="$v='${!v}' $invocation"
+done
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --reuse) reuse=1; invocation+=" --reuse" ;;
     --codecs) codec_re=${2:?--codecs needs a regex}; invocation+=" --codecs '$2'"; shift ;;
     --codecs=*) codec_re=${1#*=}; invocation+=" '$1'" ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n "2,/^set -euo/{/^#/p}" "$0"; exit 0 ;;
     -*) die "unknown option $1" ;;
     *) corpora+=("$1"); invocation+=" $1" ;;
   esac
@@ -123,7 +127,7 @@ ncpu=$(nproc)
 codec_table() {
   local l
   if [[ $use_wavelz == 1 ]]; then
-    for l in 1 3 9 19; do
+    for l in ${WAVELZ_LEVELS:-1 3 9 19}; do
       echo "wavelz-$l|wavelz -$l|$W -q -$l -T1 -c @IN|$W -q -$l -T0 -c @IN|$W -q -d -T1 -c @ARC|$ver_wavelz"
     done
   fi

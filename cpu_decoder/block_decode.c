@@ -11,12 +11,6 @@
 
 #define SLACK 32  /* readable bytes after every decoded stream */
 
-typedef struct wlz_dtoken {
-	uint32_t lit;
-	uint32_t mlen;
-	uint64_t src;   /* absolute position of the match's source */
-} wlz_dtoken;
-
 struct wlz_bdec {
 	ZSTD_DCtx *zd;
 	wlz_dtoken *tok;
@@ -214,8 +208,9 @@ static void exec_tokens(const wlz_dtoken *tok, size_t nt, const uint8_t *lp, siz
 	memcpy(op, lp, nlit);
 }
 
-wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
-			  uint8_t *out, uint64_t bstart, uint64_t bend)
+/* Payload checksum, streams, tokens: everything but the copies. */
+static wlz_error open_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e, uint64_t bstart,
+			     uint64_t bend, const uint8_t **lit, size_t *tail)
 {
 	const uint8_t *st[WLZ_NSTREAMS];
 	const uint8_t *in = arc + e->data_offset;
@@ -237,9 +232,28 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 		bd->tok = t;
 		bd->tok_cap = e->token_count;
 	}
+	WLZ_TRY(parse_tokens(bd, st, e, bstart, bend, tail));
+	*lit = st[WLZ_S_LIT];
+	return WLZ_OK;
+}
+
+wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e, uint64_t bstart,
+			  uint64_t bend, const wlz_dtoken **tok)
+{
+	const uint8_t *lit;
 	size_t tail;
-	WLZ_TRY(parse_tokens(bd, st, e, bstart, bend, &tail));
-	exec_tokens(bd->tok, e->token_count, st[WLZ_S_LIT], tail, out, bstart, bend);
+	WLZ_TRY(open_tokens(bd, arc, e, bstart, bend, &lit, &tail));
+	*tok = bd->tok;
+	return WLZ_OK;
+}
+
+wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
+			  uint8_t *out, uint64_t bstart, uint64_t bend)
+{
+	const uint8_t *lit;
+	size_t tail;
+	WLZ_TRY(open_tokens(bd, arc, e, bstart, bend, &lit, &tail));
+	exec_tokens(bd->tok, e->token_count, lit, tail, out, bstart, bend);
 	if (wlz_xxh3(out + bstart, bend - bstart) != e->checksum)
 		return WLZ_ERR_CHECKSUM;
 	return WLZ_OK;

@@ -19,4 +19,15 @@ void wlz_bdec_free(wlz_bdec *bd);
 wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
 			  uint8_t *out, uint64_t bstart, uint64_t bend);
 
+/* The block's tokens without executing them: lit, mlen and absolute source
+ * per token, every bound checked; valid until the next call on bd. */
+typedef struct wlz_dtoken {
+	uint32_t lit;
+	uint32_t mlen;
+	uint64_t src;
+} wlz_dtoken;
+
+wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e, uint64_t bstart,
+			  uint64_t bend, const wlz_dtoken **tok);
+
 #endif

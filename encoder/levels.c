@@ -30,6 +30,7 @@ typedef struct seg {
 typedef struct piece {
 	uint64_t dst, src;      /* src == UINT64_MAX: literals */
 	uint64_t len;
+	unsigned level;         /* set once the piece is final, 255 = 255 or more */
 } piece;
 
 struct wlz_levels {
@@ -137,7 +138,7 @@ static int add_piece(wlz_levels *lv, uint64_t dst, uint64_t src, uint64_t len)
 		lv->pc = q;
 		lv->pc_cap = cap;
 	}
-	lv->pc[lv->npc++] = (piece){dst, src, len};
+	lv->pc[lv->npc++] = (piece){dst, src, len, 0};
 	return 1;
 }
 
@@ -304,6 +305,7 @@ wlz_error wlz_levels_block(wlz_levels *lv, const uint8_t *src, uint64_t b, const
 				p->src = UINT64_MAX;
 				continue;
 			}
+			p->level = m - 1 > 255 ? 255 : m - 1;
 			if (m > 255)
 				m = 255;
 			memset(lv->map + p->dst, (int)m, p->len);
@@ -340,11 +342,10 @@ wlz_error wlz_levels_block(wlz_levels *lv, const uint8_t *src, uint64_t b, const
 			lits += p->len;
 			continue;
 		}
-		unsigned m = lv->map[p->dst];  /* level + 1, set above */
 		o[no] = (wlz_token){(uint32_t)lits, (uint32_t)p->len, p->dst - p->src};
-		lvls[no] = (uint8_t)(m - 1);
-		if (m - 1 > maxl)
-			maxl = m - 1;
+		lvls[no] = (uint8_t)p->level;
+		if (p->level > maxl)
+			maxl = p->level;
 		no++;
 		lits = 0;
 	}

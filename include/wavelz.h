@@ -140,6 +140,24 @@ typedef struct wlz_info {
  * describe it.  Needs the whole archive in memory. */
 wlz_error wlz_get_info(const void *src, size_t src_size, wlz_info *info);
 
+/* Token statistics of an archive, with every token's dependency level
+ * recomputed from its decoded tokens (not read from the index). */
+typedef struct wlz_stats {
+	uint64_t tokens;             /* every token is one match */
+	uint64_t literal_bytes;
+	uint64_t match_bytes;
+	uint64_t cross_block;        /* matches whose source starts before their block */
+	uint64_t far;                /* matches reaching back more than 16 MiB */
+	unsigned max_level;          /* recomputed; 255 = 255 or more */
+	double mean_level;
+	uint64_t level_hist[256];    /* tokens per level, [255] = 255 or more */
+	uint64_t index_understated;  /* blocks whose recorded max_level is too low */
+} wlz_stats;
+
+/* Decodes the streams of every block (not the content) and fills *st.
+ * Needs memory of the content size.  Verifies payload checksums. */
+wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *st);
+
 /* Reads the content size from the first bytes of an archive (at least
  * WLZ_HEADER_SIZE of them), to size an output buffer before decoding. */
 #define WLZ_HEADER_SIZE 48

@@ -510,6 +510,31 @@ static double ratio(uint64_t content, uint64_t archive)
 	return archive ? (double)content / (double)archive : 0.0;
 }
 
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void print_stats(const wlz_info *info, const wlz_stats *st)
+{
+	printf("        %" PRIu64 " => %" PRIu64 " bytes; %" PRIu64 " tokens (all matches),"
+	       " literals %.2f%% of the content\n", info->content_size, info->archive_size,
+	       st->tokens, pct(st->literal_bytes, info->content_size));
+	printf("        dependency level: max %u%s, mean %.2f; matches crossing blocks %.2f%%,"
+	       " reaching back > 16 MiB %.2f%%\n", st->max_level, st->max_level == 255 ? "+" : "",
+	       st->mean_level, pct(st->cross_block, st->tokens), pct(st->far, st->tokens));
+	printf("        level histogram (level:tokens):");
+	int shown = 0;
+	for (int l = 0; l < 256; l++) {
+		if (!st->level_hist[l])
+			continue;
+		if (shown++ % 8 == 0)
+			printf("\n         ");
+		printf(" %d%s:%" PRIu64, l, l == 255 ? "+" : "", st->level_hist[l]);
+	}
+	printf("\n");
+}
+
 static int list_file(const char *src, struct list_totals *t)
 {
 	const char *name = display_name(src);
@@ -524,7 +549,11 @@ static int list_file(const char *src, struct list_totals *t)
 		file_error(name, "%s", fio_strerror(err));
 		return 1;
 	}
+	wlz_stats st;
 	e = wlz_get_info(in.data, in.size, &info);
+	/* -lv decodes every block's tokens to recompute their levels. */
+	if (e == WLZ_OK && g_verbosity >= 3)
+		e = wlz_get_stats(in.data, in.size, &st);
 	fio_unload(&in);
 	if (e != WLZ_OK) {
 		file_error(name, "%s", wlz_error_name(e));
@@ -546,9 +575,7 @@ static int list_file(const char *src, struct list_totals *t)
 	       ratio(info.content_size, info.archive_size), info.token_count,
 	       info.content_checksum, name);
 	if (g_verbosity >= 3)
-		printf("        max dependency level %u; %" PRIu64 " => %"
-		       PRIu64 " bytes\n", info.max_level, info.content_size,
-		       info.archive_size);
+		print_stats(&info, &st);
 	t->files++;
 	t->blocks += info.block_count;
 	t->archive += info.archive_size;
