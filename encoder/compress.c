@@ -220,16 +220,32 @@ static void *work(void *arg)
 }
 
 /* Phase 2, on the calling thread: flattening, levels, depth limit, which
- * need every earlier block's final tokens. */
-static wlz_error level_blocks(job *jb)
+ * need every earlier block's final tokens.  With a depth limit, parsing
+ * joins this phase (serial, in block order): the parser must see the final
+ * levels of everything before the block to pick shallow sources. */
+static wlz_error level_blocks(job *jb, int parse)
 {
 	wlz_cctx *cc = jb->cc;
 	wlz_levels *lv = wlz_levels_create(jb->n, cc->opt.block_log, cc->opt.depth, cc->opt.flatten);
 	if (!lv)
 		return WLZ_ERR_NOMEM;
 	wlz_error err = WLZ_OK;
+	const wlz_lparams *lp = wlz_level_params(cc->opt.level);
+	if (parse)
+		wlz_parser_set_depth(cc->w[0].ps, wlz_levels_map(lv), cc->opt.depth);
 	for (uint64_t b = 0; b < jb->nb && err == WLZ_OK; b++) {
 		block_out *bo = &jb->blocks[b];
+		if (parse) {
+			uint64_t bstart = b << cc->opt.block_log;
+			uint64_t bend = bstart + ((uint64_t)1 << cc->opt.block_log);
+			if (bend > jb->n)
+				bend = jb->n;
+			err = parse_block(&cc->w[0], &jb->lc, jb->src, bstart, bend, lp->zlevel, 0, bo);
+			if (err != WLZ_OK)
+				break;
+			if (cc->opt.progress)
+				cc->opt.progress(cc->opt.progress_opaque, bend - (bend - bstart) / 8, jb->n);
+		}
 		wlz_token *t;
 		uint8_t *lvl;
 		size_t nt;
@@ -242,6 +258,7 @@ static wlz_error level_blocks(job *jb)
 			bo->lvl = lvl;
 		}
 	}
+	wlz_parser_set_depth(cc->w[0].ps, NULL, -1);
 	wlz_levels_free(lv);
 	return err;
 }
@@ -324,10 +341,14 @@ WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
 
 	wlz_error err = WLZ_OK;
 	if (nb) {
+		const int serial = cc->opt.depth >= 0;
 		jb.phase = 1;
-		err = run_workers(&jb, nthreads);
+		if (!serial)
+			err = run_workers(&jb, nthreads);
 		if (err == WLZ_OK)
-			err = level_blocks(&jb);
+			err = level_blocks(&jb, serial);
+		if (serial)
+			atomic_store(&jb.done_bytes, jb.n - jb.n / 8);
 		if (err == WLZ_OK) {
 			jb.phase = 3;
 			atomic_store(&jb.next, 0);

@@ -67,6 +67,8 @@ wlz_levels *wlz_levels_create(uint64_t n, unsigned block_log, int depth, int fla
 	return lv;
 }
 
+uint8_t *wlz_levels_map(wlz_levels *lv) { return lv->map; }
+
 void wlz_levels_free(wlz_levels *lv)
 {
 	if (!lv)

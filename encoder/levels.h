@@ -16,6 +16,9 @@ typedef struct wlz_levels wlz_levels;
 wlz_levels *wlz_levels_create(uint64_t n, unsigned block_log, int depth, int flatten);
 void wlz_levels_free(wlz_levels *lv);
 
+/* The level map (one byte per input byte), for a depth-limited parser. */
+uint8_t *wlz_levels_map(wlz_levels *lv);
+
 /* Rewrites block b's tokens (flattening, depth limit) into *out and *nout
  * (malloc'ed, owned by the caller) with one level byte per token in *lvl
  * (255 = 255 or more), and the block's highest level in *max_level. */

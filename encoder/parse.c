@@ -79,8 +79,27 @@ struct wlz_parser {
 	const uint8_t *src;
 	uint64_t n, ws, bstart, bend, pend;
 	uint64_t cached_ws, cached_bend;  /* chain already built for this block */
+	uint8_t *map;           /* depth-limited parsing: level map, else NULL */
+	unsigned max_map;       /* highest map value a source byte may have */
 	const wlz_lchain *lc;
 };
+
+void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth)
+{
+	ps->map = depth >= 0 ? map : NULL;
+	ps->max_map = depth >= 0 ? (unsigned)depth : 255;
+}
+
+/* Depth-limited parsing: how much of a match of length L from c to p may be
+ * used without reading a byte of too high a level. */
+static inline uint64_t depth_cut(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t L)
+{
+	uint64_t end = p - c < L ? p - c : L;  /* its own output adds no level */
+	for (uint64_t i = 0; i < end; i++)
+		if (ps->map[c + i] > ps->max_map)
+			return i;
+	return L;
+}
 
 wlz_parser *wlz_parser_create(const wlz_lparams *lp, uint32_t block_size)
 {
@@ -269,6 +288,8 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 	cand best = {0, 0, 0};
 	if (rep && rep <= p) {
 		uint64_t L = wlz_match_len(src + p, src + p - rep, limit);
+		if (ps->map)
+			L = depth_cut(ps, p, p - rep, L);
 		if (L >= WLZ_MINMATCH) {
 			best.len = L;
 			best.dist = rep;
@@ -286,9 +307,11 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 		d = ps->schain[c - ps->ws];
 		if (best.len >= limit)
 			break;
-		if (src[c + best.len] != src[p + best.len])
+		if (!ps->map && src[c + best.len] != src[p + best.len])
 			continue;
 		uint64_t L = wlz_match_len(src + p, src + c, limit);
+		if (ps->map)
+			L = depth_cut(ps, p, c, L);
 		if (L < WLZ_MINMATCH)
 			continue;
 		int64_t g = gain_of(ps, p, L, p - c, 0);
@@ -310,9 +333,11 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 		dl = delta[c];
 		if (best.len >= limit)
 			break;
-		if (src[c + best.len] != src[p + best.len])
+		if (!ps->map && src[c + best.len] != src[p + best.len])
 			continue;
 		uint64_t L = wlz_match_len(src + p, src + c, limit);
+		if (ps->map)
+			L = depth_cut(ps, p, c, L);
 		int64_t g = gain_of(ps, p, L, p - c, 0);
 		if (L >= WLZ_MINMATCH && g > best.gain) {
 			best.len = L;
@@ -344,9 +369,19 @@ static size_t parse_lazy(wlz_parser *ps)
 			p++;
 		}
 		/* Grow the match backwards into the pending literals. */
-		while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist]) {
+		while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist] &&
+		       (!ps->map || ps->map[p - 1 - c.dist] <= ps->max_map)) {
 			p--;
 			c.len++;
+		}
+		if (ps->map) {
+			/* This token's level, recorded for the matches after it. */
+			uint64_t s0 = p - c.dist, end = c.dist < c.len ? p : s0 + c.len;
+			unsigned m = 0;
+			for (uint64_t q = s0; q < end; q++)
+				if (ps->map[q] > m)
+					m = ps->map[q];
+			memset(ps->map + p, m + 1 > 255 ? 255 : (int)m + 1, c.len);
 		}
 		ps->tok[nt].lit = (uint32_t)(p - anchor);
 		ps->tok[nt].mlen = (uint32_t)c.len;
@@ -528,7 +563,7 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart,
 		ps->cached_ws = ps->ws;
 		ps->cached_bend = bend;
 	}
-	if (ps->lp.optimal && !lazy_only) {
+	if (ps->lp.optimal && !lazy_only && !ps->map) {
 		ps->use_stats = 0;
 		WLZ_TRY(parse_optimal(ps, 0, ntok));
 		if (ps->lp.optimal > 1) {
@@ -538,7 +573,7 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart,
 			}
 			build_costs(ps);  /* the lazy second opinion uses the first-pass model */
 		}
-	} else if (ps->lp.optimal) {
+	} else if (ps->lp.optimal && !ps->map) {
 		/* The second opinion is greedy and skips through noise, as level 1
 		 * does: on noisy data fewer matches code smaller. */
 		wlz_lparams keep = ps->lp;
