@@ -16,14 +16,16 @@ T=$(nproc)
 tmp=$(mktemp -d /dev/shm/wlzrt.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.6f\", $* }"; }
 best3() {  # best wall time of 3 runs of "$@" > /dev/null
   local b=1000000000 t0 t1 d
   for _ in 1 2 3; do
     t0=$(now); "$@" > /dev/null; t1=$(now)
-    d=$(echo "$t1 - $t0" | bc -l); if (( $(echo "$d < $b" | bc -l) )); then b=$d; fi
+    d=$(calc "$t1 - $t0"); b=$(calc "($d < $b) ? $d : $b")
   done
   echo "$b"
 }
+PATH=$bin:$PATH
 {
   echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $T threads; $(date -u '+%F %H:%M UTC')"
   echo
@@ -49,12 +51,12 @@ for x in "$@"; do
     t1=$(now)
     "${dec[@]}" | cmp - "$in"
     ds=$(best3 "${dec[@]}")
-    mbs=$(echo "$n / $ds / 1000000" | bc -l)
+    mbs=$(calc "$n / $ds / 1000000")
     [[ $codec == zstd-3 ]] && zt=$mbs
     c=$(stat -c %s "$arc")
     printf '| %s | %s | %.2f | %.1f | %.0f | %.2fx | %s |\n' "$name" "$codec" \
-      "$(echo "100 * $c / $n" | bc -l)" "$(echo "$t1 - $t0" | bc -l)" "$mbs" \
-      "$(echo "$mbs / $zt" | bc -l)" "$chk" >> "$out"
+      "$(calc "100 * $c / $n")" "$(calc "$t1 - $t0")" "$mbs" \
+      "$(calc "$mbs / $zt")" "$chk" >> "$out"
   done
   rm -f "$in" "$tmp/arc"
 done

@@ -102,24 +102,48 @@ static inline int get_len(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 	return 1;
 }
 
-/* Pass 1: tokens to (lit, mlen, absolute source), checking every bound, so
- * that pass 2 is copies only and can prefetch far sources ahead of use. */
-static wlz_error parse_tokens(wlz_bdec *bd, const uint8_t *const st[WLZ_NSTREAMS],
-			      const wlz_block_entry *e, uint64_t bstart, uint64_t bend, size_t *tail)
+/* Where parsing of a block's streams stands. */
+typedef struct cursor {
+	const uint8_t *cp, *cend, *np, *nend, *fp, *lw, *fend;
+	uint64_t pos, bend, blen, lit, nlit, dist;
+} cursor;
+
+static wlz_error cursor_open(cursor *cu, const uint8_t *const st[WLZ_NSTREAMS], const wlz_block_entry *e,
+			     uint64_t bstart, uint64_t bend)
 {
-	const uint8_t *cp = st[WLZ_S_CMD], *const cend = cp + e->rsize[WLZ_S_CMD];
-	const uint8_t *np = st[WLZ_S_LEN], *const nend = np + e->rsize[WLZ_S_LEN];
-	const uint8_t *fp = st[WLZ_S_OFF], *const fend = fp + e->rsize[WLZ_S_OFF];
-	const uint64_t blen = bend - bstart;
-	uint64_t pos = bstart, lit = 0, dist = 0;
+	cu->cp = st[WLZ_S_CMD];
+	cu->cend = cu->cp + e->rsize[WLZ_S_CMD];
+	cu->np = st[WLZ_S_LEN];
+	cu->nend = cu->np + e->rsize[WLZ_S_LEN];
+	cu->fp = st[WLZ_S_OFF];
+	cu->fend = cu->fp + e->rsize[WLZ_S_OFF];
+	cu->pos = bstart;
+	cu->bend = bend;
+	cu->blen = bend - bstart;
+	cu->lit = 0;
+	cu->nlit = e->rsize[WLZ_S_LIT];
+	cu->dist = 0;
 	/* The off stream holds one head per explicit offset, then low bytes. */
 	size_t nheads = 0;
-	for (const uint8_t *q = cp; q < cend; q++)
+	for (const uint8_t *q = cu->cp; q < cu->cend; q++)
 		nheads += !(*q & 16);
 	if (nheads > e->rsize[WLZ_S_OFF])
 		return WLZ_ERR_BAD_TOKEN;
-	const uint8_t *lw = fp + nheads;
-	wlz_dtoken *t = bd->tok;
+	cu->lw = cu->fp + nheads;
+	return WLZ_OK;
+}
+
+/* Pass 1: up to max tokens to (lit, mlen, absolute source), checking every
+ * bound, so that pass 2 is copies only; sources are prefetched here, a
+ * chunk ahead of their use.  *n receives the count (0 at the end). */
+static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, const uint8_t *out, size_t *n)
+{
+	const uint8_t *cp = cu->cp, *np = cu->np, *fp = cu->fp, *lw = cu->lw;
+	const uint8_t *const cend = cp + (max < (size_t)(cu->cend - cp) ? max : (size_t)(cu->cend - cp));
+	const uint8_t *const nend = cu->nend, *const fend = cu->fend;
+	const uint64_t blen = cu->blen, bend = cu->bend, nlit = cu->nlit;
+	uint64_t pos = cu->pos, lit = cu->lit, dist = cu->dist;
+	wlz_dtoken *const t0 = t;
 	while (cp < cend) {
 		const unsigned c = *cp++;
 		uint64_t L = c >> 5, M = c & 15;
@@ -151,32 +175,46 @@ static wlz_error parse_tokens(wlz_bdec *bd, const uint8_t *const st[WLZ_NSTREAMS
 		lit += L;
 		pos += L;
 		/* The source must lie in output that exists before this token. */
-		if (WLZ_UNLIKELY(lit > e->rsize[WLZ_S_LIT] || M > bend - pos || dist > pos))
+		if (WLZ_UNLIKELY(lit > nlit || M > bend - pos || dist > pos))
 			return WLZ_ERR_BAD_TOKEN;
+		if (out)
+			__builtin_prefetch(out + (pos - dist));
 		t->lit = (uint32_t)L;
 		t->mlen = (uint32_t)M;
 		t->src = pos - dist;
 		t++;
 		pos += M;
 	}
-	if (np != nend || lw != fend || e->rsize[WLZ_S_LIT] - lit != bend - pos)
-		return WLZ_ERR_BAD_TOKEN;
-	*tail = (size_t)(bend - pos);
+	cu->cp = cp;
+	cu->np = np;
+	cu->fp = fp;
+	cu->lw = lw;
+	cu->pos = pos;
+	cu->lit = lit;
+	cu->dist = dist;
+	*n = (size_t)(t - t0);
 	return WLZ_OK;
 }
 
-#define PREFETCH_AHEAD 64
+/* After the last chunk: every stream consumed exactly, literals end the
+ * block.  Returns the literal tail's length through *tail. */
+static wlz_error cursor_close(const cursor *cu, size_t *tail)
+{
+	if (cu->cp != cu->cend || cu->np != cu->nend || cu->lw != cu->fend ||
+	    cu->nlit - cu->lit != cu->bend - cu->pos)
+		return WLZ_ERR_BAD_TOKEN;
+	*tail = (size_t)(cu->bend - cu->pos);
+	return WLZ_OK;
+}
 
 /* Pass 2: copies.  Wide copies only where they stay inside the block. */
-static void exec_tokens(const wlz_dtoken *tok, size_t nt, const uint8_t *lp, size_t nlit,
-			uint8_t *out, uint64_t bstart, uint64_t bend)
+static void exec_tokens(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp, uint8_t **opp,
+			uint8_t *out, uint8_t *const oend)
 {
-	uint8_t *op = out + bstart;
-	uint8_t *const oend = out + bend;
+	uint8_t *op = *opp;
+	const uint8_t *lp = *lpp;
 	for (size_t k = 0; k < nt; k++) {
 		const wlz_dtoken *t = &tok[k];
-		if (k + PREFETCH_AHEAD < nt)
-			__builtin_prefetch(out + tok[k + PREFETCH_AHEAD].src);
 		const size_t L = t->lit, M = t->mlen;
 		if (WLZ_LIKELY(L <= 16 && oend - op >= 16))
 			copy16(op, lp);
@@ -205,14 +243,14 @@ static void exec_tokens(const wlz_dtoken *tok, size_t nt, const uint8_t *lp, siz
 		}
 		op = mend;
 	}
-	memcpy(op, lp, nlit);
+	*opp = op;
+	*lpp = lp;
 }
 
-/* Payload checksum, streams, tokens: everything but the copies. */
-static wlz_error open_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e, uint64_t bstart,
-			     uint64_t bend, const uint8_t **lit, size_t *tail)
+/* Payload checksum and streams. */
+static wlz_error open_block(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
+			    const uint8_t *st[WLZ_NSTREAMS])
 {
-	const uint8_t *st[WLZ_NSTREAMS];
 	const uint8_t *in = arc + e->data_offset;
 	uint64_t psize = 0;
 	for (int s = 0; s < WLZ_NSTREAMS; s++)
@@ -225,6 +263,14 @@ static wlz_error open_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_e
 		WLZ_TRY(open_stream(bd, s, in, e, &st[s]));
 		in += e->csize[s];
 	}
+	return WLZ_OK;
+}
+
+wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e, uint64_t bstart,
+			  uint64_t bend, const wlz_dtoken **tok)
+{
+	const uint8_t *st[WLZ_NSTREAMS];
+	WLZ_TRY(open_block(bd, arc, e, st));
 	if (bd->tok_cap < e->token_count) {
 		wlz_dtoken *t = realloc(bd->tok, sizeof(*t) * e->token_count);
 		if (!t)
@@ -232,28 +278,39 @@ static wlz_error open_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_e
 		bd->tok = t;
 		bd->tok_cap = e->token_count;
 	}
-	WLZ_TRY(parse_tokens(bd, st, e, bstart, bend, tail));
-	*lit = st[WLZ_S_LIT];
-	return WLZ_OK;
-}
-
-wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e, uint64_t bstart,
-			  uint64_t bend, const wlz_dtoken **tok)
-{
-	const uint8_t *lit;
-	size_t tail;
-	WLZ_TRY(open_tokens(bd, arc, e, bstart, bend, &lit, &tail));
+	cursor cu;
+	size_t n, tail;
+	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend));
+	WLZ_TRY(parse_chunk(&cu, bd->tok, e->token_count, NULL, &n));
+	WLZ_TRY(cursor_close(&cu, &tail));
 	*tok = bd->tok;
 	return WLZ_OK;
 }
 
+/* Tokens are parsed and copied a chunk at a time: the chunk stays in L1, and
+ * its sources were prefetched while it was parsed. */
+#define CHUNK 256
+
 wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
 			  uint8_t *out, uint64_t bstart, uint64_t bend)
 {
-	const uint8_t *lit;
+	const uint8_t *st[WLZ_NSTREAMS];
+	WLZ_TRY(open_block(bd, arc, e, st));
+	cursor cu;
+	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend));
+	wlz_dtoken tok[CHUNK];
+	const uint8_t *lp = st[WLZ_S_LIT];
+	uint8_t *op = out + bstart;
+	for (;;) {
+		size_t n;
+		WLZ_TRY(parse_chunk(&cu, tok, CHUNK, out, &n));
+		if (n == 0)
+			break;
+		exec_tokens(tok, n, &lp, &op, out, out + bend);
+	}
 	size_t tail;
-	WLZ_TRY(open_tokens(bd, arc, e, bstart, bend, &lit, &tail));
-	exec_tokens(bd->tok, e->token_count, lit, tail, out, bstart, bend);
+	WLZ_TRY(cursor_close(&cu, &tail));
+	memcpy(op, lp, tail);
 	if (wlz_xxh3(out + bstart, bend - bstart) != e->checksum)
 		return WLZ_ERR_CHECKSUM;
 	return WLZ_OK;
