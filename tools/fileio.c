@@ -10,6 +10,7 @@
 /* realpath() is an XSI function. */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE  /* madvise advice values */
 #endif
 
 #include "fileio.h"
@@ -469,4 +470,18 @@ void fio_abort(fio_output *out)
 		release_signals(&old);
 	}
 	reset_output(out);
+}
+
+void *fio_alloc_large(size_t n)
+{
+	const size_t huge = (size_t)2 << 20;
+	void *p = NULL;
+	if (n < huge)
+		return malloc(n ? n : 1);
+	if (posix_memalign(&p, huge, n) != 0)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, n & ~(huge - 1), MADV_HUGEPAGE);  /* advice only: errors do not matter */
+#endif
+	return p;
 }

@@ -387,7 +387,7 @@ static int decode_whole(struct job *job, const char *name,
 			   "for this system", info.content_size);
 		return 1;
 	}
-	buf = malloc(info.content_size ? (size_t)info.content_size : 1);
+	buf = fio_alloc_large((size_t)info.content_size);
 	if (!buf) {
 		file_error(name, "cannot allocate %" PRIu64 " bytes",
 			   info.content_size);
