@@ -224,6 +224,13 @@ def assemble(cmd, extra):
         with open(p, encoding="utf-8") as f:
             out.append(f.read().rstrip("\n"))
         out.append("")
+    # Runs made elsewhere (the GPU host's CPU) or by other scripts; each file
+    # carries its own heading, machine and command.
+    import glob
+    for p in sorted(glob.glob(os.path.join(HERE, "host", "*.md"))):
+        with open(p, encoding="utf-8") as f:
+            out.append(f.read().rstrip("\n"))
+        out.append("")
     path = os.path.join(HERE, "RESULTS.md")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out))
