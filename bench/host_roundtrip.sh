@@ -6,7 +6,8 @@
 #
 #   bench/host_roundtrip.sh DIR OUT.md CORPUS.xz...
 #
-# DIR holds the wavelz and zstd binaries; corpora come xz-compressed (to
+# CODECS="zstd-3 wavelz-19 ..." picks a subset (zstd-3 first: it is the
+# speed reference).  DIR holds the wavelz and zstd binaries; corpora come xz-compressed (to
 # carry them) and are unpacked to /dev/shm.  Decode speeds are one thread,
 # best of 3, output to /dev/null, wall time including process start.
 set -euo pipefail
@@ -39,7 +40,7 @@ for x in "$@"; do
   n=$(stat -c %s "$in")
   rows=()
   zt=""
-  for codec in zstd-3 zstd-19-long wavelz-1 wavelz-3 wavelz-19; do
+  for codec in ${CODECS:-zstd-3 zstd-19-long wavelz-1 wavelz-3 wavelz-19}; do
     arc=$tmp/arc; dec=(); chk="cmp"
     t0=$(now)
     case $codec in
