@@ -95,12 +95,10 @@ static size_t code_stream(wlz_benc *be, int s, size_t n, size_t split, int zleve
  * are near random, and keeping them apart lets each get its own table. */
 static inline uint8_t put_offset(uint64_t x, uint8_t **lows)
 {
-	unsigned k = 0;
-	while (k < 7 && x >> (8 * k + 5))
-		k++;
+	unsigned k = wlz_off_lows(x);
 	for (unsigned i = 0; i < k; i++)
 		*(*lows)++ = (uint8_t)(x >> (8 * i));
-	return (uint8_t)(k << 5 | (x >> (8 * k)));
+	return wlz_off_head(x, k);
 }
 
 static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
@@ -117,15 +115,13 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 	uint64_t pos = bstart, prev = 0;
 	for (size_t k = 0; k < ntok; k++) {
 		const wlz_token *t = &tok[k];
-		uint32_t lc = t->lit < WLZ_LIT_CODE_MAX ? t->lit : WLZ_LIT_CODE_MAX;
-		uint32_t m = t->mlen - WLZ_MINMATCH;
-		uint32_t mc = m < WLZ_MATCH_CODE_MAX ? m : WLZ_MATCH_CODE_MAX;
-		int rep = t->dist == prev;
-		*cmd++ = (uint8_t)(lc << 5 | (unsigned)rep << 4 | mc);
-		if (lc == WLZ_LIT_CODE_MAX)
+		const int rep = t->dist == prev;
+		const uint8_t c = wlz_cmd_byte(t->lit, t->mlen, rep);
+		*cmd++ = c;
+		if (c >> 5 == WLZ_LIT_CODE_MAX)
 			ln = wlz_put_varint(ln, t->lit - WLZ_LIT_CODE_MAX);
-		if (mc == WLZ_MATCH_CODE_MAX)
-			ln = wlz_put_varint(ln, m - WLZ_MATCH_CODE_MAX);
+		if ((c & 15) == WLZ_MATCH_CODE_MAX)
+			ln = wlz_put_varint(ln, t->mlen - WLZ_MINMATCH - WLZ_MATCH_CODE_MAX);
 		if (!rep)
 			*off++ = put_offset(t->dist - 1, &lw);
 		memcpy(lit, src + pos, t->lit);

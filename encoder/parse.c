@@ -191,8 +191,7 @@ static inline uint32_t match_cost(uint64_t len, uint64_t dist, int rep)
 	} else {
 		/* Stored: k raw low bytes and a head byte (about 5 bits coded).
 		 * The mean of that and a smooth log2 cost measured best. */
-		uint64_t x = dist - 1;
-		unsigned k = x < 32 ? 0 : (wlz_highbit64(x) - 5) / 8 + 1;
+		unsigned k = wlz_off_lows(dist - 1);
 		c += 8 * (8 * k + OFF_HEAD_BITS) + 8 * (wlz_highbit64(dist) + 3);
 	}
 	if (len >= WLZ_MATCH_CODE_MAX + WLZ_MINMATCH)
@@ -207,18 +206,16 @@ static inline unsigned varint_bytes(uint64_t v) { return wlz_highbit64(v) / 7 + 
  * all priced from the first parse's statistics. */
 static inline uint32_t stat_cost(const wlz_parser *ps, uint32_t lrun, uint64_t len, uint64_t dist, int rep)
 {
-	unsigned lc = lrun < WLZ_LIT_CODE_MAX ? lrun : WLZ_LIT_CODE_MAX;
-	uint64_t m = len - WLZ_MINMATCH;
-	unsigned mc = m < WLZ_MATCH_CODE_MAX ? (unsigned)m : WLZ_MATCH_CODE_MAX;
-	uint32_t c = ps->cmdcost[lc << 5 | (unsigned)rep << 4 | mc];
-	if (lc == WLZ_LIT_CODE_MAX)
+	const uint8_t cmd = wlz_cmd_byte(lrun, len, rep);
+	uint32_t c = ps->cmdcost[cmd];
+	if (cmd >> 5 == WLZ_LIT_CODE_MAX)
 		c += 16 * 6 * varint_bytes(lrun - WLZ_LIT_CODE_MAX);
-	if (mc == WLZ_MATCH_CODE_MAX)
-		c += 16 * 6 * varint_bytes(m - WLZ_MATCH_CODE_MAX);
+	if ((cmd & 15) == WLZ_MATCH_CODE_MAX)
+		c += 16 * 6 * varint_bytes(len - WLZ_MINMATCH - WLZ_MATCH_CODE_MAX);
 	if (!rep) {
 		uint64_t x = dist - 1;
-		unsigned k = x < 32 ? 0 : (wlz_highbit64(x) - 5) / 8 + 1;
-		c += ps->headcost[(k << 5) | (unsigned)(x >> (8 * k))] + 16 * 8 * k;
+		unsigned k = wlz_off_lows(x);
+		c += ps->headcost[wlz_off_head(x, k)] + 16 * 8 * k;
 	}
 	return c;
 }
@@ -241,15 +238,11 @@ static void gather_stats(wlz_parser *ps, const wlz_token *tok, size_t nt)
 	uint64_t prev = 0, pos = ps->bstart;
 	for (size_t k = 0; k < nt; k++) {
 		const wlz_token *t = &tok[k];
-		unsigned lc = t->lit < WLZ_LIT_CODE_MAX ? t->lit : WLZ_LIT_CODE_MAX;
-		uint32_t m = t->mlen - WLZ_MINMATCH;
-		unsigned mc = m < WLZ_MATCH_CODE_MAX ? m : WLZ_MATCH_CODE_MAX;
 		int rep = t->dist == prev;
-		cmd[lc << 5 | (unsigned)rep << 4 | mc]++;
+		cmd[wlz_cmd_byte(t->lit, t->mlen, rep)]++;
 		if (!rep) {
 			uint64_t x = t->dist - 1;
-			unsigned kk = x < 32 ? 0 : (wlz_highbit64(x) - 5) / 8 + 1;
-			head[(kk << 5) | (unsigned)(x >> (8 * kk))]++;
+			head[wlz_off_head(x, wlz_off_lows(x))]++;
 			nheads++;
 		}
 		for (uint32_t i = 0; i < t->lit; i++)

@@ -29,6 +29,26 @@ enum { WLZ_CODEC_RAW = 0, WLZ_CODEC_ZSTD = 1, WLZ_CODEC_COUNT };
 #define WLZ_LIT_CODE_MAX 7          /* 7 = 7 + varint */
 #define WLZ_MATCH_CODE_MAX 15       /* 15 = 15 + MINMATCH + varint */
 
+/* The cmd byte of a token (SPEC.md, section 6). */
+static inline uint8_t wlz_cmd_byte(uint64_t lit, uint64_t mlen, int rep)
+{
+	uint64_t m = mlen - WLZ_MINMATCH;
+	unsigned lc = lit < WLZ_LIT_CODE_MAX ? (unsigned)lit : WLZ_LIT_CODE_MAX;
+	unsigned mc = m < WLZ_MATCH_CODE_MAX ? (unsigned)m : WLZ_MATCH_CODE_MAX;
+	return (uint8_t)(lc << 5 | (unsigned)rep << 4 | mc);
+}
+
+/* An explicit offset x = dist - 1 is a head byte and k low bytes. */
+static inline unsigned wlz_off_lows(uint64_t x)
+{
+	return x < 32 ? 0 : (wlz_highbit64(x) - 5) / 8 + 1;
+}
+
+static inline uint8_t wlz_off_head(uint64_t x, unsigned k)
+{
+	return (uint8_t)(k << 5 | (x >> (8 * k)));
+}
+
 typedef struct wlz_header {
 	unsigned version;
 	unsigned flags;
