@@ -102,14 +102,10 @@ static inline uint8_t put_offset(uint64_t x, uint8_t **lows)
 }
 
 static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
-		      const wlz_token *tok, const uint8_t *lvl, size_t ntok, int zlevel, size_t *total,
+		      const wlz_token *tok, size_t ntok, unsigned max_level, int zlevel, size_t *total,
 		      wlz_block_entry *e)
 {
-	unsigned maxl = 0;
-	for (size_t k = 0; lvl && k < ntok; k++)
-		if (lvl[k] > maxl)
-			maxl = lvl[k];
-	e->max_level = maxl;
+	e->max_level = max_level;
 	uint8_t *cmd = be->raw[WLZ_S_CMD], *lit = be->raw[WLZ_S_LIT];
 	uint8_t *ln = be->raw[WLZ_S_LEN], *off = be->raw[WLZ_S_OFF], *lw = be->lows;
 	uint64_t pos = bstart, prev = 0;
@@ -156,18 +152,18 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 }
 
 wlz_error wlz_benc_encode(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
-			  const wlz_token *tok, const uint8_t *lvl, size_t ntok, int zlevel,
+			  const wlz_token *tok, size_t ntok, unsigned max_level, int zlevel,
 			  const uint8_t **out, size_t *out_size, wlz_block_entry *e)
 {
 	memset(e, 0, sizeof(*e));
 	size_t total = 0;
-	wlz_error err = emit(be, src, bstart, bend, tok, lvl, ntok, zlevel, &total, e);
+	wlz_error err = emit(be, src, bstart, bend, tok, ntok, max_level, zlevel, &total, e);
 	if (err == WLZ_ERR_DST_TOO_SMALL || (err == WLZ_OK && total > bend - bstart)) {
 		/* Fall back to literals alone: never larger than the input, and
 		 * no later block's levels depend on it being otherwise (levels of
 		 * bytes only ever fall when they become literals). */
 		memset(e, 0, sizeof(*e));
-		err = emit(be, src, bstart, bend, NULL, NULL, 0, zlevel, &total, e);
+		err = emit(be, src, bstart, bend, NULL, 0, 0, zlevel, &total, e);
 	}
 	if (err != WLZ_OK)
 		return err;

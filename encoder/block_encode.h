@@ -17,7 +17,7 @@ void wlz_benc_free(wlz_benc *be);
  * data_offset left for the caller.  A block whose streams would outgrow its
  * raw bytes is stored as literals alone. */
 wlz_error wlz_benc_encode(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
-			  const wlz_token *tok, const uint8_t *lvl, size_t ntok, int zlevel,
+			  const wlz_token *tok, size_t ntok, unsigned max_level, int zlevel,
 			  const uint8_t **out, size_t *out_size, wlz_block_entry *e);
 
 #endif

@@ -18,7 +18,7 @@ typedef struct worker {
 typedef struct block_out {
 	wlz_token *tok;         /* phase 1 output, rewritten by phase 2 */
 	size_t ntok;
-	uint8_t *lvl;           /* per-token levels, from phase 2 */
+	unsigned max_level;     /* the block's highest level, from phase 2 */
 	uint8_t *data;          /* phase 3: the coded payload */
 	size_t size;
 	wlz_block_entry e;
@@ -155,8 +155,8 @@ static wlz_error parse_block(worker *w, const wlz_lchain *lc, const uint8_t *src
 		wlz_block_entry e;
 		WLZ_TRY(wlz_parse_block(w->ps, lc, bstart, bend, pass, &tok, &ntok));
 		if (two_parses) {
-			/* Levels are not known yet (NULL: zeros), nor needed to compare. */
-			WLZ_TRY(wlz_benc_encode(w->be, src, bstart, bend, tok, NULL, ntok, zlevel, &payload,
+			/* Levels are not known yet, nor needed to compare sizes. */
+			WLZ_TRY(wlz_benc_encode(w->be, src, bstart, bend, tok, ntok, 0, zlevel, &payload,
 						&psize, &e));
 			if (psize >= best)
 				continue;
@@ -174,7 +174,7 @@ static wlz_error code_block(worker *w, const uint8_t *src, uint64_t bstart, uint
 {
 	const uint8_t *payload;
 	size_t psize;
-	WLZ_TRY(wlz_benc_encode(w->be, src, bstart, bend, bo->tok, bo->lvl, bo->ntok, zlevel, &payload,
+	WLZ_TRY(wlz_benc_encode(w->be, src, bstart, bend, bo->tok, bo->ntok, bo->max_level, zlevel, &payload,
 				&psize, &bo->e));
 	bo->data = malloc(psize ? psize : 1);
 	if (!bo->data)
@@ -247,15 +247,14 @@ static wlz_error level_blocks(job *jb, int parse)
 				cc->opt.progress(cc->opt.progress_opaque, bend - (bend - bstart) / 8, jb->n);
 		}
 		wlz_token *t;
-		uint8_t *lvl;
 		size_t nt;
 		unsigned maxl;
-		err = wlz_levels_block(lv, jb->src, b, bo->tok, bo->ntok, &t, &lvl, &nt, &maxl);
+		err = wlz_levels_block(lv, jb->src, b, bo->tok, bo->ntok, &t, &nt, &maxl);
 		if (err == WLZ_OK) {
 			free(bo->tok);
 			bo->tok = t;
 			bo->ntok = nt;
-			bo->lvl = lvl;
+			bo->max_level = maxl;
 		}
 	}
 	wlz_parser_set_depth(cc->w[0].ps, NULL, -1);
@@ -373,7 +372,6 @@ WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
 	for (uint64_t b = 0; b < nb; b++) {
 		free(jb.blocks[b].data);
 		free(jb.blocks[b].tok);
-		free(jb.blocks[b].lvl);
 	}
 	free(jb.blocks);
 	if (err != WLZ_OK)

@@ -220,7 +220,7 @@ static void drop_short(wlz_levels *lv, size_t from)
 }
 
 wlz_error wlz_levels_block(wlz_levels *lv, const uint8_t *src, uint64_t b, const wlz_token *tok, size_t ntok,
-			   wlz_token **out, uint8_t **lvl, size_t *nout, unsigned *max_level)
+			   wlz_token **out, size_t *nout, unsigned *max_level)
 {
 	(void)src;
 	lv->cur = b;
@@ -328,12 +328,8 @@ wlz_error wlz_levels_block(wlz_levels *lv, const uint8_t *src, uint64_t b, const
 	/* Turn pieces back into tokens: literal pieces join the next match. */
 	size_t cap = lv->npc + 1;
 	wlz_token *o = malloc(cap * sizeof(*o));
-	uint8_t *lvls = malloc(cap);
-	if (!o || !lvls) {
-		free(o);
-		free(lvls);
+	if (!o)
 		return WLZ_ERR_NOMEM;
-	}
 	size_t no = 0;
 	uint64_t lits = 0;
 	unsigned maxl = 0;
@@ -345,14 +341,12 @@ wlz_error wlz_levels_block(wlz_levels *lv, const uint8_t *src, uint64_t b, const
 			continue;
 		}
 		o[no] = (wlz_token){(uint32_t)lits, (uint32_t)p->len, p->dst - p->src};
-		lvls[no] = (uint8_t)p->level;
 		if (p->level > maxl)
 			maxl = p->level;
 		no++;
 		lits = 0;
 	}
 	*out = o;
-	*lvl = lvls;
 	*nout = no;
 	*max_level = maxl;
 	return WLZ_OK;

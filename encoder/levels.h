@@ -20,9 +20,9 @@ void wlz_levels_free(wlz_levels *lv);
 uint8_t *wlz_levels_map(wlz_levels *lv);
 
 /* Rewrites block b's tokens (flattening, depth limit) into *out and *nout
- * (malloc'ed, owned by the caller) with one level byte per token in *lvl
- * (255 = 255 or more), and the block's highest level in *max_level. */
+ * (malloc'ed, owned by the caller), and gives the block's highest level
+ * in *max_level (255 = 255 or more). */
 wlz_error wlz_levels_block(wlz_levels *lv, const uint8_t *src, uint64_t b, const wlz_token *tok, size_t ntok,
-			   wlz_token **out, uint8_t **lvl, size_t *nout, unsigned *max_level);
+			   wlz_token **out, size_t *nout, unsigned *max_level);
 
 #endif
