@@ -81,23 +81,88 @@ struct wlz_parser {
 	uint64_t cached_ws, cached_bend;  /* chain already built for this block */
 	uint8_t *map;           /* depth-limited parsing: level map, else NULL */
 	unsigned max_map;       /* highest map value a source byte may have */
+	int64_t lpen;           /* price of one level of a candidate, 1/16 bits */
+	uint64_t *shl, *shs;    /* shallow positions by long and short hash */
+	uint64_t sh_next;       /* next position to consider for them */
 	const wlz_lchain *lc;
 };
+
+/* Under a depth limit a byte of level k is only a source while k < D, and
+ * the levels a parse creates are the sources it has left later on.  So a
+ * candidate pays for its level: each level costs about 20/D bits, which
+ * measured best at D = 2, 10 and 16 on text and FASTQ (3 to 12% smaller than
+ * cutting alone).  The recent occurrences the chains find first are the
+ * deepest; small tables of positions whose bytes are shallow (level below
+ * D/3) offer older occurrences the chain walk would not reach. */
+#define SH_WAYS 4
+#define SHL_LOG 20
+#define SHS_LOG 18
 
 void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth)
 {
 	ps->map = depth >= 0 ? map : NULL;
 	ps->max_map = depth >= 0 ? (unsigned)depth : 255;
+	ps->lpen = depth > 0 ? (depth > 1 ? 320 / depth : 256) : 0;
+	free(ps->shl);
+	free(ps->shs);
+	ps->shl = ps->shs = NULL;
+	ps->sh_next = 0;
+	if (ps->map) {
+		/* Without the tables the parse is only a little worse. */
+		ps->shl = calloc((size_t)SH_WAYS << SHL_LOG, sizeof(uint64_t));
+		ps->shs = calloc((size_t)SH_WAYS << SHS_LOG, sizeof(uint64_t));
+		if (!ps->shl || !ps->shs) {
+			free(ps->shl);
+			free(ps->shs);
+			ps->shl = ps->shs = NULL;
+		}
+	}
+}
+
+static inline void sh_put(uint64_t *t, uint64_t h, uint64_t pos)
+{
+	uint64_t *w = t + h * SH_WAYS;
+	for (int k = SH_WAYS - 1; k > 0; k--)
+		w[k] = w[k - 1];
+	w[0] = pos + 1;
+}
+
+/* Enters the positions before `upto` whose hashed bytes are all shallow. */
+static void sh_update(wlz_parser *ps, uint64_t upto)
+{
+	if (!ps->shl)
+		return;
+	const unsigned ll = ps->lc->len, sl = ps->lp.short_len;
+	const unsigned T = ps->max_map / 3;
+	uint64_t q = ps->sh_next;
+	for (; q + ll <= upto; q++) {
+		unsigned m = 0;
+		for (unsigned i = 0; i < ll; i++)
+			m = ps->map[q + i] > m ? ps->map[q + i] : m;
+		if (m > T)
+			continue;
+		sh_put(ps->shl, wlz_hash_bytes(ps->src + q, ll, SHL_LOG), q);
+		sh_put(ps->shs, wlz_hash_bytes(ps->src + q, sl, SHS_LOG), q);
+	}
+	ps->sh_next = q;
 }
 
 /* Depth-limited parsing: how much of a match of length L from c to p may be
- * used without reading a byte of too high a level. */
-static inline uint64_t depth_cut(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t L)
+ * used without reading a byte of too high a level; *lvl gets the level of
+ * what may be used. */
+static inline uint64_t depth_cut(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t L, unsigned *lvl)
 {
 	uint64_t end = p - c < L ? p - c : L;  /* its own output adds no level */
-	for (uint64_t i = 0; i < end; i++)
-		if (ps->map[c + i] > ps->max_map)
+	unsigned m = 0;
+	for (uint64_t i = 0; i < end; i++) {
+		if (ps->map[c + i] > ps->max_map) {
+			*lvl = m;
 			return i;
+		}
+		if (ps->map[c + i] > m)
+			m = ps->map[c + i];
+	}
+	*lvl = m;
 	return L;
 }
 
@@ -145,6 +210,8 @@ void wlz_parser_free(wlz_parser *ps)
 	free(ps->cstart);
 	free(ps->clen);
 	free(ps->cdist);
+	free(ps->shl);
+	free(ps->shs);
 	free(ps);
 }
 
@@ -281,12 +348,13 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 	cand best = {0, 0, 0};
 	if (rep && rep <= p) {
 		uint64_t L = wlz_match_len(src + p, src + p - rep, limit);
+		unsigned lv = 0;
 		if (ps->map)
-			L = depth_cut(ps, p, p - rep, L);
+			L = depth_cut(ps, p, p - rep, L, &lv);
 		if (L >= WLZ_MINMATCH) {
 			best.len = L;
 			best.dist = rep;
-			best.gain = gain_of(ps, p, L, rep, 1);
+			best.gain = gain_of(ps, p, L, rep, 1) - ps->lpen * lv;
 			if (L >= ps->lp.nice)
 				return best;
 		}
@@ -303,11 +371,12 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 		if (!ps->map && src[c + best.len] != src[p + best.len])
 			continue;
 		uint64_t L = wlz_match_len(src + p, src + c, limit);
+		unsigned lv = 0;
 		if (ps->map)
-			L = depth_cut(ps, p, c, L);
+			L = depth_cut(ps, p, c, L, &lv);
 		if (L < WLZ_MINMATCH)
 			continue;
-		int64_t g = gain_of(ps, p, L, p - c, 0);
+		int64_t g = gain_of(ps, p, L, p - c, 0) - ps->lpen * lv;
 		if (g > best.gain) {
 			best.len = L;
 			best.dist = p - c;
@@ -329,15 +398,34 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 		if (!ps->map && src[c + best.len] != src[p + best.len])
 			continue;
 		uint64_t L = wlz_match_len(src + p, src + c, limit);
+		unsigned lv = 0;
 		if (ps->map)
-			L = depth_cut(ps, p, c, L);
-		int64_t g = gain_of(ps, p, L, p - c, 0);
+			L = depth_cut(ps, p, c, L, &lv);
+		int64_t g = gain_of(ps, p, L, p - c, 0) - ps->lpen * lv;
 		if (L >= WLZ_MINMATCH && g > best.gain) {
 			best.len = L;
 			best.dist = p - c;
 			best.gain = g;
 			if (L >= ps->lp.nice)
 				return best;
+		}
+	}
+	/* shallow occurrences, under a depth limit */
+	for (int t = 0; ps->shl && t < 2; t++) {
+		const uint64_t *w = t ? ps->shs + wlz_hash_bytes(src + p, ps->lp.short_len, SHS_LOG) * SH_WAYS
+				      : ps->shl + wlz_hash_bytes(src + p, ps->lc->len, SHL_LOG) * SH_WAYS;
+		for (int k = 0; k < SH_WAYS && w[k] && best.len < limit; k++) {
+			uint64_t o = w[k] - 1;
+			if (o >= p)
+				continue;
+			unsigned lv = 0;
+			uint64_t L = depth_cut(ps, p, o, wlz_match_len(src + p, src + o, limit), &lv);
+			int64_t g = gain_of(ps, p, L, p - o, 0) - ps->lpen * lv;
+			if (L >= WLZ_MINMATCH && g > best.gain) {
+				best.len = L;
+				best.dist = p - o;
+				best.gain = g;
+			}
 		}
 	}
 	return best;
@@ -383,6 +471,7 @@ static size_t parse_lazy(wlz_parser *ps)
 		rep = c.dist;
 		p += c.len;
 		anchor = p;
+		sh_update(ps, p);
 	}
 	return nt;
 }
