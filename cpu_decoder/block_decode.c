@@ -11,10 +11,17 @@
 
 #define SLACK 32  /* readable bytes after every decoded stream */
 
+/* A match put off by pass 1 of a parallel decode. */
+typedef struct pend {
+	uint64_t dst, src, mlen;
+} pend;
+
 struct wlz_bdec {
 	ZSTD_DCtx *zd;
 	wlz_dtoken *tok;
 	size_t tok_cap;
+	pend *pd;
+	size_t pd_cap;
 	uint8_t *buf[WLZ_NSTREAMS];
 	size_t cap[WLZ_NSTREAMS];
 };
@@ -40,6 +47,7 @@ void wlz_bdec_free(wlz_bdec *bd)
 		free(bd->buf[s]);
 	ZSTD_freeDCtx(bd->zd);
 	free(bd->tok);
+	free(bd->pd);
 	free(bd);
 }
 
@@ -207,6 +215,43 @@ static wlz_error cursor_close(const cursor *cu, size_t *tail)
 	return WLZ_OK;
 }
 
+/* A literal run: one 16-byte copy when it fits (the stream has SLACK). */
+static inline void copy_lits(uint8_t **op, const uint8_t **lp, size_t L, const uint8_t *oend)
+{
+	if (WLZ_LIKELY(L <= 16 && oend - *op >= 16))
+		copy16(*op, *lp);
+	else
+		memcpy(*op, *lp, L);
+	*op += L;
+	*lp += L;
+}
+
+/* A match's copy; returns its end.  Wide copies (which may read up to 15
+ * bytes past the source and write up to 15 past the end) only where they
+ * stay inside the block. */
+static inline uint8_t *copy_match(uint8_t *op, const uint8_t *ms, size_t M, uint8_t *const oend)
+{
+	uint8_t *const mend = op + M;
+	const size_t dist = (size_t)(op - ms);
+	if (WLZ_LIKELY(dist >= 16 && oend - mend >= 16)) {
+		do {
+			copy16(op, ms);
+			op += 16;
+			ms += 16;
+		} while (op < mend);
+	} else if (dist >= 8 && oend - mend >= 8) {
+		do {
+			memcpy(op, ms, 8);
+			op += 8;
+			ms += 8;
+		} while (op < mend);
+	} else {
+		while (op < mend)
+			*op++ = *ms++;
+	}
+	return mend;
+}
+
 /* Pass 2: copies.  Wide copies only where they stay inside the block. */
 static void exec_tokens(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp, uint8_t **opp,
 			uint8_t *out, uint8_t *const oend)
@@ -216,35 +261,121 @@ static void exec_tokens(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp, u
 	for (size_t k = 0; k < nt; k++) {
 		const wlz_dtoken *t = &tok[k];
 		const size_t L = t->lit, M = t->mlen;
-		if (WLZ_LIKELY(L <= 16 && oend - op >= 16))
-			copy16(op, lp);
-		else
-			memcpy(op, lp, L);
-		op += L;
-		lp += L;
-		const uint8_t *ms = out + t->src;
-		uint8_t *const mend = op + M;
-		const size_t dist = (size_t)(op - ms);
-		if (WLZ_LIKELY(dist >= 16 && oend - mend >= 16)) {
-			do {
-				copy16(op, ms);
-				op += 16;
-				ms += 16;
-			} while (op < mend);
-		} else if (dist >= 8 && oend - mend >= 8) {
-			do {
-				memcpy(op, ms, 8);
-				op += 8;
-				ms += 8;
-			} while (op < mend);
-		} else {
-			while (op < mend)
-				*op++ = *ms++;
-		}
-		op = mend;
+		copy_lits(&op, &lp, L, oend);
+		op = copy_match(op, out + t->src, M, oend);
 	}
 	*opp = op;
 	*lpp = lp;
+}
+
+/* Where pass 1 of a parallel decode stands in its block. */
+typedef struct par {
+	wlz_sched *sc;
+	_Atomic uint64_t *bits;  /* the block's pending bits */
+	uint64_t bstart, fb;     /* fb: bytes below are final (complete blocks) */
+	uint64_t first_pend;     /* first put-off output byte, or UINT64_MAX */
+	pend *pd;
+	size_t np;
+	wlz_seen seen;
+} par;
+
+/* Like exec_tokens, for a block decoded beside others (sched.h): a match
+ * whose source bytes are not final yet waits for them, or under "defer" is
+ * put off (its output stays unwritten, marked pending) for pass 2. */
+static int exec_tokens_p1(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp, uint8_t **opp,
+			  uint8_t *out, uint8_t *const oend, par *pa)
+{
+	/* Locals: stores through uint8_t pointers would otherwise make the
+	 * compiler reload every field of pa after each copy. */
+	uint8_t *op = *opp;
+	const uint8_t *lp = *lpp;
+	const uint64_t bstart = pa->bstart, fb = pa->fb;
+	uint64_t first_pend = pa->first_pend;
+	size_t np = pa->np;
+	for (size_t k = 0; k < nt; k++) {
+		const wlz_dtoken *t = &tok[k];
+		const size_t L = t->lit, M = t->mlen;
+		copy_lits(&op, &lp, L, oend);
+		const uint64_t s = t->src, e = s + M;
+		/* Fast path: source in complete blocks, or in this block before
+		 * anything was put off. */
+		if (WLZ_LIKELY((s >= bstart || e + 16 <= fb) && e <= first_pend)) {
+			op = copy_match(op, out + s, M, oend);
+			continue;
+		}
+		const uint64_t pos = (uint64_t)(op - out);
+		int ready = 1;
+		if (s < bstart) {
+			uint64_t hi = e < bstart ? e : bstart;
+			if (hi > fb)
+				ready = wlz_sched_ready(pa->sc, &pa->seen, s, hi);
+		}
+		if (ready && e > first_pend) {
+			/* Bytes of this block that a put-off match has yet to write. */
+			uint64_t lo = s > bstart ? s : bstart, hi = e < pos ? e : pos;
+			if (lo < hi && wlz_sched_pending(pa->bits, lo - bstart, hi - bstart))
+				ready = 0;
+		}
+		if (!ready && !pa->sc->defer) {
+			/* Nothing is put off, so only a source in another block can
+			 * be unready. */
+			if (wlz_sched_wait(pa->sc, &pa->seen, s, e < bstart ? e : bstart))
+				return 1;
+			ready = 1;
+		}
+		if (!ready) {
+			pa->pd[np++] = (pend){ pos, s, M };
+			wlz_sched_set_pending(pa->bits, pos - bstart, pos + M - bstart);
+			if (first_pend == UINT64_MAX)
+				first_pend = pos;
+			op += M;
+		} else if (s >= bstart || e + 16 <= fb) {
+			op = copy_match(op, out + s, M, oend);
+		} else if (pos - s >= M) {
+			/* Exact: wide copies read past the source, maybe into bytes
+			 * another thread is still writing. */
+			memcpy(op, out + s, M);
+			op += M;
+		} else {
+			for (const uint8_t *ms = out + s, *mend = op + M; op < mend;)
+				*op++ = *ms++;
+		}
+	}
+	*opp = op;
+	*lpp = lp;
+	pa->first_pend = first_pend;
+	pa->np = np;
+	return 0;
+}
+
+/* Pass 2: the put-off matches in order, each copied exactly (the bytes
+ * after it are final already), each waiting for sources in other blocks. */
+static wlz_error exec_pending(par *pa, uint8_t *out, uint64_t b, uint64_t blen)
+{
+	wlz_sched *sc = pa->sc;
+	const uint64_t bstart = pa->bstart;
+	for (size_t i = 0; i < pa->np; i++) {
+		const pend *p = &pa->pd[i];
+		if (p->src < bstart) {
+			uint64_t hi = p->src + p->mlen < bstart ? p->src + p->mlen : bstart;
+			if (hi > pa->fb) {
+				if (wlz_sched_wait(sc, &pa->seen, p->src, hi))
+					return WLZ_ERR_ABORTED;
+				pa->fb = wlz_sched_final(sc, bstart);
+			}
+		}
+		uint8_t *d = out + p->dst;
+		const uint8_t *s = out + p->src;
+		if (p->dst - p->src >= p->mlen) {
+			memcpy(d, s, p->mlen);
+		} else {
+			for (uint64_t k = 0; k < p->mlen; k++)
+				d[k] = s[k];
+		}
+		uint64_t pre = i + 1 < pa->np ? pa->pd[i + 1].dst - bstart : blen;
+		atomic_store_explicit(&sc->mark[b].prefix, pre, memory_order_release);
+	}
+	return WLZ_OK;
 }
 
 /* Payload checksum and streams. */
@@ -291,8 +422,59 @@ wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
  * its sources were prefetched while it was parsed. */
 #define CHUNK 256
 
+/* Both passes of a parallel decode (sched.h), marks published per chunk. */
+static wlz_error decode_par(wlz_bdec *bd, const wlz_block_entry *e, cursor *cu, const uint8_t **lpp,
+			    uint8_t **opp, uint8_t *out, uint64_t bstart, uint64_t bend, wlz_sched *sc)
+{
+	const uint64_t b = bstart >> sc->block_log, blen = bend - bstart;
+	if (bd->pd_cap < e->token_count) {
+		pend *p = realloc(bd->pd, sizeof(*p) * e->token_count);
+		if (!p)
+			return WLZ_ERR_NOMEM;
+		bd->pd = p;
+		bd->pd_cap = e->token_count;
+	}
+	/* The pending-bit slot is free once the block that used it is complete. */
+	if (b >= sc->slots) {
+		const uint64_t old = b - sc->slots;
+		for (unsigned spins = 0; atomic_load_explicit(&sc->mark[old].prefix, memory_order_acquire) <
+					 wlz_sched_blen(sc, old); spins++) {
+			if (atomic_load_explicit(&sc->err, memory_order_relaxed))
+				return WLZ_ERR_ABORTED;
+			if (spins < 256)
+				wlz_cpu_relax();
+			else
+				sched_yield();
+		}
+	}
+	par pa = { sc, wlz_sched_slot(sc, b), bstart, wlz_sched_final(sc, bstart), UINT64_MAX, bd->pd, 0, { { 0 }, { 0 } } };
+	wlz_seen_init(&pa.seen);
+	for (uint64_t w = 0; w < sc->words; w++)
+		atomic_store_explicit(&pa.bits[w], 0, memory_order_relaxed);
+	wlz_dtoken tok[CHUNK];
+	for (;;) {
+		size_t n;
+		WLZ_TRY(parse_chunk(cu, tok, CHUNK, out, &n));
+		if (n == 0)
+			break;
+		if (exec_tokens_p1(tok, n, lpp, opp, out, out + bend, &pa))
+			return WLZ_ERR_ABORTED;
+		uint64_t done = (uint64_t)(*opp - out) - bstart;
+		uint64_t pre = pa.first_pend < bstart + done ? pa.first_pend - bstart : done;
+		atomic_store_explicit(&sc->mark[b].p1, done, memory_order_release);
+		atomic_store_explicit(&sc->mark[b].prefix, pre, memory_order_release);
+		pa.fb = wlz_sched_final(sc, bstart);
+	}
+	size_t tail;
+	WLZ_TRY(cursor_close(cu, &tail));
+	memcpy(*opp, *lpp, tail);
+	atomic_store_explicit(&sc->mark[b].p1, blen, memory_order_release);
+	atomic_store_explicit(&sc->mark[b].prefix, pa.np ? pa.pd[0].dst - bstart : blen, memory_order_release);
+	return exec_pending(&pa, out, b, blen);
+}
+
 wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
-			  uint8_t *out, uint64_t bstart, uint64_t bend)
+			  uint8_t *out, uint64_t bstart, uint64_t bend, wlz_sched *sc)
 {
 	const uint8_t *st[WLZ_NSTREAMS];
 	WLZ_TRY(open_block(bd, arc, e, st));
@@ -301,16 +483,20 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 	wlz_dtoken tok[CHUNK];
 	const uint8_t *lp = st[WLZ_S_LIT];
 	uint8_t *op = out + bstart;
-	for (;;) {
-		size_t n;
-		WLZ_TRY(parse_chunk(&cu, tok, CHUNK, out, &n));
-		if (n == 0)
-			break;
-		exec_tokens(tok, n, &lp, &op, out, out + bend);
+	if (!sc) {
+		for (;;) {
+			size_t n;
+			WLZ_TRY(parse_chunk(&cu, tok, CHUNK, out, &n));
+			if (n == 0)
+				break;
+			exec_tokens(tok, n, &lp, &op, out, out + bend);
+		}
+		size_t tail;
+		WLZ_TRY(cursor_close(&cu, &tail));
+		memcpy(op, lp, tail);
+	} else {
+		WLZ_TRY(decode_par(bd, e, &cu, &lp, &op, out, bstart, bend, sc));
 	}
-	size_t tail;
-	WLZ_TRY(cursor_close(&cu, &tail));
-	memcpy(op, lp, tail);
 	if (wlz_xxh3(out + bstart, bend - bstart) != e->checksum)
 		return WLZ_ERR_CHECKSUM;
 	return WLZ_OK;

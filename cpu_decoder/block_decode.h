@@ -5,6 +5,7 @@
 #define WLZ_BLOCK_DECODE_H
 
 #include "format/format.h"
+#include "cpu_decoder/sched.h"
 
 typedef struct wlz_bdec wlz_bdec;
 
@@ -12,12 +13,15 @@ wlz_bdec *wlz_bdec_create(void);
 void wlz_bdec_free(wlz_bdec *bd);
 
 /* Decodes the block described by e (payload at arc + e->data_offset) into
- * out[bstart..bend).  Sources may lie anywhere in out[0..bend) and must
- * already hold their final bytes.  Never writes outside out[bstart..bend).
+ * out[bstart..bend).  Sources may lie anywhere in out[0..bend).  Without sc
+ * they must already hold their final bytes; with sc, the block publishes
+ * its progress and waits for sources in unfinished blocks (sched.h); its
+ * bytes are published before its checksum is checked, so a caller must stop
+ * every thread on an error.  Never writes outside out[bstart..bend).
  * The archive must have passed wlz_archive_validate (its footer guarantees
  * readable bytes after every stream). */
 wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
-			  uint8_t *out, uint64_t bstart, uint64_t bend);
+			  uint8_t *out, uint64_t bstart, uint64_t bend, wlz_sched *sc);
 
 /* The block's tokens without executing them: lit, mlen and absolute source
  * per token, every bound checked; valid until the next call on bd. */

@@ -379,7 +379,9 @@ WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
 
 	const uint8_t *idx = out + WLZ_HEADER_SIZE;
 	wlz_wr64(out + WLZ_HEADER_SIZE + nb * WLZ_INDEX_ENTRY_SIZE, wlz_xxh3(idx, nb * WLZ_INDEX_ENTRY_SIZE));
-	wlz_wr64(out + at, wlz_xxh3(src, n));
+	uint64_t digest;
+	WLZ_TRY(wlz_content_digest(idx, nb, &digest));
+	wlz_wr64(out + at, digest);
 	wlz_wr64(out + at + 8, WLZ_END_MAGIC);
 	at += WLZ_FOOTER_SIZE;
 	wlz_header h = {

@@ -147,6 +147,54 @@ static void sh_update(wlz_parser *ps, uint64_t upto)
 	ps->sh_next = q;
 }
 
+/* Parallel decoding (SPEC 8): the decoder runs neighbouring blocks at the
+ * same time, block b-k about k/16 of a block ahead of block b.  A source in
+ * one of the WLZ_DIAG_BLOCKS blocks before p's block is only used up to the
+ * point that block has likely reached: p's own offset plus k/16 of a block.
+ * Bytes beyond it would make the decoder wait or put the match off. */
+#ifndef WLZ_DIAG_SHIFT
+#define WLZ_DIAG_SHIFT 4
+#endif
+#ifndef WLZ_DIAG_BLOCKS
+#define WLZ_DIAG_BLOCKS 64
+#endif
+static inline uint64_t diag_cut(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t L)
+{
+	if (c >= ps->bstart || WLZ_DIAG_BLOCKS == 0)
+		return L;
+	const uint64_t bs = ps->bsize, k = ps->bstart / bs - c / bs;
+	if (k > WLZ_DIAG_BLOCKS)
+		return L;
+	const uint64_t reach = (p - ps->bstart) + k * (bs >> WLZ_DIAG_SHIFT), coff = c % bs;
+	if (coff + L <= reach)
+		return L;
+	return reach > coff ? reach - coff : 0;
+}
+
+/* A match from *c cut by diag_cut: on periodic data the same bytes lie
+ * whole periods further back, maybe in a block the decoder has passed. */
+static inline uint64_t diag_match(const wlz_parser *ps, uint64_t p, uint64_t *c, uint64_t limit)
+{
+	const uint8_t *src = ps->src;
+	const uint64_t full = wlz_match_len(src + p, src + *c, limit);
+	uint64_t best = diag_cut(ps, p, *c, full);
+	if (best == full)
+		return best;
+	const uint64_t d = p - *c, floor = (uint64_t)ps->bsize * (WLZ_DIAG_BLOCKS + 1);
+	uint64_t o = *c;
+	for (int j = 0; j < 16 && o >= d && o + floor >= ps->bstart; j++) {
+		o -= d;
+		uint64_t L = diag_cut(ps, p, o, wlz_match_len(src + p, src + o, limit));
+		if (L > best) {
+			best = L;
+			*c = o;
+			if (L >= full)
+				break;
+		}
+	}
+	return best;
+}
+
 /* Depth-limited parsing: how much of a match of length L from c to p may be
  * used without reading a byte of too high a level; *lvl gets the level of
  * what may be used. */
@@ -347,7 +395,7 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 	const uint64_t limit = ps->bend - p;
 	cand best = {0, 0, 0};
 	if (rep && rep <= p) {
-		uint64_t L = wlz_match_len(src + p, src + p - rep, limit);
+		uint64_t L = diag_cut(ps, p, p - rep, wlz_match_len(src + p, src + p - rep, limit));
 		unsigned lv = 0;
 		if (ps->map)
 			L = depth_cut(ps, p, p - rep, L, &lv);
@@ -370,16 +418,17 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 			break;
 		if (!ps->map && src[c + best.len] != src[p + best.len])
 			continue;
-		uint64_t L = wlz_match_len(src + p, src + c, limit);
+		uint64_t o = c;
+		uint64_t L = diag_match(ps, p, &o, limit);
 		unsigned lv = 0;
 		if (ps->map)
-			L = depth_cut(ps, p, c, L, &lv);
+			L = depth_cut(ps, p, o, L, &lv);
 		if (L < WLZ_MINMATCH)
 			continue;
-		int64_t g = gain_of(ps, p, L, p - c, 0) - ps->lpen * lv;
+		int64_t g = gain_of(ps, p, L, p - o, 0) - ps->lpen * lv;
 		if (g > best.gain) {
 			best.len = L;
-			best.dist = p - c;
+			best.dist = p - o;
 			best.gain = g;
 			if (L >= ps->lp.nice)
 				return best;
@@ -397,14 +446,15 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 			break;
 		if (!ps->map && src[c + best.len] != src[p + best.len])
 			continue;
-		uint64_t L = wlz_match_len(src + p, src + c, limit);
+		uint64_t o = c;
+		uint64_t L = diag_match(ps, p, &o, limit);
 		unsigned lv = 0;
 		if (ps->map)
-			L = depth_cut(ps, p, c, L, &lv);
-		int64_t g = gain_of(ps, p, L, p - c, 0) - ps->lpen * lv;
+			L = depth_cut(ps, p, o, L, &lv);
+		int64_t g = gain_of(ps, p, L, p - o, 0) - ps->lpen * lv;
 		if (L >= WLZ_MINMATCH && g > best.gain) {
 			best.len = L;
-			best.dist = p - c;
+			best.dist = p - o;
 			best.gain = g;
 			if (L >= ps->lp.nice)
 				return best;
@@ -419,7 +469,7 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 			if (o >= p)
 				continue;
 			unsigned lv = 0;
-			uint64_t L = depth_cut(ps, p, o, wlz_match_len(src + p, src + o, limit), &lv);
+			uint64_t L = depth_cut(ps, p, o, diag_cut(ps, p, o, wlz_match_len(src + p, src + o, limit)), &lv);
 			int64_t g = gain_of(ps, p, L, p - o, 0) - ps->lpen * lv;
 			if (L >= WLZ_MINMATCH && g > best.gain) {
 				best.len = L;
@@ -451,7 +501,8 @@ static size_t parse_lazy(wlz_parser *ps)
 		}
 		/* Grow the match backwards into the pending literals. */
 		while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist] &&
-		       (!ps->map || ps->map[p - 1 - c.dist] <= ps->max_map)) {
+		       (!ps->map || ps->map[p - 1 - c.dist] <= ps->max_map) &&
+		       diag_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1) {
 			p--;
 			c.len++;
 		}
@@ -538,9 +589,10 @@ static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *
 			d = link[c - base];
 			if (src[c + best] != src[p + best])
 				continue;
-			uint64_t L = wlz_match_len(src + p, src + c, limit);
+			uint64_t o = c;
+			uint64_t L = diag_match(ps, p, &o, limit);
 			if (L > best && L >= WLZ_MINMATCH) {
-				if (!push_cand(ps, (*at)++, L, p - c))
+				if (!push_cand(ps, (*at)++, L, p - o))
 					return WLZ_ERR_NOMEM;
 				best = L;
 			}
@@ -577,7 +629,7 @@ static wlz_error parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 		const uint64_t p = bstart + i, limit = blen - i;
 		uint64_t done = 0, rep = ps->orep[i];
 		if (rep && rep <= p) {
-			uint64_t L = wlz_match_len(src + p, src + p - rep, limit);
+			uint64_t L = diag_cut(ps, p, p - rep, wlz_match_len(src + p, src + p - rep, limit));
 			if (L >= WLZ_MINMATCH)
 				offer(ps, i, L, rep, 1, &done);
 		}

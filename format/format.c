@@ -3,6 +3,7 @@
  * Everything here is checked against the archive's real size before any
  * field is trusted, so hostile sizes cannot cause large allocations.
  */
+#include <stdlib.h>
 #include "format/format.h"
 
 void wlz_header_write(uint8_t out[WLZ_HEADER_SIZE], const wlz_header *h)
@@ -131,6 +132,21 @@ static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint6
 	return WLZ_OK;
 }
 
+wlz_error wlz_content_digest(const uint8_t *index, uint64_t nb, uint64_t *digest)
+{
+	uint8_t *sums = malloc(nb ? 8 * nb : 1);
+	if (!sums)
+		return WLZ_ERR_NOMEM;
+	for (uint64_t b = 0; b < nb; b++) {
+		wlz_block_entry e;
+		wlz_entry_read(index + b * WLZ_INDEX_ENTRY_SIZE, &e);
+		wlz_wr64(sums + 8 * b, e.checksum);
+	}
+	*digest = wlz_xxh3(sums, 8 * nb);
+	free(sums);
+	return WLZ_OK;
+}
+
 wlz_error wlz_archive_validate(const uint8_t *src, size_t src_size, wlz_header *h)
 {
 	WLZ_TRY(wlz_header_read(src, src_size, h));
@@ -171,6 +187,10 @@ wlz_error wlz_archive_validate(const uint8_t *src, size_t src_size, wlz_header *
 	}
 	if (at != end)
 		return WLZ_ERR_BAD_INDEX;
+	uint64_t digest;
+	WLZ_TRY(wlz_content_digest(idx, nb, &digest));
+	if (digest != wlz_rd64(src + end))
+		return WLZ_ERR_CHECKSUM;
 	return WLZ_OK;
 }
 

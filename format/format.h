@@ -87,6 +87,11 @@ wlz_error wlz_header_read(const uint8_t *src, size_t src_size, wlz_header *h);
 void wlz_entry_write(uint8_t out[WLZ_INDEX_ENTRY_SIZE], const wlz_block_entry *e);
 void wlz_entry_read(const uint8_t in[WLZ_INDEX_ENTRY_SIZE], wlz_block_entry *e);
 
+/* The footer's content checksum: XXH3-64 of the blocks' content checksums,
+ * 8 bytes little-endian each, in block order (so that no decoder needs a
+ * serial pass over the whole output to check it). */
+wlz_error wlz_content_digest(const uint8_t *index, uint64_t nb, uint64_t *digest);
+
 /* Checks everything outside the block payloads: header, index (hash, sizes,
  * contiguity), ending.  On success the entries can be read without further
  * bounds checks of their offsets. */

@@ -30,7 +30,7 @@ extern "C" {
 #define WLZ_VERSION_STRING "0.1.0"
 
 /* The archive format version this library writes (and the newest it reads). */
-#define WLZ_FORMAT_VERSION 1
+#define WLZ_FORMAT_VERSION 2
 
 #define WLZ_LEVEL_MIN 1
 #define WLZ_LEVEL_MAX 19
@@ -131,7 +131,7 @@ typedef struct wlz_info {
 	uint64_t content_size;      /* decoded size in bytes */
 	uint64_t archive_size;      /* size of the archive in bytes */
 	uint64_t block_count;
-	uint64_t content_checksum;  /* XXH3-64 of the decoded content */
+	uint64_t content_checksum;  /* XXH3-64 of the blocks' content checksums */
 	uint64_t token_count;       /* sequences over all blocks */
 	unsigned max_level;         /* highest dependency level recorded */
 } wlz_info;

@@ -1,0 +1,331 @@
+/*
+ * tbench.c - decode throughput against thread count, all codecs in one run.
+ *
+ * For each file: wavelz (one archive, T threads), zstd -3 as one frame (one
+ * thread), zstd -3 in independent 1 MiB frames decoded by T threads (what
+ * pzstd and seekable zstd do), lz4 (default acceleration) in independent
+ * 1 MiB blocks by T threads, and memcpy by T threads.  Every decoder writes
+ * into the same pre-faulted buffer; every output is compared with the input
+ * once; the figure is the best of -r runs.  Prints CSV:
+ *   file,codec,threads,ratio_pct,gbps
+ *
+ * usage: tbench [-T 1,2,4] [-r 5] [-l 3] [-w archive.wlz] [-W] FILE...
+ *   -w: decode this archive (of FILE) instead of compressing FILE again.
+ *   -W: wavelz only (for profiling).
+ */
+#define _GNU_SOURCE
+#include <lz4.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zstd.h>
+#include "wavelz.h"
+
+#define FRAME ((size_t)1 << 20)
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "tbench: out of memory (%zu bytes)\n", n);
+		exit(2);
+	}
+	return p;
+}
+
+static uint8_t *read_file(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	fseek(f, 0, SEEK_END);
+	long sz = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *p = xmalloc((size_t)sz);
+	if (fread(p, 1, (size_t)sz, f) != (size_t)sz) {
+		perror(path);
+		exit(2);
+	}
+	fclose(f);
+	*n = (size_t)sz;
+	return p;
+}
+
+/* Independent frames: compressed bytes of frame i at data + off[i]. */
+typedef struct frames {
+	uint8_t *data;
+	size_t *off, *len;
+	size_t count, total;
+} frames;
+
+static frames make_frames(const uint8_t *src, size_t n, int lz4)
+{
+	frames fr;
+	fr.count = (n + FRAME - 1) / FRAME;
+	size_t bound = lz4 ? (size_t)LZ4_compressBound((int)FRAME) : ZSTD_compressBound(FRAME);
+	fr.data = xmalloc(bound * fr.count);
+	fr.off = xmalloc(sizeof(size_t) * (fr.count + 1));
+	fr.len = xmalloc(sizeof(size_t) * (fr.count + 1));
+	size_t at = 0;
+	for (size_t i = 0; i < fr.count; i++) {
+		size_t len = i + 1 == fr.count ? n - i * FRAME : FRAME;
+		size_t c;
+		if (lz4) {
+			c = (size_t)LZ4_compress_default((const char *)src + i * FRAME, (char *)fr.data + at,
+							 (int)len, (int)bound);
+		} else {
+			c = ZSTD_compress(fr.data + at, bound, src + i * FRAME, len, 3);
+			if (ZSTD_isError(c))
+				c = 0;
+		}
+		if (!c) {
+			fprintf(stderr, "tbench: frame compression failed\n");
+			exit(2);
+		}
+		fr.off[i] = at;
+		fr.len[i] = c;
+		at += c;
+	}
+	fr.total = at;
+	return fr;
+}
+
+typedef struct run {
+	const char *codec;
+	int threads;
+	/* frames */
+	const frames *fr;
+	int lz4;
+	_Atomic size_t next;
+	/* memcpy */
+	const uint8_t *src;
+	/* output */
+	uint8_t *dst;
+	size_t n;
+	_Atomic int failed;
+} run;
+
+typedef struct targ {
+	run *r;
+	int id;
+} targ;
+
+static void *frames_worker(void *p)
+{
+	targ *a = p;
+	run *r = a->r;
+	ZSTD_DCtx *dz = r->lz4 ? NULL : ZSTD_createDCtx();
+	for (;;) {
+		size_t i = atomic_fetch_add(&r->next, 1);
+		if (i >= r->fr->count)
+			break;
+		size_t len = i + 1 == r->fr->count ? r->n - i * FRAME : FRAME;
+		const uint8_t *in = r->fr->data + r->fr->off[i];
+		size_t got;
+		if (r->lz4) {
+			int g = LZ4_decompress_safe((const char *)in, (char *)r->dst + i * FRAME, (int)r->fr->len[i],
+						    (int)len);
+			got = g < 0 ? 0 : (size_t)g;
+		} else {
+			got = ZSTD_decompressDCtx(dz, r->dst + i * FRAME, len, in, r->fr->len[i]);
+		}
+		if (got != len)
+			atomic_store(&r->failed, 1);
+	}
+	ZSTD_freeDCtx(dz);
+	return NULL;
+}
+
+static void *memcpy_worker(void *p)
+{
+	targ *a = p;
+	run *r = a->r;
+	size_t per = (r->n / (size_t)r->threads + 4095) & ~(size_t)4095;
+	size_t lo = per * (size_t)a->id, hi = lo + per > r->n ? r->n : lo + per;
+	if (lo < hi)
+		memcpy(r->dst + lo, r->src + lo, hi - lo);
+	return NULL;
+}
+
+static double timed_threads(run *r, void *(*fn)(void *))
+{
+	pthread_t tid[256];
+	targ args[256];
+	atomic_store(&r->next, 0);
+	double t0 = now();
+	for (int t = 1; t < r->threads; t++) {
+		args[t] = (targ){ r, t };
+		pthread_create(&tid[t], NULL, fn, &args[t]);
+	}
+	args[0] = (targ){ r, 0 };
+	fn(&args[0]);
+	for (int t = 1; t < r->threads; t++)
+		pthread_join(tid[t], NULL);
+	return now() - t0;
+}
+
+static void report(const char *file, const char *codec, int threads, size_t csize, size_t n, double best)
+{
+	printf("%s,%s,%d,%.2f,%.3f\n", file, codec, threads, n ? 100.0 * (double)csize / (double)n : 0,
+	       (double)n / best / 1e9);
+	fflush(stdout);
+}
+
+static void check(const char *what, const uint8_t *a, const uint8_t *b, size_t n, int failed)
+{
+	if (failed || memcmp(a, b, n) != 0) {
+		fprintf(stderr, "tbench: %s: decoded bytes differ\n", what);
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int tlist[32] = { 1, 2, 4 }, nt = 3, reps = 5, level = 3;
+	const char *wlz_path = NULL;
+	int only_wlz = 0;
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-T") && i + 1 < argc) {
+			nt = 0;
+			for (char *s = strtok(argv[++i], ","); s && nt < 32; s = strtok(NULL, ","))
+				tlist[nt++] = atoi(s);
+		} else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
+			reps = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "-l") && i + 1 < argc) {
+			level = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "-W")) {
+			only_wlz = 1;
+		} else if (!strcmp(argv[i], "-w") && i + 1 < argc) {
+			wlz_path = argv[++i];
+		} else {
+			fprintf(stderr, "usage: tbench [-T 1,2,4] [-r 5] [-l 3] [-w archive.wlz] [-W] FILE...\n");
+			return 2;
+		}
+	}
+	for (int k = 0; k < nt; k++)
+		if (tlist[k] < 1 || tlist[k] > 256) {
+			fprintf(stderr, "tbench: threads must be 1..256\n");
+			return 2;
+		}
+	printf("file,codec,threads,ratio_pct,gbps\n");
+	for (; i < argc; i++) {
+		size_t n;
+		uint8_t *src = read_file(argv[i], &n);
+		const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+		uint8_t *dst = xmalloc(n);
+		memset(dst, 0, n);  /* fault the pages in once, for every codec */
+
+		/* wavelz: one archive */
+		uint8_t *arc;
+		size_t asize;
+		if (wlz_path) {
+			arc = read_file(wlz_path, &asize);
+		} else {
+			wlz_options opt;
+			wlz_options_init(&opt);
+			opt.level = level;
+			wlz_cctx *cc = wlz_cctx_create(&opt);
+			size_t cap = wlz_compress_bound(n);
+			arc = xmalloc(cap);
+			if (!cc || wlz_compress(cc, arc, cap, src, n, &asize) != WLZ_OK) {
+				fprintf(stderr, "tbench: wavelz compression failed\n");
+				return 1;
+			}
+			wlz_cctx_free(cc);
+		}
+		for (int k = 0; k < nt; k++) {
+			wlz_dctx *dc = wlz_dctx_create(tlist[k]);
+			double best = 1e30;
+			for (int r = 0; r <= reps; r++) {
+				size_t got = 0;
+				double t0 = now();
+				wlz_error e = wlz_decompress(dc, dst, n, arc, asize, &got);
+				double t = now() - t0;
+				if (e != WLZ_OK || got != n) {
+					fprintf(stderr, "tbench: wavelz: %s\n", wlz_error_name(e));
+					return 1;
+				}
+				if (r > 0 && t < best)
+					best = t;  /* run 0 warms up */
+			}
+			check("wavelz", src, dst, n, 0);
+			report(name, "wavelz", tlist[k], asize, n, best);
+			wlz_dctx_free(dc);
+		}
+		free(arc);
+
+		/* zstd -3, one frame, one thread */
+		if (!only_wlz) {
+			size_t cap = ZSTD_compressBound(n);
+			uint8_t *z = xmalloc(cap);
+			size_t zs = ZSTD_compress(z, cap, src, n, 3);
+			ZSTD_DCtx *dz = ZSTD_createDCtx();
+			double best = 1e30;
+			for (int r = 0; r <= reps; r++) {
+				double t0 = now();
+				size_t got = ZSTD_decompressDCtx(dz, dst, n, z, zs);
+				double t = now() - t0;
+				if (got != n) {
+					fprintf(stderr, "tbench: zstd failed\n");
+					return 1;
+				}
+				if (r > 0 && t < best)
+					best = t;
+			}
+			check("zstd", src, dst, n, 0);
+			report(name, "zstd-3", 1, zs, n, best);
+			ZSTD_freeDCtx(dz);
+			free(z);
+		}
+
+		/* independent 1 MiB frames: zstd -3 and lz4 */
+		for (int lz4 = 0; lz4 < 2 && !only_wlz; lz4++) {
+			frames fr = make_frames(src, n, lz4);
+			for (int k = 0; k < nt; k++) {
+				run r = { .codec = lz4 ? "lz4" : "zstd", .threads = tlist[k], .fr = &fr, .lz4 = lz4,
+					  .dst = dst, .n = n };
+				atomic_init(&r.failed, 0);
+				double best = 1e30;
+				for (int rep = 0; rep <= reps; rep++) {
+					double t = timed_threads(&r, frames_worker);
+					if (rep > 0 && t < best)
+						best = t;
+				}
+				check(r.codec, src, dst, n, atomic_load(&r.failed));
+				report(name, lz4 ? "lz4-1MiB" : "zstd-3-1MiB", tlist[k], fr.total, n, best);
+			}
+			free(fr.data);
+			free(fr.off);
+			free(fr.len);
+		}
+
+		/* memcpy */
+		for (int k = 0; k < nt && !only_wlz; k++) {
+			run r = { .codec = "memcpy", .threads = tlist[k], .src = src, .dst = dst, .n = n };
+			double best = 1e30;
+			for (int rep = 0; rep <= reps; rep++) {
+				double t = timed_threads(&r, memcpy_worker);
+				if (rep > 0 && t < best)
+					best = t;
+			}
+			check("memcpy", src, dst, n, 0);
+			report(name, "memcpy", tlist[k], n, n, best);
+		}
+		free(src);
+		free(dst);
+	}
+	return 0;
+}
