@@ -168,6 +168,18 @@ for f in l19 l1 l9 b128 d3 nf; do
   same out.txt a.orig
 done
 
+# One archive decoded on 1, 2, 3 and 8 threads, to a file (large enough for
+# positioned writes from several threads) and to stdout: the same bytes.
+"$TOOL" gen fastq 20000000 5 >big.orig
+must "$W" -q --block-size=256K -o big.wlz big.orig
+for t in 1 2 3 8; do
+  must "$W" -q -d -f -T$t -o big.$t.out big.wlz
+  same big.$t.out big.orig
+  run "$W" -q -d -c -T$t big.wlz || fail "-dc -T$t"
+  same out.txt big.orig
+  rm -f big.$t.out
+done
+
 # -q silences success; -v is accepted.
 must "$W" -q -f a.orig -o q.wlz
 [ -s err.txt ] && { fail "-q still printed to stderr"; show_err; }

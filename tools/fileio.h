@@ -73,6 +73,10 @@ int fio_open(fio_output *out, const char *path, int force,
 /* Append n bytes (n may exceed 2 GiB). */
 int fio_write(fio_output *out, const void *buf, size_t n);
 
+/* The same for a fresh output, with positioned writes from up to threads
+ * threads into a regular file (plain fio_write for stdout and devices). */
+int fio_write_parallel(fio_output *out, const void *buf, size_t n, int threads);
+
 /* Finish: copy in's permission bits and times (in may be NULL), close, and
  * move the temporary file into place.  On error the temporary file is gone
  * and the destination untouched. */

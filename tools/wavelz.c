@@ -266,7 +266,10 @@ static int finish_output(struct job *job, const char *src, const char *dst,
 	int direct = out->is_direct;
 	int err;
 
-	err = fio_write(out, buf, size);
+	/* Large outputs go to a regular file from several threads at once. */
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int threads = job->p->threads > 0 ? job->p->threads : (int)(cores > 0 ? cores : 1);
+	err = fio_write_parallel(out, buf, size, threads);
 	if (err) {
 		fio_abort(out);
 		file_error(dst ? dst : STDOUT_DISPLAY, "write error: %s",
