@@ -180,10 +180,14 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, const uint8_
 				return WLZ_ERR_BAD_TOKEN;
 			dist = ((uint64_t)(h & 31) << (8 * k) | low) + 1;
 		}
+		/* Literals and match end inside the block (pos <= bend holds, so
+		 * bend - pos cannot wrap); the source lies in output that exists
+		 * before this token. */
 		lit += L;
+		if (WLZ_UNLIKELY(lit > nlit || L > bend - pos))
+			return WLZ_ERR_BAD_TOKEN;
 		pos += L;
-		/* The source must lie in output that exists before this token. */
-		if (WLZ_UNLIKELY(lit > nlit || M > bend - pos || dist > pos))
+		if (WLZ_UNLIKELY(M > bend - pos || dist > pos))
 			return WLZ_ERR_BAD_TOKEN;
 		if (out)
 			__builtin_prefetch(out + (pos - dist));
@@ -388,7 +392,7 @@ static wlz_error open_block(wlz_bdec *bd, const uint8_t *arc, const wlz_block_en
 		psize += e->csize[s];
 	/* Stored bytes first: a flip that the entropy stage would not notice
 	 * (padding, unused table bits) is still an error. */
-	if (wlz_xxh3(in, psize) != e->payload_checksum)
+	if (WLZ_CHECKSUMS && wlz_xxh3(in, psize) != e->payload_checksum)
 		return WLZ_ERR_CHECKSUM;
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
 		WLZ_TRY(open_stream(bd, s, in, e, &st[s]));
@@ -497,7 +501,7 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 	} else {
 		WLZ_TRY(decode_par(bd, e, &cu, &lp, &op, out, bstart, bend, sc));
 	}
-	if (wlz_xxh3(out + bstart, bend - bstart) != e->checksum)
+	if (WLZ_CHECKSUMS && wlz_xxh3(out + bstart, bend - bstart) != e->checksum)
 		return WLZ_ERR_CHECKSUM;
 	return WLZ_OK;
 }

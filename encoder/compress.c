@@ -232,7 +232,7 @@ static wlz_error level_blocks(job *jb, int parse)
 	wlz_error err = WLZ_OK;
 	const wlz_lparams *lp = wlz_level_params(cc->opt.level);
 	if (parse)
-		wlz_parser_set_depth(cc->w[0].ps, wlz_levels_map(lv), cc->opt.depth);
+		wlz_parser_set_depth(cc->w[0].ps, wlz_levels_map(lv), cc->opt.depth, jb->n);
 	for (uint64_t b = 0; b < jb->nb && err == WLZ_OK; b++) {
 		block_out *bo = &jb->blocks[b];
 		if (parse) {
@@ -257,7 +257,7 @@ static wlz_error level_blocks(job *jb, int parse)
 			bo->max_level = maxl;
 		}
 	}
-	wlz_parser_set_depth(cc->w[0].ps, NULL, -1);
+	wlz_parser_set_depth(cc->w[0].ps, NULL, -1, 0);
 	wlz_levels_free(lv);
 	return err;
 }

@@ -83,6 +83,7 @@ struct wlz_parser {
 	unsigned max_map;       /* highest map value a source byte may have */
 	int64_t lpen;           /* price of one level of a candidate, 1/16 bits */
 	uint64_t *shl, *shs;    /* shallow positions by long and short hash */
+	unsigned shl_log, shs_log;
 	uint64_t sh_next;       /* next position to consider for them */
 	const wlz_lchain *lc;
 };
@@ -95,10 +96,10 @@ struct wlz_parser {
  * deepest; small tables of positions whose bytes are shallow (level below
  * D/3) offer older occurrences the chain walk would not reach. */
 #define SH_WAYS 4
-#define SHL_LOG 20
-#define SHS_LOG 18
+#define SHL_LOG_MAX 20
+#define SHS_LOG_MAX 18
 
-void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth)
+void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth, uint64_t n)
 {
 	ps->map = depth >= 0 ? map : NULL;
 	ps->max_map = depth >= 0 ? (unsigned)depth : 255;
@@ -109,8 +110,12 @@ void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth)
 	ps->sh_next = 0;
 	if (ps->map) {
 		/* Without the tables the parse is only a little worse. */
-		ps->shl = calloc((size_t)SH_WAYS << SHL_LOG, sizeof(uint64_t));
-		ps->shs = calloc((size_t)SH_WAYS << SHS_LOG, sizeof(uint64_t));
+		/* About one bucket per 4 input bytes, within the caps. */
+		unsigned lg = n > 64 ? wlz_highbit64(n) - 2 : 4;
+		ps->shl_log = lg < SHL_LOG_MAX ? lg : SHL_LOG_MAX;
+		ps->shs_log = lg < SHS_LOG_MAX ? lg : SHS_LOG_MAX;
+		ps->shl = calloc((size_t)SH_WAYS << ps->shl_log, sizeof(uint64_t));
+		ps->shs = calloc((size_t)SH_WAYS << ps->shs_log, sizeof(uint64_t));
 		if (!ps->shl || !ps->shs) {
 			free(ps->shl);
 			free(ps->shs);
@@ -141,8 +146,8 @@ static void sh_update(wlz_parser *ps, uint64_t upto)
 			m = ps->map[q + i] > m ? ps->map[q + i] : m;
 		if (m > T)
 			continue;
-		sh_put(ps->shl, wlz_hash_bytes(ps->src + q, ll, SHL_LOG), q);
-		sh_put(ps->shs, wlz_hash_bytes(ps->src + q, sl, SHS_LOG), q);
+		sh_put(ps->shl, wlz_hash_bytes(ps->src + q, ll, ps->shl_log), q);
+		sh_put(ps->shs, wlz_hash_bytes(ps->src + q, sl, ps->shs_log), q);
 	}
 	ps->sh_next = q;
 }
@@ -462,8 +467,8 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 	}
 	/* shallow occurrences, under a depth limit */
 	for (int t = 0; ps->shl && t < 2; t++) {
-		const uint64_t *w = t ? ps->shs + wlz_hash_bytes(src + p, ps->lp.short_len, SHS_LOG) * SH_WAYS
-				      : ps->shl + wlz_hash_bytes(src + p, ps->lc->len, SHL_LOG) * SH_WAYS;
+		const uint64_t *w = t ? ps->shs + wlz_hash_bytes(src + p, ps->lp.short_len, ps->shs_log) * SH_WAYS
+				      : ps->shl + wlz_hash_bytes(src + p, ps->lc->len, ps->shl_log) * SH_WAYS;
 		for (int k = 0; k < SH_WAYS && w[k] && best.len < limit; k++) {
 			uint64_t o = w[k] - 1;
 			if (o >= p)

@@ -45,7 +45,7 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart,
 /* Depth-limited parsing: map is the level map of levels.h (final before
  * bstart; the parser writes the block's own entries as it emits tokens) and
  * no match may reach a level above depth.  Lazy parse only; blocks must be
- * parsed in order. */
-void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth);
+ * parsed in order.  n: the input size (sizes the tables of shallow positions). */
+void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth, uint64_t n);
 
 #endif

@@ -13,6 +13,14 @@
 #define WLZ_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WLZ_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* Fuzzing builds (and only they) skip checksum comparisons, so that the
+ * fuzzer reaches the parsers behind them; every bound is still checked. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define WLZ_CHECKSUMS 0
+#else
+#define WLZ_CHECKSUMS 1
+#endif
+
 /* Return early on error, keeping error paths one line long. */
 #define WLZ_TRY(expr) do { wlz_error e_ = (expr); if (e_ != WLZ_OK) return e_; } while (0)
 
