@@ -293,7 +293,9 @@ static void build_short_chain(wlz_parser *ps)
 {
 	const unsigned slen = ps->lp.short_len;
 	memset(ps->shead, 0, sizeof(uint32_t) << SHORT_HLOG);
-	for (uint64_t p = ps->ws; p < ps->pend; p++) {
+	/* pend may sit past n - 16 (a block shorter than 16 bytes at the end);
+	 * hashing reads 8 bytes. */
+	for (uint64_t p = ps->ws; p < ps->pend && p + 16 <= ps->n; p++) {
 		uint64_t h = wlz_hash_bytes(ps->src + p, slen, SHORT_HLOG);
 		uint32_t rel = (uint32_t)(p - ps->ws);
 		uint32_t prev = ps->shead[h];
