@@ -7,7 +7,8 @@
  * are still being decoded.  Built with WLZ_SANITIZE=thread, CI runs it under
  * ThreadSanitizer.
  *
- * usage: test_threads [rounds]   (default 3)
+ * usage: test_threads [rounds [small]]   (default 3 rounds; "small": inputs a
+ *        quarter the size and at most 8 threads, for ThreadSanitizer in CI) 
  */
 #define _POSIX_C_SOURCE 200809L  /* setenv */
 #include "testutil.h"
@@ -18,7 +19,7 @@
 #include <string.h>
 
 static const int nthreads[] = { 1, 2, 3, 8, 16 };
-#define NT (sizeof nthreads / sizeof nthreads[0])
+static size_t NT = sizeof nthreads / sizeof nthreads[0];
 
 static void check_archive(const uint8_t *src, size_t n, const uint8_t *arc, size_t csize, int rounds,
 			  const char *what)
@@ -78,6 +79,9 @@ static void check_corrupt(size_t n, const uint8_t *arc, size_t csize, const char
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 3;
+	const int small = argc > 2 && !strcmp(argv[2], "small");
+	if (small)
+		NT--;  /* no 16 */
 	uint64_t seed = tu_seed(20261121);
 	static const struct {
 		int kind, level, depth;
@@ -91,7 +95,7 @@ int main(int argc, char **argv)
 		{ TU_TEXT, 12, -1, 1500000 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		size_t n = cases[i].n;
+		size_t n = small ? cases[i].n / 4 : cases[i].n;
 		uint8_t *src = tu_xmalloc(n);
 		tu_fill(cases[i].kind, src, n, seed + i);
 		wlz_options opt;
