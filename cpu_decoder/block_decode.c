@@ -438,8 +438,9 @@ static wlz_error decode_par(wlz_bdec *bd, const wlz_block_entry *e, cursor *cu, 
 		bd->pd = p;
 		bd->pd_cap = e->token_count;
 	}
-	/* The pending-bit slot is free once the block that used it is complete. */
-	if (b >= sc->slots) {
+	/* The pending-bit slot (only "defer" marks bits) is free once the block
+	 * that used it is complete. */
+	if (sc->defer && b >= sc->slots) {
 		const uint64_t old = b - sc->slots;
 		for (unsigned spins = 0; atomic_load_explicit(&sc->mark[old].prefix, memory_order_acquire) <
 					 wlz_sched_blen(sc, old); spins++) {
@@ -453,7 +454,7 @@ static wlz_error decode_par(wlz_bdec *bd, const wlz_block_entry *e, cursor *cu, 
 	}
 	par pa = { sc, wlz_sched_slot(sc, b), bstart, wlz_sched_final(sc, bstart), UINT64_MAX, bd->pd, 0, { { 0 }, { 0 } } };
 	wlz_seen_init(&pa.seen);
-	for (uint64_t w = 0; w < sc->words; w++)
+	for (uint64_t w = 0; sc->defer && w < sc->words; w++)
 		atomic_store_explicit(&pa.bits[w], 0, memory_order_relaxed);
 	wlz_dtoken tok[CHUNK];
 	for (;;) {

@@ -136,7 +136,7 @@ static wlz_error decode_parallel(job *jb, int nthreads)
 	sc->slots = 4 * (uint64_t)nthreads < sc->nb ? 4 * (uint64_t)nthreads : sc->nb;
 	sc->words = ((((uint64_t)1 << sc->block_log) >> WLZ_GRAIN_LOG) + 63) / 64;
 	sc->mark = aligned_alloc(64, sizeof(wlz_mark) * (size_t)sc->nb);
-	sc->bits = malloc(sizeof(*sc->bits) * (size_t)(sc->slots * sc->words));
+	sc->bits = calloc((size_t)(sc->slots * sc->words), sizeof(*sc->bits));
 	if (!sc->mark || !sc->bits) {
 		free(sc->mark);
 		free(sc->bits);

@@ -80,33 +80,3 @@ uint64_t wlz_xxh3(const void *p, size_t n)
 {
 	return XXH3_64bits(p, n);
 }
-
-struct wlz_xxh3_stream {
-	XXH3_state_t *st;
-};
-
-wlz_xxh3_stream *wlz_xxh3_stream_create(void)
-{
-	wlz_xxh3_stream *h = malloc(sizeof(*h));
-	if (!h)
-		return NULL;
-	h->st = XXH3_createState();
-	if (!h->st) {
-		free(h);
-		return NULL;
-	}
-	XXH3_64bits_reset(h->st);
-	return h;
-}
-
-void wlz_xxh3_stream_free(wlz_xxh3_stream *h)
-{
-	if (!h)
-		return;
-	XXH3_freeState(h->st);
-	free(h);
-}
-
-void wlz_xxh3_stream_reset(wlz_xxh3_stream *h) { XXH3_64bits_reset(h->st); }
-void wlz_xxh3_stream_update(wlz_xxh3_stream *h, const void *p, size_t n) { XXH3_64bits_update(h->st, p, n); }
-uint64_t wlz_xxh3_stream_digest(const wlz_xxh3_stream *h) { return XXH3_64bits_digest(h->st); }

@@ -76,13 +76,4 @@ int wlz_resolve_threads(int threads);
 /* XXH3-64 of a buffer (xxHash used header-only). */
 uint64_t wlz_xxh3(const void *p, size_t n);
 
-/* XXH3-64 over pieces fed in order; equals wlz_xxh3 of their concatenation.
- * Lets a decoder hash each block while it is still in cache. */
-typedef struct wlz_xxh3_stream wlz_xxh3_stream;
-wlz_xxh3_stream *wlz_xxh3_stream_create(void);
-void wlz_xxh3_stream_free(wlz_xxh3_stream *st);
-void wlz_xxh3_stream_reset(wlz_xxh3_stream *st);
-void wlz_xxh3_stream_update(wlz_xxh3_stream *st, const void *p, size_t n);
-uint64_t wlz_xxh3_stream_digest(const wlz_xxh3_stream *st);
-
 #endif
