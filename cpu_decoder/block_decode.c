@@ -51,6 +51,8 @@ void wlz_bdec_free(wlz_bdec *bd)
 	free(bd);
 }
 
+static const char *const stream_name[WLZ_NSTREAMS] = { "cmd", "lit", "len", "off" };
+
 /* Makes stream s of the block readable at *out, with SLACK bytes after it. */
 static wlz_error open_stream(wlz_bdec *bd, int s, const uint8_t *in, const wlz_block_entry *e,
 			     const uint8_t **out)
@@ -75,8 +77,12 @@ static wlz_error open_stream(wlz_bdec *bd, int s, const uint8_t *in, const wlz_b
 		memcpy(bd->buf[s], in, rs);
 	} else {
 		size_t got = ZSTD_decompressDCtx(bd->zd, bd->buf[s], rs, in, e->csize[s]);
-		if (ZSTD_isError(got) || got != rs)
-			return WLZ_ERR_BAD_STREAM;
+		if (ZSTD_isError(got))
+			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: zstd: %s", stream_name[s],
+					ZSTD_getErrorName(got));
+		if (got != rs)
+			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream decodes to %zu bytes, not %zu",
+					stream_name[s], got, rs);
 	}
 	memset(bd->buf[s] + rs, 0, SLACK);
 	*out = bd->buf[s];
@@ -112,14 +118,14 @@ static inline int get_len(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 
 /* Where parsing of a block's streams stands. */
 typedef struct cursor {
-	const uint8_t *cp, *cend, *np, *nend, *fp, *lw, *fend;
+	const uint8_t *c0, *cp, *cend, *np, *nend, *fp, *lw, *fend;
 	uint64_t pos, bend, blen, lit, nlit, dist;
 } cursor;
 
 static wlz_error cursor_open(cursor *cu, const uint8_t *const st[WLZ_NSTREAMS], const wlz_block_entry *e,
 			     uint64_t bstart, uint64_t bend)
 {
-	cu->cp = st[WLZ_S_CMD];
+	cu->c0 = cu->cp = st[WLZ_S_CMD];
 	cu->cend = cu->cp + e->rsize[WLZ_S_CMD];
 	cu->np = st[WLZ_S_LEN];
 	cu->nend = cu->np + e->rsize[WLZ_S_LEN];
@@ -136,9 +142,17 @@ static wlz_error cursor_open(cursor *cu, const uint8_t *const st[WLZ_NSTREAMS], 
 	for (const uint8_t *q = cu->cp; q < cu->cend; q++)
 		nheads += !(*q & 16);
 	if (nheads > e->rsize[WLZ_S_OFF])
-		return WLZ_ERR_BAD_TOKEN;
+		return wlz_fail(WLZ_ERR_BAD_TOKEN, "%zu explicit offsets but an off stream of %u bytes",
+				nheads, e->rsize[WLZ_S_OFF]);
 	cu->lw = cu->fp + nheads;
 	return WLZ_OK;
+}
+
+/* Names the token just read (cp is past its cmd byte) and what it broke. */
+static __attribute__((cold, noinline)) wlz_error bad_token(const cursor *cu, const uint8_t *cp,
+							     const char *what)
+{
+	return wlz_fail(WLZ_ERR_BAD_TOKEN, "token %zu: %s", (size_t)(cp - cu->c0) - 1, what);
 }
 
 /* Pass 1: up to max tokens to (lit, mlen, absolute source), checking every
@@ -158,37 +172,41 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, const uint8_
 		if (WLZ_UNLIKELY(L == WLZ_LIT_CODE_MAX)) {
 			uint64_t x;
 			if (!get_len(&np, nend, &x) || x > blen)
-				return WLZ_ERR_BAD_TOKEN;
+				return bad_token(cu, cp, "bad literal length (len stream)");
 			L += x;
 		}
 		if (WLZ_UNLIKELY(M == WLZ_MATCH_CODE_MAX)) {
 			uint64_t x;
 			if (!get_len(&np, nend, &x) || x > blen)
-				return WLZ_ERR_BAD_TOKEN;
+				return bad_token(cu, cp, "bad match length (len stream)");
 			M += x;
 		}
 		M += WLZ_MINMATCH;
 		if (c & 16) {
 			if (WLZ_UNLIKELY(dist == 0))
-				return WLZ_ERR_BAD_TOKEN;
+				return bad_token(cu, cp, "repeat offset before any offset in the block");
 		} else {
 			/* Heads cannot run out: there are exactly nheads of them. */
 			const unsigned h = *fp++, k = h >> 5;
 			uint64_t low = wlz_rd64(lw) & (((uint64_t)1 << (8 * k)) - 1);
 			lw += k;
 			if (WLZ_UNLIKELY(lw > fend))
-				return WLZ_ERR_BAD_TOKEN;
+				return bad_token(cu, cp, "off stream ends inside an offset");
 			dist = ((uint64_t)(h & 31) << (8 * k) | low) + 1;
 		}
 		/* Literals and match end inside the block (pos <= bend holds, so
 		 * bend - pos cannot wrap); the source lies in output that exists
 		 * before this token. */
 		lit += L;
-		if (WLZ_UNLIKELY(lit > nlit || L > bend - pos))
-			return WLZ_ERR_BAD_TOKEN;
+		if (WLZ_UNLIKELY(lit > nlit))
+			return bad_token(cu, cp, "literal run past the end of the lit stream");
+		if (WLZ_UNLIKELY(L > bend - pos))
+			return bad_token(cu, cp, "literal run past the end of the block");
 		pos += L;
-		if (WLZ_UNLIKELY(M > bend - pos || dist > pos))
-			return WLZ_ERR_BAD_TOKEN;
+		if (WLZ_UNLIKELY(M > bend - pos))
+			return bad_token(cu, cp, "match past the end of the block");
+		if (WLZ_UNLIKELY(dist > pos))
+			return bad_token(cu, cp, "match source before the start of the output");
 		if (out)
 			__builtin_prefetch(out + (pos - dist));
 		t->lit = (uint32_t)L;
@@ -212,9 +230,18 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, const uint8_
  * block.  Returns the literal tail's length through *tail. */
 static wlz_error cursor_close(const cursor *cu, size_t *tail)
 {
-	if (cu->cp != cu->cend || cu->np != cu->nend || cu->lw != cu->fend ||
-	    cu->nlit - cu->lit != cu->bend - cu->pos)
-		return WLZ_ERR_BAD_TOKEN;
+	if (cu->cp != cu->cend)
+		return wlz_fail(WLZ_ERR_INTERNAL, "cmd stream not consumed");
+	if (cu->np != cu->nend)
+		return wlz_fail(WLZ_ERR_BAD_TOKEN, "%zu unread bytes in the len stream",
+				(size_t)(cu->nend - cu->np));
+	if (cu->lw != cu->fend)
+		return wlz_fail(WLZ_ERR_BAD_TOKEN, "%zu unread bytes in the off stream",
+				(size_t)(cu->fend - cu->lw));
+	if (cu->nlit - cu->lit != cu->bend - cu->pos)
+		return wlz_fail(WLZ_ERR_BAD_TOKEN, "%llu literal bytes left for the %llu bytes after the "
+				"last token", (unsigned long long)(cu->nlit - cu->lit),
+				(unsigned long long)(cu->bend - cu->pos));
 	*tail = (size_t)(cu->bend - cu->pos);
 	return WLZ_OK;
 }
@@ -393,7 +420,7 @@ static wlz_error open_block(wlz_bdec *bd, const uint8_t *arc, const wlz_block_en
 	/* Stored bytes first: a flip that the entropy stage would not notice
 	 * (padding, unused table bits) is still an error. */
 	if (WLZ_CHECKSUMS && wlz_xxh3(in, psize) != e->payload_checksum)
-		return WLZ_ERR_CHECKSUM;
+		return wlz_fail(WLZ_ERR_CHECKSUM, "payload checksum mismatch (stored bytes damaged)");
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
 		WLZ_TRY(open_stream(bd, s, in, e, &st[s]));
 		in += e->csize[s];
@@ -503,6 +530,6 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 		WLZ_TRY(decode_par(bd, e, &cu, &lp, &op, out, bstart, bend, sc));
 	}
 	if (WLZ_CHECKSUMS && wlz_xxh3(out + bstart, bend - bstart) != e->checksum)
-		return WLZ_ERR_CHECKSUM;
+		return wlz_fail(WLZ_ERR_CHECKSUM, "content checksum mismatch (decoded bytes differ)");
 	return WLZ_OK;
 }

@@ -69,6 +69,7 @@ typedef struct job {
 	uint8_t *out;
 	wlz_header h;
 	wlz_sched sc;
+	char detail[WLZ_DETAIL_MAX];  /* of the first failing worker */
 } job;
 
 typedef struct worker {
@@ -83,7 +84,10 @@ static wlz_error decode_one(job *jb, wlz_bdec *bd, uint64_t b, wlz_sched *sc)
 	wlz_entry_read(jb->arc + WLZ_HEADER_SIZE + b * WLZ_INDEX_ENTRY_SIZE, &e);
 	uint64_t bstart = b << jb->h.block_log;
 	uint64_t bend = b + 1 == jb->h.block_count ? jb->h.content_size : bstart + ((uint64_t)1 << jb->h.block_log);
-	return wlz_bdec_decode(bd, jb->arc, &e, jb->out, bstart, bend, sc);
+	wlz_error err = wlz_bdec_decode(bd, jb->arc, &e, jb->out, bstart, bend, sc);
+	if (err != WLZ_OK && err != WLZ_ERR_ABORTED)
+		wlz_detail_block(b);
+	return err;
 }
 
 /* Moves the frontier over every complete block. */
@@ -113,8 +117,10 @@ static void *work(void *arg)
 			break;
 		wlz_error err = decode_one(jb, w->bd, b, sc);
 		if (err != WLZ_OK) {
+			/* The first error wins; its detail goes to the caller. */
 			int ok = WLZ_OK;
-			atomic_compare_exchange_strong(&sc->err, &ok, (int)err);
+			if (atomic_compare_exchange_strong(&sc->err, &ok, (int)err))
+				memcpy(jb->detail, wlz_detail_get(), sizeof(jb->detail));
 			break;
 		}
 		advance(sc);
@@ -172,6 +178,10 @@ static wlz_error decode_parallel(job *jb, int nthreads)
 	for (int t = 1; t < started; t++)
 		pthread_join(tid[t], NULL);
 	err = (wlz_error)atomic_load(&sc->err);
+	if (err == WLZ_ERR_THREAD)
+		wlz_fail(err, "pthread_create failed after %d of %d threads", started, nthreads);
+	else if (err != WLZ_OK)
+		wlz_detail_set(jb->detail);
 	free(w);
 	free(tid);
 	free(sc->mark);
@@ -182,6 +192,7 @@ static wlz_error decode_parallel(job *jb, int nthreads)
 WLZ_EXPORT wlz_error wlz_decompress(wlz_dctx *dc, void *dst, size_t dst_capacity,
 				    const void *src, size_t src_size, size_t *dst_size)
 {
+	wlz_detail_clear();
 	if (!dc || !src || !dst_size || (!dst && dst_capacity))
 		return WLZ_ERR_PARAM;
 	*dst_size = 0;
@@ -192,7 +203,8 @@ WLZ_EXPORT wlz_error wlz_decompress(wlz_dctx *dc, void *dst, size_t dst_capacity
 	/* Header, index, footer and the content checksum over the index. */
 	WLZ_TRY(wlz_archive_validate(jb.arc, src_size, &jb.h));
 	if (jb.h.content_size > dst_capacity)
-		return WLZ_ERR_DST_TOO_SMALL;
+		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "content of %llu bytes, room for %zu",
+				(unsigned long long)jb.h.content_size, dst_capacity);
 	if (jb.h.content_size && !dst)
 		return WLZ_ERR_PARAM;
 	jb.out = dst;

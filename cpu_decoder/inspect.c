@@ -10,6 +10,7 @@
 
 WLZ_EXPORT wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *st)
 {
+	wlz_detail_clear();
 	if (!src || !st)
 		return WLZ_ERR_PARAM;
 	const uint8_t *arc = src;
@@ -36,8 +37,10 @@ WLZ_EXPORT wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *
 		uint64_t bend = b + 1 == h.block_count ? h.content_size : bstart + bs;
 		const wlz_dtoken *tok;
 		err = wlz_bdec_tokens(bd, arc, &e, bstart, bend, &tok);
-		if (err != WLZ_OK)
+		if (err != WLZ_OK) {
+			wlz_detail_block(b);
 			break;
+		}
 		uint64_t pos = bstart;
 		unsigned bmax = 0;
 		for (size_t k = 0; k < e.token_count; k++) {

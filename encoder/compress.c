@@ -298,6 +298,7 @@ static wlz_error run_workers(job *jb, int nthreads)
 WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
 				  const void *src, size_t src_size, size_t *dst_size)
 {
+	wlz_detail_clear();
 	if (!cc || !dst || !dst_size || (!src && src_size))
 		return WLZ_ERR_PARAM;
 	*dst_size = 0;

@@ -2,6 +2,8 @@
  * common.c - error names, options, checksums, core count.
  */
 #define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #define XXH_INLINE_ALL
@@ -20,7 +22,7 @@ static const char *const wlz_error_names[WLZ_ERR_COUNT_] = {
 	[WLZ_ERR_BAD_HEADER] = "corrupt archive header",
 	[WLZ_ERR_BAD_INDEX] = "corrupt block index",
 	[WLZ_ERR_BAD_STREAM] = "corrupt block stream",
-	[WLZ_ERR_BAD_TOKEN] = "corrupt token (out of bounds)",
+	[WLZ_ERR_BAD_TOKEN] = "corrupt tokens",
 	[WLZ_ERR_CHECKSUM] = "checksum mismatch",
 	[WLZ_ERR_THREAD] = "cannot start thread",
 	[WLZ_ERR_INTERNAL] = "internal error",
@@ -31,6 +33,50 @@ WLZ_EXPORT const char *wlz_error_name(wlz_error err)
 	if ((unsigned)err >= WLZ_ERR_COUNT_)
 		return "unknown error code";
 	return wlz_error_names[err];
+}
+
+/* What the last failing check of this thread's last call found. */
+static _Thread_local char g_detail[WLZ_DETAIL_MAX];
+
+wlz_error wlz_fail(wlz_error code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(g_detail, sizeof(g_detail), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void wlz_detail_clear(void)
+{
+	g_detail[0] = 0;
+}
+
+void wlz_detail_block(uint64_t block)
+{
+	char pre[32];
+	size_t n = (size_t)snprintf(pre, sizeof(pre), "block %llu: ", (unsigned long long)block);
+	size_t len = strnlen(g_detail, sizeof(g_detail) - 1);
+	if (n + len > sizeof(g_detail) - 1)
+		len = sizeof(g_detail) - 1 - n;
+	memmove(g_detail + n, g_detail, len);
+	memcpy(g_detail, pre, n);
+	g_detail[n + len] = 0;
+}
+
+const char *wlz_detail_get(void)
+{
+	return g_detail;
+}
+
+void wlz_detail_set(const char *text)
+{
+	snprintf(g_detail, sizeof(g_detail), "%s", text);
+}
+
+WLZ_EXPORT const char *wlz_error_detail(void)
+{
+	return g_detail;
 }
 
 WLZ_EXPORT void wlz_options_init(wlz_options *opt)

@@ -28,17 +28,21 @@ wlz_error wlz_header_read(const uint8_t *src, size_t src_size, wlz_header *h)
 {
 	if (!src || !h)
 		return WLZ_ERR_PARAM;
-	if (src_size < 4)
-		return src_size && src[0] != WLZ_MAGIC0 ? WLZ_ERR_BAD_MAGIC : WLZ_ERR_TRUNCATED;
-	if (src[0] != WLZ_MAGIC0 || src[1] != WLZ_MAGIC1 || src[2] != WLZ_MAGIC2 || src[3] != WLZ_MAGIC3)
-		return WLZ_ERR_BAD_MAGIC;
+	memset(h, 0, sizeof(*h));
+	static const uint8_t magic[4] = { WLZ_MAGIC0, WLZ_MAGIC1, WLZ_MAGIC2, WLZ_MAGIC3 };
+	size_t n = src_size < 4 ? src_size : 4;
+	if (memcmp(src, magic, n) != 0)
+		return wlz_fail(WLZ_ERR_BAD_MAGIC, "the first 4 bytes are not 89 57 4C 5A");
 	if (src_size < WLZ_HEADER_SIZE)
-		return WLZ_ERR_TRUNCATED;
-	if (WLZ_CHECKSUMS && wlz_rd64(src + 40) != wlz_xxh3(src, 40))
-		return WLZ_ERR_BAD_HEADER;
+		return wlz_fail(WLZ_ERR_TRUNCATED, "%zu bytes, shorter than the 48-byte header", src_size);
 	h->version = wlz_rd16(src + 4);
+	/* The version before the checksum: an older or newer layout may hash
+	 * its header differently, and deserves the more useful message. */
 	if (h->version != WLZ_FORMAT_VERSION)
-		return WLZ_ERR_BAD_VERSION;
+		return wlz_fail(WLZ_ERR_BAD_VERSION, "format version %u (this library reads version %d)",
+				h->version, WLZ_FORMAT_VERSION);
+	if (WLZ_CHECKSUMS && wlz_rd64(src + 40) != wlz_xxh3(src, 40))
+		return wlz_fail(WLZ_ERR_BAD_HEADER, "header checksum mismatch");
 	h->flags = wlz_rd16(src + 6);
 	h->block_log = src[8];
 	h->level = src[9];
@@ -46,19 +50,25 @@ wlz_error wlz_header_read(const uint8_t *src, size_t src_size, wlz_header *h)
 	h->content_size = wlz_rd64(src + 16);
 	h->block_count = wlz_rd64(src + 24);
 	h->archive_size = wlz_rd64(src + 32);
-	if (h->flags != 0 || src[11] != 0 || wlz_rd32(src + 12) != 0)
-		return WLZ_ERR_BAD_HEADER;
+	if (h->flags != 0)
+		return wlz_fail(WLZ_ERR_BAD_HEADER, "unknown header flags 0x%04x", h->flags);
+	if (src[11] != 0 || wlz_rd32(src + 12) != 0)
+		return wlz_fail(WLZ_ERR_BAD_HEADER, "reserved header bytes 11..15 are not zero");
 	if (h->block_log < WLZ_BLOCK_LOG_MIN || h->block_log > WLZ_BLOCK_LOG_MAX)
-		return WLZ_ERR_BAD_HEADER;
+		return wlz_fail(WLZ_ERR_BAD_HEADER, "block_log %u outside %d..%d", h->block_log,
+				WLZ_BLOCK_LOG_MIN, WLZ_BLOCK_LOG_MAX);
 	if (h->level < WLZ_LEVEL_MIN || h->level > WLZ_LEVEL_MAX)
-		return WLZ_ERR_BAD_HEADER;
-	if (h->depth != WLZ_DEPTH_NONE && h->depth > 254)
-		return WLZ_ERR_BAD_HEADER;
+		return wlz_fail(WLZ_ERR_BAD_HEADER, "level %u outside %d..%d", h->level, WLZ_LEVEL_MIN,
+				WLZ_LEVEL_MAX);
+	/* (depth: every byte value is meaningful, 255 = unlimited) */
 	/* 2^56 bytes is far beyond any memory; it keeps later arithmetic exact. */
 	if (h->content_size > ((uint64_t)1 << 56))
-		return WLZ_ERR_BAD_HEADER;
+		return wlz_fail(WLZ_ERR_BAD_HEADER, "content_size %llu exceeds 2^56",
+				(unsigned long long)h->content_size);
 	if (h->block_count != wlz_block_count_for(h->content_size, h->block_log))
-		return WLZ_ERR_BAD_HEADER;
+		return wlz_fail(WLZ_ERR_BAD_HEADER, "block_count %llu, but content_size %llu needs %llu blocks",
+				(unsigned long long)h->block_count, (unsigned long long)h->content_size,
+				(unsigned long long)wlz_block_count_for(h->content_size, h->block_log));
 	return WLZ_OK;
 }
 
@@ -103,31 +113,40 @@ static int is_zero(const uint8_t *p, size_t n)
 /* Per-entry checks that need no decoding. */
 static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint64_t block_len, unsigned depth)
 {
+	static const char *const sname[WLZ_NSTREAMS] = { "cmd", "lit", "len", "off" };
 	if (!is_zero(raw + 29, 3) || !is_zero(raw + 36, 4) || !is_zero(raw + 72, 8))
-		return WLZ_ERR_BAD_INDEX;  /* reserved */
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "reserved index bytes are not zero");
 	if (e->rsize[WLZ_S_CMD] != e->token_count)
-		return WLZ_ERR_BAD_INDEX;
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "cmd stream of %u bytes for %u tokens",
+				e->rsize[WLZ_S_CMD], e->token_count);
 	if (e->rsize[WLZ_S_LIT] > block_len)
-		return WLZ_ERR_BAD_INDEX;
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "%u literal bytes in a block of %llu bytes",
+				e->rsize[WLZ_S_LIT], (unsigned long long)block_len);
 	/* Every token writes at least MINMATCH bytes. */
 	if ((uint64_t)e->token_count * WLZ_MINMATCH > block_len)
-		return WLZ_ERR_BAD_INDEX;
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "%u tokens cannot fit in a block of %llu bytes",
+				e->token_count, (unsigned long long)block_len);
 	/* Each token has at most two length varints and an 8-byte offset. */
 	if (e->rsize[WLZ_S_LEN] > (uint64_t)e->token_count * 10)
-		return WLZ_ERR_BAD_INDEX;
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "len stream of %u bytes for %u tokens",
+				e->rsize[WLZ_S_LEN], e->token_count);
 	if (e->rsize[WLZ_S_OFF] > (uint64_t)e->token_count * 8)
-		return WLZ_ERR_BAD_INDEX;
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "off stream of %u bytes for %u tokens",
+				e->rsize[WLZ_S_OFF], e->token_count);
 	if (e->token_count == 0 && e->max_level != 0)
-		return WLZ_ERR_BAD_INDEX;
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "max_level %u in a block without tokens", e->max_level);
 	if (depth != WLZ_DEPTH_NONE && e->max_level > depth)
-		return WLZ_ERR_BAD_INDEX;
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "max_level %u exceeds the archive's depth limit %u",
+				e->max_level, depth);
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
 		if (e->codec[s] >= WLZ_CODEC_COUNT)
-			return WLZ_ERR_BAD_INDEX;
+			return wlz_fail(WLZ_ERR_BAD_INDEX, "unknown codec %u for the %s stream",
+					e->codec[s], sname[s]);
 		if (e->codec[s] == WLZ_CODEC_RAW && e->csize[s] != e->rsize[s])
-			return WLZ_ERR_BAD_INDEX;
+			return wlz_fail(WLZ_ERR_BAD_INDEX, "raw %s stream stored in %u bytes but %u long",
+					sname[s], e->csize[s], e->rsize[s]);
 		if (e->codec[s] != WLZ_CODEC_RAW && e->csize[s] == 0)
-			return WLZ_ERR_BAD_INDEX;
+			return wlz_fail(WLZ_ERR_BAD_INDEX, "zstd %s stream of 0 bytes", sname[s]);
 	}
 	return WLZ_OK;
 }
@@ -151,21 +170,23 @@ wlz_error wlz_archive_validate(const uint8_t *src, size_t src_size, wlz_header *
 {
 	WLZ_TRY(wlz_header_read(src, src_size, h));
 	if (h->archive_size > src_size)
-		return WLZ_ERR_TRUNCATED;
-	if (h->archive_size < src_size)
-		return WLZ_ERR_BAD_HEADER;  /* trailing bytes: not ours to ignore */
+		return wlz_fail(WLZ_ERR_TRUNCATED, "%zu bytes, but the header says %llu", src_size,
+				(unsigned long long)h->archive_size);
+	if (h->archive_size < src_size)  /* trailing bytes: not ours to ignore */
+		return wlz_fail(WLZ_ERR_BAD_HEADER, "%llu bytes after the archive's end",
+				(unsigned long long)(src_size - h->archive_size));
 	/* The index must fit before anything is read from it. */
 	uint64_t nb = h->block_count;
-	if (nb > (src_size - WLZ_HEADER_SIZE) / WLZ_INDEX_ENTRY_SIZE)
-		return WLZ_ERR_TRUNCATED;
+	if (nb > (src_size - WLZ_HEADER_SIZE) / WLZ_INDEX_ENTRY_SIZE ||
+	    wlz_payload_offset(nb) + WLZ_FOOTER_SIZE > src_size)
+		return wlz_fail(WLZ_ERR_TRUNCATED, "an index of %llu blocks cannot fit in %zu bytes",
+				(unsigned long long)nb, src_size);
 	uint64_t pay = wlz_payload_offset(nb);
-	if (pay + WLZ_FOOTER_SIZE > src_size)
-		return WLZ_ERR_TRUNCATED;
 	const uint8_t *idx = src + WLZ_HEADER_SIZE;
 	if (WLZ_CHECKSUMS && wlz_rd64(idx + nb * WLZ_INDEX_ENTRY_SIZE) != wlz_xxh3(idx, nb * WLZ_INDEX_ENTRY_SIZE))
-		return WLZ_ERR_BAD_INDEX;
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "index checksum mismatch");
 	if (wlz_rd64(src + src_size - 8) != WLZ_END_MAGIC)
-		return WLZ_ERR_TRUNCATED;
+		return wlz_fail(WLZ_ERR_TRUNCATED, "no end magic in the last 8 bytes");
 
 	/* Blocks are contiguous, in order, and end exactly at the footer. */
 	uint64_t at = pay;
@@ -177,26 +198,37 @@ wlz_error wlz_archive_validate(const uint8_t *src, size_t src_size, wlz_header *
 		uint64_t blen = (uint64_t)1 << h->block_log;
 		if (b == nb - 1)
 			blen = h->content_size - (b << h->block_log);
-		WLZ_TRY(check_entry(raw, &e, blen, h->depth));
+		wlz_error err = check_entry(raw, &e, blen, h->depth);
+		if (err != WLZ_OK) {
+			wlz_detail_block(b);
+			return err;
+		}
 		if (e.data_offset != at)
-			return WLZ_ERR_BAD_INDEX;
+			return wlz_fail(WLZ_ERR_BAD_INDEX, "block %llu: payload at %llu %s the previous one, "
+					"which ends at %llu", (unsigned long long)b,
+					(unsigned long long)e.data_offset,
+					e.data_offset < at ? "overlaps" : "leaves a gap after",
+					(unsigned long long)at);
 		for (int s = 0; s < WLZ_NSTREAMS; s++)
 			at += e.csize[s];
 		if (at > end)
-			return WLZ_ERR_BAD_INDEX;
+			return wlz_fail(WLZ_ERR_BAD_INDEX, "block %llu: payload runs %llu bytes into the footer",
+					(unsigned long long)b, (unsigned long long)(at - end));
 	}
 	if (at != end)
-		return WLZ_ERR_BAD_INDEX;
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "%llu bytes between the last payload and the footer",
+				(unsigned long long)(end - at));
 	uint64_t digest;
 	WLZ_TRY(wlz_content_digest(idx, nb, &digest));
 	if (WLZ_CHECKSUMS && digest != wlz_rd64(src + end))
-		return WLZ_ERR_CHECKSUM;
+		return wlz_fail(WLZ_ERR_CHECKSUM, "footer content checksum does not match the block checksums");
 	return WLZ_OK;
 }
 
 WLZ_EXPORT wlz_error wlz_get_content_size(const void *src, size_t src_size, uint64_t *content_size)
 {
 	wlz_header h;
+	wlz_detail_clear();
 	if (!content_size)
 		return WLZ_ERR_PARAM;
 	WLZ_TRY(wlz_header_read(src, src_size, &h));
@@ -207,6 +239,7 @@ WLZ_EXPORT wlz_error wlz_get_content_size(const void *src, size_t src_size, uint
 WLZ_EXPORT wlz_error wlz_get_info(const void *src, size_t src_size, wlz_info *info)
 {
 	wlz_header h;
+	wlz_detail_clear();
 	if (!src || !info)
 		return WLZ_ERR_PARAM;
 	const uint8_t *p = src;

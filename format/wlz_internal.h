@@ -21,6 +21,16 @@
 #define WLZ_CHECKSUMS 1
 #endif
 
+/* Error detail (wlz_error_detail): the failing check says what failed, in a
+ * per-thread buffer; the code it returns stays the coarse category.  Cold:
+ * only error paths call these. */
+wlz_error wlz_fail(wlz_error code, const char *fmt, ...)
+	__attribute__((cold, format(printf, 2, 3)));
+void wlz_detail_clear(void);
+void wlz_detail_block(uint64_t block);      /* prefix "block N: " */
+const char *wlz_detail_get(void);
+void wlz_detail_set(const char *text);      /* copy another thread's */
+
 /* Return early on error, keeping error paths one line long. */
 #define WLZ_TRY(expr) do { wlz_error e_ = (expr); if (e_ != WLZ_OK) return e_; } while (0)
 

@@ -56,7 +56,7 @@ typedef enum wlz_error {
 	WLZ_ERR_BAD_HEADER,     /* header fields out of range or inconsistent */
 	WLZ_ERR_BAD_INDEX,      /* the block index is inconsistent */
 	WLZ_ERR_BAD_STREAM,     /* a stream fails to decode (entropy stage) */
-	WLZ_ERR_BAD_TOKEN,      /* a token reads or writes outside its bounds */
+	WLZ_ERR_BAD_TOKEN,      /* a token breaks a rule: bounds, stream lengths */
 	WLZ_ERR_CHECKSUM,       /* decoded bytes do not match their XXH3-64 */
 	WLZ_ERR_THREAD,         /* a worker thread could not be started */
 	WLZ_ERR_INTERNAL,       /* a bug: please report it */
@@ -65,6 +65,14 @@ typedef enum wlz_error {
 
 /* A static, human-readable name for an error code; never NULL. */
 const char *wlz_error_name(wlz_error err);
+
+/* What exactly the last failing call made on this thread found, such as
+ * "block 3: token 17: match source before the start of the output"; "" when
+ * it gave no detail.  Decoding and inspecting functions fill it in (errors
+ * found by worker threads included); it stays valid until this thread's
+ * next call into the library. */
+#define WLZ_DETAIL_MAX 192
+const char *wlz_error_detail(void);
 
 /* Called from the calling thread as work completes; done <= total bytes. */
 typedef void (*wlz_progress_fn)(void *opaque, uint64_t done, uint64_t total);

@@ -244,6 +244,42 @@ static void not_an_archive(uint64_t seed, const uint8_t *arc, size_t asize)
 	free(junk);
 }
 
+/* wlz_error_detail names the failing block and rule, also when a worker
+ * thread found it, and a successful call clears it. */
+static void error_detail(const uint8_t *arc, size_t asize, size_t n)
+{
+	uint8_t *bad = tu_xmalloc(asize), *out = tu_xmalloc(n);
+	memcpy(bad, arc, asize);
+	/* the first payload byte of block 2 (index entry 2, data_offset) */
+	uint64_t at = 0;
+	memcpy(&at, bad + 48 + 80 * 2, 8);
+	TU_CHECK(at < asize, "block 2 offset %llu", (unsigned long long)at);
+	if (at < asize)
+		bad[at] ^= 0x40;
+	for (int threads = 1; threads <= 4; threads += 3) {
+		wlz_dctx *d = wlz_dctx_create(threads);
+		size_t got = 0;
+		TU_CHECK(d != NULL, "dctx_create");
+		if (!d)
+			break;
+		wlz_error e = wlz_decompress(d, out, n, arc, asize, &got);
+		TU_CHECK(e == WLZ_OK && wlz_error_detail()[0] == 0, "T=%d: good archive: %s, detail '%s'",
+			 threads, wlz_error_name(e), wlz_error_detail());
+		e = wlz_decompress(d, out, n, bad, asize, &got);
+		const char *want = "block 2: payload checksum mismatch";
+		TU_CHECK(e == WLZ_ERR_CHECKSUM && strncmp(wlz_error_detail(), want, strlen(want)) == 0,
+			 "T=%d: damaged block 2: %s, detail '%s'", threads, wlz_error_name(e),
+			 wlz_error_detail());
+		wlz_info info;
+		e = wlz_get_info(arc, asize, &info);
+		TU_CHECK(e == WLZ_OK && wlz_error_detail()[0] == 0, "detail not cleared: '%s'",
+			 wlz_error_detail());
+		wlz_dctx_free(d);
+	}
+	free(bad);
+	free(out);
+}
+
 int main(void)
 {
 	uint64_t seed = tu_seed(777);
@@ -268,6 +304,7 @@ int main(void)
 		null_args(arc, asize, n);
 		small_buffers(src, n);
 		not_an_archive(seed, arc, asize);
+		error_detail(arc, asize, n);
 	} else {
 		TU_CHECK(0, "cannot make the test archive");
 	}

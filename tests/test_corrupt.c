@@ -70,53 +70,59 @@ static int valid_error(wlz_error e)
 	return e > WLZ_OK && e < WLZ_ERR_COUNT_;
 }
 
-int main(int argc, char **argv)
+/* One archive of the set. */
+typedef struct spec {
+	const char *what;
+	int kind;
+	size_t n;
+	int level, depth, flatten, threads;
+} spec;
+
+static size_t counts[WLZ_ERR_COUNT_];
+
+/* Every flip pattern and every truncation of one archive. */
+static void attack(const spec *sp, uint64_t seed)
 {
-	size_t n = argc > 1 ? (size_t)strtoull(argv[1], NULL, 0) : 200000;
-	uint64_t seed = tu_seed(4242);
+	const size_t n = sp->n;
 	uint8_t *src = tu_xmalloc(n), *dst = tu_xmalloc(n), *arc, *work;
 	size_t cap = wlz_compress_bound(n), csize = 0, dsize = 0, *bad;
-	size_t nbad, counts[WLZ_ERR_COUNT_] = { 0 };
+	size_t nbad;
 	wlz_options opt;
 	wlz_cctx *cctx;
-	wlz_dctx *dctx = wlz_dctx_create(1);
+	wlz_dctx *dctx = wlz_dctx_create(sp->threads);
 	wlz_info info;
 	wlz_error e;
-	double t0 = tu_now();
 	static const struct {
 		uint8_t mask;
 		size_t step; /* try every step-th position (plus both ends) */
 	} modes[] = { { 0x01, 1 }, { 0x80, 7 }, { 0xFF, 19 }, { 0x10, 29 } };
 
-	signal(SIGSEGV, on_crash);
-	signal(SIGBUS, on_crash);
-	signal(SIGFPE, on_crash);
-	signal(SIGILL, on_crash);
-	signal(SIGABRT, on_crash);
-
-	tu_fill(TU_FASTQ, src, n, seed);
+	tu_fill(sp->kind, src, n, seed);
 	wlz_options_init(&opt);
-	opt.level = 3;
+	opt.level = sp->level;
 	opt.block_log = 16;
+	opt.depth = sp->depth;
+	opt.flatten = sp->flatten;
 	opt.threads = 1;
 	cctx = wlz_cctx_create(&opt);
 	arc = tu_xmalloc(cap);
 	if (!cctx || !dctx || (e = wlz_compress(cctx, arc, cap, src, n, &csize)) != WLZ_OK) {
-		fprintf(stderr, "cannot make the test archive\n");
-		return EXIT_FAILURE;
+		TU_CHECK(0, "%s: cannot make the test archive", sp->what);
+		exit(EXIT_FAILURE);
 	}
 	wlz_cctx_free(cctx);
 	e = wlz_decompress(dctx, dst, n, arc, csize, &dsize);
 	if (e != WLZ_OK || dsize != n || memcmp(dst, src, n) != 0) {
-		fprintf(stderr, "the undamaged archive does not round trip: %s\n", wlz_error_name(e));
-		return EXIT_FAILURE;
+		TU_CHECK(0, "%s: the undamaged archive does not round trip: %s", sp->what, wlz_error_name(e));
+		exit(EXIT_FAILURE);
 	}
-	printf("archive: %zu bytes for %zu, %zu blocks\n", csize, n, tu_block_count(n, 16));
+	printf("%s: archive of %zu bytes for %zu, %zu blocks, %d thread(s)\n", sp->what, csize, n,
+	       tu_block_count(n, 16), sp->threads);
 
 	/* The archive lives in a buffer of exactly its size. */
 	work = tu_xmalloc(csize);
 	memcpy(work, arc, csize);
-	bad = tu_xmalloc(csize * sizeof *bad);
+	bad = tu_xmalloc((csize + 1) * sizeof *bad);
 
 	for (unsigned m = 0; m < sizeof modes / sizeof modes[0]; m++) {
 		size_t tried = 0, wrong = 0;
@@ -143,18 +149,18 @@ int main(int argc, char **argv)
 			if (valid_error(e))
 				counts[e]++;
 		}
-		printf("xor 0x%02x: %zu positions tried, %zu accepted (%zu with wrong output), %.1f s\n",
+		printf("  xor 0x%02x: %zu positions tried, %zu accepted (%zu with wrong output), %.1f s\n",
 		       modes[m].mask, tried, nbad, wrong, tu_now() - tm);
-		TU_CHECK(wrong == 0, "xor 0x%02x: %zu damaged archives decoded to WRONG bytes with WLZ_OK",
-			 modes[m].mask, wrong);
+		TU_CHECK(wrong == 0, "%s: xor 0x%02x: %zu damaged archives decoded to WRONG bytes with WLZ_OK",
+			 sp->what, modes[m].mask, wrong);
 		if (nbad) {
 			char what[32];
 			snprintf(what, sizeof what, "xor 0x%02x", modes[m].mask);
 			report(what, bad, nbad);
-			TU_CHECK(nbad == 0, "%zu bit-flipped archives decoded to WLZ_OK", nbad);
+			TU_CHECK(nbad == 0, "%s: %zu bit-flipped archives decoded to WLZ_OK", sp->what, nbad);
 		}
 	}
-	TU_CHECK(memcmp(work, arc, csize) == 0, "the library wrote into its input");
+	TU_CHECK(memcmp(work, arc, csize) == 0, "%s: the library wrote into its input", sp->what);
 
 	/* Every truncation; the prefix is copied to the end of the buffer so
 	 * that the byte after it is outside the allocation. */
@@ -178,13 +184,13 @@ int main(int argc, char **argv)
 			if (len < WLZ_HEADER_SIZE && wlz_get_content_size(p, len, &cs) == WLZ_OK)
 				size_bad++;
 		}
-		printf("truncations: %zu lengths tried, %zu decoded, %zu passed get_info, %.1f s\n",
+		printf("  truncations: %zu lengths tried, %zu decoded, %zu passed get_info, %.1f s\n",
 		       csize, nbad, info_ok, tu_now() - t1);
 		report("truncated to length", bad, nbad);
-		TU_CHECK(nbad == 0, "%zu truncated archives decoded to WLZ_OK", nbad);
-		TU_CHECK(info_ok == 0, "%zu truncated archives passed wlz_get_info", info_ok);
-		TU_CHECK(size_bad == 0, "%zu prefixes shorter than the header passed "
-			 "wlz_get_content_size", size_bad);
+		TU_CHECK(nbad == 0, "%s: %zu truncated archives decoded to WLZ_OK", sp->what, nbad);
+		TU_CHECK(info_ok == 0, "%s: %zu truncated archives passed wlz_get_info", sp->what, info_ok);
+		TU_CHECK(size_bad == 0, "%s: %zu prefixes shorter than the header passed "
+			 "wlz_get_content_size", sp->what, size_bad);
 	}
 	/* Trailing bytes after the archive's end are not part of it either. */
 	{
@@ -192,20 +198,14 @@ int main(int argc, char **argv)
 		memcpy(longer, arc, csize);
 		longer[csize] = 0;
 		e = wlz_decompress(dctx, dst, n, longer, csize + 1, &dsize);
-		TU_CHECK(e != WLZ_OK, "archive + 1 trailing byte decoded to WLZ_OK");
+		TU_CHECK(e != WLZ_OK, "%s: archive + 1 trailing byte decoded to WLZ_OK", sp->what);
 		free(longer);
 	}
 
 	/* A dctx that saw all of that still works. */
 	e = wlz_decompress(dctx, dst, n, arc, csize, &dsize);
 	TU_CHECK(e == WLZ_OK && dsize == n && memcmp(dst, src, n) == 0,
-		 "good archive after the damaged ones: %s", wlz_error_name(e));
-
-	printf("errors returned:");
-	for (int c = 1; c < WLZ_ERR_COUNT_; c++)
-		if (counts[c])
-			printf(" %s=%zu", wlz_error_name((wlz_error)c), counts[c]);
-	printf("\n%.1f s\n", tu_now() - t0);
+		 "%s: good archive after the damaged ones: %s", sp->what, wlz_error_name(e));
 
 	wlz_dctx_free(dctx);
 	free(bad);
@@ -213,5 +213,36 @@ int main(int argc, char **argv)
 	free(arc);
 	free(src);
 	free(dst);
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = argc > 1 ? (size_t)strtoull(argv[1], NULL, 0) : 200000;
+	uint64_t seed = tu_seed(4242);
+	double t0 = tu_now();
+	/* A set of archives that between them use every stream codec, depth
+	 * limits, flattening, repeat offsets, long matches, and the threaded
+	 * decoder; the first is the largest. */
+	const spec set[] = {
+		{ "fastq, level 3", TU_FASTQ, n, 3, WLZ_DEPTH_UNLIMITED, 0, 1 },
+		{ "random (raw streams)", TU_RANDOM, n / 4, 1, WLZ_DEPTH_UNLIMITED, 0, 1 },
+		{ "text, level 9, depth 2, flattened", TU_TEXT, n / 2, 9, 2, 1, 1 },
+		{ "repeats, level 1, 3 threads", TU_REPEATS, n / 2, 1, WLZ_DEPTH_UNLIMITED, 0, 3 },
+	};
+
+	signal(SIGSEGV, on_crash);
+	signal(SIGBUS, on_crash);
+	signal(SIGFPE, on_crash);
+	signal(SIGILL, on_crash);
+	signal(SIGABRT, on_crash);
+
+	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		attack(&set[i], seed + i);
+
+	printf("errors returned:");
+	for (int c = 1; c < WLZ_ERR_COUNT_; c++)
+		if (counts[c])
+			printf(" %s=%zu", wlz_error_name((wlz_error)c), counts[c]);
+	printf("\n%.1f s\n", tu_now() - t0);
 	return tu_finish("test_corrupt");
 }

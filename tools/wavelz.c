@@ -138,6 +138,17 @@ static void file_error(const char *name, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* A library error: its category, then what exactly failed, if known. */
+static void lib_error(const char *name, wlz_error e)
+{
+	const char *detail = wlz_error_detail();
+
+	if (detail[0])
+		file_error(name, "%s: %s", wlz_error_name(e), detail);
+	else
+		lib_error(name, e);
+}
+
 /* -------------------------------------------------------------- progress */
 
 static void progress_start(struct job *job, const char *name, uint64_t size)
@@ -330,7 +341,7 @@ static int compress_file(struct job *job, const char *src)
 	e = wlz_compress(job->cctx, buf, bound, in.data, in.size, &csize);
 	progress_end(job);
 	if (e != WLZ_OK) {
-		file_error(name, "%s", wlz_error_name(e));
+		lib_error(name, e);
 		goto abort;
 	}
 
@@ -382,7 +393,7 @@ static int decode_whole(struct job *job, const char *name,
 	*size = 0;
 	e = wlz_get_info(in->data, in->size, &info);
 	if (e != WLZ_OK) {
-		file_error(name, "%s", wlz_error_name(e));
+		lib_error(name, e);
 		return 1;
 	}
 	if (info.content_size > SIZE_MAX - 1) {
@@ -403,7 +414,7 @@ static int decode_whole(struct job *job, const char *name,
 	if (e == WLZ_OK && got != info.content_size)
 		e = WLZ_ERR_INTERNAL;   /* the library broke its promise */
 	if (e != WLZ_OK) {
-		file_error(name, "%s", wlz_error_name(e));
+		lib_error(name, e);
 		free(buf);
 		return 1;
 	}
@@ -559,7 +570,7 @@ static int list_file(const char *src, struct list_totals *t)
 		e = wlz_get_stats(in.data, in.size, &st);
 	fio_unload(&in);
 	if (e != WLZ_OK) {
-		file_error(name, "%s", wlz_error_name(e));
+		lib_error(name, e);
 		return 1;
 	}
 	if (info.block_log >= 20)
