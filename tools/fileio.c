@@ -53,6 +53,22 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* Inputs are mapped: if one shrinks while we read it (another program
+ * truncates it), the pages past its new end raise SIGBUS.  That is the
+ * input's fault, not a crash: say so, clean up, fail. */
+static void on_bus(int sig)
+{
+	static const char msg[] = "wavelz: an input file shrank while it was being read\n";
+	ssize_t ignored;
+
+	(void)sig;
+	if (g_tmp_live)
+		unlink(g_tmp_name);
+	ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)ignored;
+	_exit(1);
+}
+
 static void track_tmp(const char *name)
 {
 	g_tmp_name = name;
@@ -107,6 +123,8 @@ void fio_init(void)
 			continue;
 		sigaction(g_signals[i], &sa, NULL);
 	}
+	sa.sa_handler = on_bus;
+	sigaction(SIGBUS, &sa, NULL);
 	/* Past a file size limit, let write() fail with EFBIG so that the
 	 * temporary file is cleaned up, rather than dying of SIGXFSZ. */
 	signal(SIGXFSZ, SIG_IGN);
