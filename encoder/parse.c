@@ -163,38 +163,55 @@ static void sh_update(wlz_parser *ps, uint64_t upto)
 #ifndef WLZ_DIAG_BLOCKS
 #define WLZ_DIAG_BLOCKS 64
 #endif
-static inline uint64_t diag_cut(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t L)
+static inline uint64_t diag_room(const wlz_parser *ps, uint64_t p, uint64_t c)
 {
 	if (c >= ps->bstart || WLZ_DIAG_BLOCKS == 0)
-		return L;
+		return UINT64_MAX;
 	const uint64_t bs = ps->bsize, k = ps->bstart / bs - c / bs;
 	if (k > WLZ_DIAG_BLOCKS)
-		return L;
+		return UINT64_MAX;
 	const uint64_t reach = (p - ps->bstart) + k * (bs >> WLZ_DIAG_SHIFT), coff = c % bs;
-	if (coff + L <= reach)
-		return L;
 	return reach > coff ? reach - coff : 0;
+}
+
+static inline uint64_t diag_cut(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t L)
+{
+	uint64_t room = diag_room(ps, p, c);
+	return L < room ? L : room;
+}
+
+/* The match length from c at p, at most limit, cut by diag_cut; bytes past
+ * the cut are not compared (on periodic data they run to the block end). */
+static inline uint64_t diag_len(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t limit)
+{
+	uint64_t room = diag_room(ps, p, c);
+	return wlz_match_len(ps->src + p, ps->src + c, limit < room ? limit : room);
 }
 
 /* A match from *c cut by diag_cut: on periodic data the same bytes lie
  * whole periods further back, maybe in a block the decoder has passed. */
 static inline uint64_t diag_match(const wlz_parser *ps, uint64_t p, uint64_t *c, uint64_t limit)
 {
-	const uint8_t *src = ps->src;
-	const uint64_t full = wlz_match_len(src + p, src + *c, limit);
-	uint64_t best = diag_cut(ps, p, *c, full);
-	if (best == full)
-		return best;
+	uint64_t room = diag_room(ps, p, *c);
+	if (room >= limit)
+		return wlz_match_len(ps->src + p, ps->src + *c, limit);
+	uint64_t best = wlz_match_len(ps->src + p, ps->src + *c, room);
+	if (best < room)
+		return best;  /* ended before the cut */
 	const uint64_t d = p - *c, floor = (uint64_t)ps->bsize * (WLZ_DIAG_BLOCKS + 1);
 	uint64_t o = *c;
 	for (int j = 0; j < 16 && o >= d && o + floor >= ps->bstart; j++) {
 		o -= d;
-		uint64_t L = diag_cut(ps, p, o, wlz_match_len(src + p, src + o, limit));
+		room = diag_room(ps, p, o);
+		uint64_t lim = limit < room ? limit : room;
+		if (lim <= best)
+			continue;
+		uint64_t L = wlz_match_len(ps->src + p, ps->src + o, lim);
 		if (L > best) {
 			best = L;
 			*c = o;
-			if (L >= full)
-				break;
+			if (L < lim || lim == limit)
+				break;  /* not cut: as long as it gets */
 		}
 	}
 	return best;
@@ -402,7 +419,7 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 	const uint64_t limit = ps->bend - p;
 	cand best = {0, 0, 0};
 	if (rep && rep <= p) {
-		uint64_t L = diag_cut(ps, p, p - rep, wlz_match_len(src + p, src + p - rep, limit));
+		uint64_t L = diag_len(ps, p, p - rep, limit);
 		unsigned lv = 0;
 		if (ps->map)
 			L = depth_cut(ps, p, p - rep, L, &lv);
@@ -476,7 +493,7 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 			if (o >= p)
 				continue;
 			unsigned lv = 0;
-			uint64_t L = depth_cut(ps, p, o, diag_cut(ps, p, o, wlz_match_len(src + p, src + o, limit)), &lv);
+			uint64_t L = depth_cut(ps, p, o, diag_len(ps, p, o, limit), &lv);
 			int64_t g = gain_of(ps, p, L, p - o, 0) - ps->lpen * lv;
 			if (L >= WLZ_MINMATCH && g > best.gain) {
 				best.len = L;
@@ -636,7 +653,7 @@ static wlz_error parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 		const uint64_t p = bstart + i, limit = blen - i;
 		uint64_t done = 0, rep = ps->orep[i];
 		if (rep && rep <= p) {
-			uint64_t L = diag_cut(ps, p, p - rep, wlz_match_len(src + p, src + p - rep, limit));
+			uint64_t L = diag_len(ps, p, p - rep, limit);
 			if (L >= WLZ_MINMATCH)
 				offer(ps, i, L, rep, 1, &done);
 		}

@@ -117,6 +117,19 @@ start_stopped() {
   return 1
 }
 
+# The job's exit status, once it has exited: with job control on, `wait`
+# also returns (128 + SIGSTOP) when it merely saw the job stop.
+finish() {
+  local rc i
+  for ((i = 0; i < 20; i++)); do
+    wait "$pid"
+    rc=$?
+    [ $rc -eq $((128 + $(kill -l STOP))) ] && continue
+    return $rc
+  done
+  return $rc
+}
+
 # Large enough that compressing at -19 takes a while.
 "$TOOL" gen fastq 16000000 13 >big
 cp big big.orig
@@ -125,7 +138,7 @@ cp big big.orig
 if start_stopped -q -3 -T2 big -o big.wlz; then
   rm big
   kill -CONT "$pid"
-  wait "$pid"; rc=$?
+  finish; rc=$?
   [ $rc -eq 0 ] || fail "input removed mid-run: exit $rc: $(cat err)"
   "$W" -q -dc big.wlz </dev/null | cmp -s - big.orig || fail "input removed mid-run: output wrong"
   left . $inputs big.orig big.wlz err || fail "input removed mid-run: files left"
@@ -141,7 +154,7 @@ fi
 if start_stopped -q -3 -T2 big -o big.wlz; then
   : >big
   kill -CONT "$pid"
-  wait "$pid"; rc=$?
+  finish; rc=$?
   [ $rc -eq 1 ] && grep -q "shrank" err || fail "input truncated mid-run: exit $rc, '$(cat err)'"
   left . $inputs big big.orig err || fail "input truncated mid-run: files left"
   cp big.orig big
@@ -155,7 +168,7 @@ for sig in INT TERM; do
   if start_stopped -q -19 -T2 --rm big -o big.wlz; then
     kill -"$sig" "$pid"
     kill -CONT "$pid"
-    wait "$pid"; rc=$?
+    finish; rc=$?
     want=$((128 + $(kill -l "$sig")))
     [ $rc -eq $want ] || fail "SIG$sig while compressing: exit $rc, expected $want"
     left . $inputs big big.orig err || fail "SIG$sig while compressing: files left"
@@ -177,7 +190,7 @@ for sig in INT TERM; do
     if start_stopped -q -d -T1 --rm big.wlz -o big.out; then
       kill -"$sig" "$pid"
       kill -CONT "$pid"
-      wait "$pid"; rc=$?
+      finish; rc=$?
       want=$((128 + $(kill -l "$sig")))
       [ $rc -eq $want ] || fail "SIG$sig while decompressing: exit $rc, expected $want"
       caught=1

@@ -65,15 +65,17 @@ static void check(int kind, size_t n, int depth, int flatten, int level, uint64_
 	free(out);
 }
 
-int main(void)
+/* usage: test_levels [bytes]   (default 716813; smaller under sanitizers) */
+int main(int argc, char **argv)
 {
 	uint64_t seed = tu_seed(7);
+	size_t n = argc > 1 ? (size_t)strtoull(argv[1], NULL, 0) : 700 * 1024 + 13;
 	static const int depths[] = {-1, 16, 10, 4, 2, 1, 0};
 	static const int kinds[] = {TU_TEXT, TU_FASTQ, TU_REPEATS};
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
 		for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++)
 			for (int flatten = 0; flatten <= 1; flatten++)
-				check(kinds[k], 700 * 1024 + 13, depths[d], flatten, d % 2 ? 19 : 3, seed + k);
+				check(kinds[k], n, depths[d], flatten, d % 2 ? 19 : 3, seed + k);
 	/* The depth limit must also hold for data at the limit of what one
 	 * token can reach: a whole repeated block. */
 	check(TU_REPEATS, 3 * 65536 + 1, 0, 0, 1, seed);
