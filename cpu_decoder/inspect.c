@@ -41,7 +41,7 @@ WLZ_EXPORT wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *
 			wlz_detail_block(b);
 			break;
 		}
-		uint64_t pos = bstart;
+		uint64_t pos = bstart, chained = 0;
 		unsigned bmax = 0;
 		for (size_t k = 0; k < e.token_count; k++) {
 			const wlz_dtoken *t = &tok[k];
@@ -49,9 +49,13 @@ WLZ_EXPORT wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *
 			/* Bytes this token writes itself add no level. */
 			uint64_t end = t->src + t->mlen < pos ? t->src + t->mlen : pos;
 			unsigned lvl = 0;
-			for (uint64_t q = t->src; q < end; q++)
+			int own = 0;  /* reads bytes an earlier match of this block wrote */
+			for (uint64_t q = t->src; q < end; q++) {
 				if (map[q] > lvl)
 					lvl = map[q];
+				own |= q >= bstart && map[q] != 0;
+			}
+			chained += own;
 			memset(map + pos, lvl + 1 > 255 ? 255 : (int)lvl + 1, t->mlen);
 			st->level_hist[lvl > 255 ? 255 : lvl]++;
 			level_sum += lvl;
@@ -67,6 +71,8 @@ WLZ_EXPORT wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *
 			st->max_level = bmax;
 		if (bmax > e.max_level)
 			st->index_understated++;
+		st->chained += chained;
+		st->chained_misstated += chained != e.chained;
 	}
 	st->literal_bytes = h.content_size - st->match_bytes;
 	st->mean_level = st->tokens ? (double)level_sum / (double)st->tokens : 0;

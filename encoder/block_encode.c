@@ -10,6 +10,7 @@ struct wlz_benc {
 	uint8_t *raw[WLZ_NSTREAMS];
 	size_t raw_cap[WLZ_NSTREAMS];
 	uint8_t *lows;          /* off stream, second part: low bytes of offsets */
+	uint64_t *mstart, *mend;/* the block's matches so far (chained count) */
 	uint8_t *out;
 	size_t out_cap;
 	ZSTD_CCtx *zc;
@@ -32,7 +33,9 @@ wlz_benc *wlz_benc_create(uint32_t block_size)
 		ok = ok && be->raw[s];
 	}
 	be->lows = malloc(maxtok * 8);
-	ok = ok && be->lows;
+	be->mstart = malloc(maxtok * sizeof(uint64_t));
+	be->mend = malloc(maxtok * sizeof(uint64_t));
+	ok = ok && be->lows && be->mstart && be->mend;
 	be->out_cap = (size_t)block_size + 1024;
 	be->out = malloc(be->out_cap);
 	be->zc = ZSTD_createCCtx();
@@ -50,6 +53,8 @@ void wlz_benc_free(wlz_benc *be)
 	for (int s = 0; s < WLZ_NSTREAMS; s++)
 		free(be->raw[s]);
 	free(be->lows);
+	free(be->mstart);
+	free(be->mend);
 	free(be->out);
 	ZSTD_freeCCtx(be->zc);
 	free(be);
@@ -101,6 +106,18 @@ static inline uint8_t put_offset(uint64_t x, uint8_t **lows)
 	return wlz_off_head(x, k);
 }
 
+/* Does the match of k (at dst, from src, mlen long) read a byte that one of
+ * the k earlier matches of its block wrote?  Bytes it writes itself, from
+ * dst on, do not count (SPEC.md, section 6.1). */
+static int is_chained(const wlz_benc *be, size_t k, uint64_t bstart, uint64_t dst, uint64_t src, uint64_t mlen)
+{
+	const uint64_t lo = src > bstart ? src : bstart, hi = src + mlen < dst ? src + mlen : dst;
+	if (lo >= hi)
+		return 0;
+	size_t a = wlz_first_end_above(be->mend, k, lo);
+	return a < k && be->mstart[a] < hi;
+}
+
 static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
 		      const wlz_token *tok, size_t ntok, unsigned max_level, int zlevel, size_t *total,
 		      wlz_block_entry *e)
@@ -122,7 +139,11 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 			*off++ = put_offset(t->dist - 1, &lw);
 		memcpy(lit, src + pos, t->lit);
 		lit += t->lit;
-		pos += t->lit + t->mlen;
+		pos += t->lit;
+		e->chained += (uint32_t)is_chained(be, k, bstart, pos, pos - t->dist, t->mlen);
+		be->mstart[k] = pos;
+		be->mend[k] = pos + t->mlen;
+		pos += t->mlen;
 		prev = t->dist;
 	}
 	if (pos > bend)

@@ -121,7 +121,8 @@ static wlz_error ensure_workers(wlz_cctx *cc, int nw)
 	for (int i = 0; i < nw; i++) {
 		cc->w[i].ps = wlz_parser_create(lp, bs);
 		cc->w[i].be = wlz_benc_create(bs);
-		if (!cc->w[i].ps || !cc->w[i].be) {
+		if (!cc->w[i].ps || !cc->w[i].be ||
+		    wlz_parser_set_flat(cc->w[i].ps, cc->opt.flatten) != WLZ_OK) {
 			free_workers(cc);
 			return WLZ_ERR_NOMEM;
 		}
@@ -226,7 +227,7 @@ static void *work(void *arg)
 static wlz_error level_blocks(job *jb, int parse)
 {
 	wlz_cctx *cc = jb->cc;
-	wlz_levels *lv = wlz_levels_create(jb->n, cc->opt.block_log, cc->opt.depth, cc->opt.flatten);
+	wlz_levels *lv = wlz_levels_create(jb->n, cc->opt.block_log, cc->opt.depth);
 	if (!lv)
 		return WLZ_ERR_NOMEM;
 	wlz_error err = WLZ_OK;

@@ -1,5 +1,5 @@
 /*
- * levels.c - dependency levels, chain flattening and the depth limit.
+ * levels.c - dependency levels and the depth limit.
  *
  * Byte map: map[q] = 0 for a literal byte, k + 1 for a byte written by a
  * level-k match (saturating at 255).  A match's level is the largest map
@@ -7,19 +7,14 @@
  * writes itself, when source and destination overlap, are copied by the
  * same token in order and add no level).
  *
- * Both rewrites re-point source bytes at the source of the match that wrote
- * them: flattening does so for writers in the same block (so a block's
- * matches read only bytes that exist before the block starts, or literals),
- * the depth limit for writers whose level is too high.  A run that cannot
- * be re-pointed, or a piece shorter than a match can be, becomes literals.
+ * The depth limit's rewrite re-points source bytes whose writer's level is
+ * too high at that writer's own source.  A run that cannot be re-pointed,
+ * or a piece shorter than a match can be, becomes literals.  (It is a
+ * safety net: the depth-limited parser rarely leaves it work.)
  */
 #include <stdlib.h>
 #include "encoder/levels.h"
 #include "format/format.h"
-
-/* Flattening splits a match into at most this many pieces; beyond, the
- * extra commands and offsets cost more than the shorter chains save. */
-#define FLATTEN_MAX_PIECES 2
 
 typedef struct seg {
 	uint64_t pos, src;
@@ -36,7 +31,7 @@ typedef struct piece {
 struct wlz_levels {
 	uint64_t n;
 	unsigned bl;
-	int depth, flatten;
+	int depth;
 	uint8_t *map;
 	seg **segs;             /* per block: its final matches, by position */
 	size_t *nseg;
@@ -47,7 +42,7 @@ struct wlz_levels {
 	size_t seg_cap;         /* capacity of segs[cur] */
 };
 
-wlz_levels *wlz_levels_create(uint64_t n, unsigned block_log, int depth, int flatten)
+wlz_levels *wlz_levels_create(uint64_t n, unsigned block_log, int depth)
 {
 	wlz_levels *lv = calloc(1, sizeof(*lv));
 	if (!lv)
@@ -56,7 +51,6 @@ wlz_levels *wlz_levels_create(uint64_t n, unsigned block_log, int depth, int fla
 	lv->n = n;
 	lv->bl = block_log;
 	lv->depth = depth;
-	lv->flatten = flatten;
 	lv->map = calloc(n ? n : 1, 1);
 	lv->segs = calloc(nb ? nb : 1, sizeof(seg *));
 	lv->nseg = calloc(nb ? nb : 1, sizeof(size_t));
@@ -144,19 +138,9 @@ static int add_piece(wlz_levels *lv, uint64_t dst, uint64_t src, uint64_t len)
 	return 1;
 }
 
-/* Is a byte written by seg u acceptable as a source?  limit: highest map
- * value allowed (255 = any); flat: writers in the current block are not. */
-static int acceptable(const wlz_levels *lv, const seg *u, unsigned limit, int flat)
-{
-	if (flat && (u->pos >> lv->bl) == lv->cur)
-		return 0;
-	return u->map <= limit;
-}
-
 /* Splits the copy of src[0..len) to dst into pieces whose sources are all
  * acceptable, following writers back to their sources. */
-static int resolve(wlz_levels *lv, uint64_t dst, uint64_t src, uint64_t len, unsigned limit, int flat,
-		   int hops)
+static int resolve(wlz_levels *lv, uint64_t dst, uint64_t src, uint64_t len, unsigned limit, int hops)
 {
 	uint64_t q = src, end = src + len;
 	while (q < end) {
@@ -186,12 +170,12 @@ static int resolve(wlz_levels *lv, uint64_t dst, uint64_t src, uint64_t len, uns
 			stop = end;
 		if (stop > dst)
 			stop = dst;
-		if (acceptable(lv, u, limit, flat)) {
+		if (u->map <= limit) {
 			if (!add_piece(lv, at, q, stop - q))
 				return 0;
 		} else if (u->src + u->len <= u->pos && hops < 64) {
 			/* u copied these bytes from its own source: read there. */
-			if (!resolve(lv, at, u->src + (q - u->pos), stop - q, limit, flat, hops + 1))
+			if (!resolve(lv, at, u->src + (q - u->pos), stop - q, limit, hops + 1))
 				return 0;
 		} else if (!add_piece(lv, at, UINT64_MAX, stop - q)) {
 			return 0;  /* u overlaps itself: periodic bytes, keep them literal */
@@ -241,20 +225,7 @@ wlz_error wlz_levels_block(wlz_levels *lv, const uint8_t *src, uint64_t b, const
 		uint64_t s = pos - t->dist;
 		size_t first = lv->npc;
 		lv->merge_from = first;
-		int done = 0;
-		if (lv->flatten) {
-			if (!resolve(lv, pos, s, t->mlen, 255, 1, 0))
-				return WLZ_ERR_NOMEM;
-			drop_short(lv, first);
-			size_t np = 0;
-			for (size_t i = first; i < lv->npc; i++)
-				np++;
-			/* The first piece may have merged into the literals before. */
-			done = np <= FLATTEN_MAX_PIECES && lv->npc > first;
-			if (!done)
-				lv->npc = first;
-		}
-		if (!done && !add_piece(lv, pos, s, t->mlen))
+		if (!add_piece(lv, pos, s, t->mlen))
 			return WLZ_ERR_NOMEM;
 		/* Depth limit: re-resolve pieces that read too deep. */
 		if (lv->depth >= 0) {
@@ -266,7 +237,7 @@ wlz_error wlz_levels_block(wlz_levels *lv, const uint8_t *src, uint64_t b, const
 				lv->pc[i].src = UINT64_MAX;  /* placeholder, replaced below */
 				size_t at = lv->npc;
 				lv->merge_from = at;
-				if (!resolve(lv, p.dst, p.src, p.len, limit, 0, 0))
+				if (!resolve(lv, p.dst, p.src, p.len, limit, 0))
 					return WLZ_ERR_NOMEM;
 				drop_short(lv, at);
 				/* Move the new pieces into place: shift the tail. */

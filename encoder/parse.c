@@ -80,6 +80,10 @@ struct wlz_parser {
 	uint64_t n, ws, bstart, bend, pend;
 	uint64_t cached_ws, cached_bend;  /* chain already built for this block */
 	uint8_t *map;           /* depth-limited parsing: level map, else NULL */
+	int flat;               /* price reading bytes a match of this block wrote */
+	int64_t flat_pen;       /* that price, 1/16 bits */
+	uint64_t *wstart, *wend;/* flat: this block's matches so far, in order */
+	size_t nw;
 	unsigned max_map;       /* highest map value a source byte may have */
 	int64_t lpen;           /* price of one level of a candidate, 1/16 bits */
 	uint64_t *shl, *shs;    /* shallow positions by long and short hash */
@@ -217,6 +221,21 @@ static inline uint64_t diag_match(const wlz_parser *ps, uint64_t p, uint64_t *c,
 	return best;
 }
 
+/* Flat parsing: how much of a match of length L from c to p reads no byte
+ * that a match of this block wrote (its own output, past p, is fine). */
+static inline uint64_t flat_cut(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t L)
+{
+	if (!ps->flat || ps->nw == 0)
+		return L;
+	const uint64_t lo = c > ps->bstart ? c : ps->bstart, hi = c + L < p ? c + L : p;
+	if (lo >= hi || hi <= ps->wstart[0])
+		return L;
+	size_t a = wlz_first_end_above(ps->wend, ps->nw, lo);
+	if (a < ps->nw && ps->wstart[a] < hi)
+		return (ps->wstart[a] > lo ? ps->wstart[a] : lo) - c;
+	return L;
+}
+
 /* Depth-limited parsing: how much of a match of length L from c to p may be
  * used without reading a byte of too high a level; *lvl gets the level of
  * what may be used. */
@@ -234,6 +253,24 @@ static inline uint64_t depth_cut(const wlz_parser *ps, uint64_t p, uint64_t c, u
 	}
 	*lvl = m;
 	return L;
+}
+
+wlz_error wlz_parser_set_flat(wlz_parser *ps, int flat)
+{
+	ps->flat = 0;
+	if (flat && !ps->wstart) {
+		/* Every match is at least WLZ_MINMATCH bytes long. */
+		size_t cap = ps->bsize / WLZ_MINMATCH + 1;
+		ps->wstart = malloc(sizeof(uint64_t) * cap);
+		ps->wend = malloc(sizeof(uint64_t) * cap);
+		if (!ps->wstart || !ps->wend)
+			return WLZ_ERR_NOMEM;
+	}
+	ps->flat = flat;
+	/* Priced: 2 bits, measured on FASTQ and text slices (SPEC.md,
+	 * section 8); full: no chain is worth keeping. */
+	ps->flat_pen = flat == 2 ? INT64_MAX / 4 : 32;
+	return WLZ_OK;
 }
 
 wlz_parser *wlz_parser_create(const wlz_lparams *lp, uint32_t block_size)
@@ -271,6 +308,8 @@ void wlz_parser_free(wlz_parser *ps)
 		return;
 	free(ps->shead);
 	free(ps->schain);
+	free(ps->wstart);
+	free(ps->wend);
 	free(ps->tok);
 	free(ps->price);
 	free(ps->olen);
@@ -412,6 +451,28 @@ static inline int64_t gain_of(const wlz_parser *ps, uint64_t p, uint64_t len, ui
 	return (int64_t)len * ps->avglit - (int64_t)match_cost(len, dist, rep);
 }
 
+/* Chain flattening, priced: a candidate that reads bytes a match of this
+ * block wrote pays flat_pen; the part before those bytes, if a match, is
+ * the alternative.  Returns the better gain and its length in *L. */
+static inline int64_t flat_gain(const wlz_parser *ps, uint64_t p, uint64_t o, uint64_t *L, int rep, int64_t lvpen)
+{
+	int64_t g = gain_of(ps, p, *L, p - o, rep) - lvpen;
+	if (!ps->flat)
+		return g;
+	uint64_t lf = flat_cut(ps, p, o, *L);
+	if (lf == *L)
+		return g;
+	g -= ps->flat_pen;
+	if (lf >= WLZ_MINMATCH) {
+		int64_t gf = gain_of(ps, p, lf, p - o, rep) - lvpen;
+		if (gf >= g) {
+			*L = lf;
+			return gf;
+		}
+	}
+	return g;
+}
+
 /* Best candidate at p by gain; gain <= 0 means "emit a literal". */
 static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 {
@@ -424,9 +485,9 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 		if (ps->map)
 			L = depth_cut(ps, p, p - rep, L, &lv);
 		if (L >= WLZ_MINMATCH) {
+			best.gain = flat_gain(ps, p, p - rep, &L, 1, ps->lpen * lv);
 			best.len = L;
 			best.dist = rep;
-			best.gain = gain_of(ps, p, L, rep, 1) - ps->lpen * lv;
 			if (L >= ps->lp.nice)
 				return best;
 		}
@@ -449,7 +510,7 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 			L = depth_cut(ps, p, o, L, &lv);
 		if (L < WLZ_MINMATCH)
 			continue;
-		int64_t g = gain_of(ps, p, L, p - o, 0) - ps->lpen * lv;
+		int64_t g = flat_gain(ps, p, o, &L, 0, ps->lpen * lv);
 		if (g > best.gain) {
 			best.len = L;
 			best.dist = p - o;
@@ -475,7 +536,7 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 		unsigned lv = 0;
 		if (ps->map)
 			L = depth_cut(ps, p, o, L, &lv);
-		int64_t g = gain_of(ps, p, L, p - o, 0) - ps->lpen * lv;
+		int64_t g = flat_gain(ps, p, o, &L, 0, ps->lpen * lv);
 		if (L >= WLZ_MINMATCH && g > best.gain) {
 			best.len = L;
 			best.dist = p - o;
@@ -494,7 +555,7 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 				continue;
 			unsigned lv = 0;
 			uint64_t L = depth_cut(ps, p, o, diag_len(ps, p, o, limit), &lv);
-			int64_t g = gain_of(ps, p, L, p - o, 0) - ps->lpen * lv;
+			int64_t g = flat_gain(ps, p, o, &L, 0, ps->lpen * lv);
 			if (L >= WLZ_MINMATCH && g > best.gain) {
 				best.len = L;
 				best.dist = p - o;
@@ -526,7 +587,8 @@ static size_t parse_lazy(wlz_parser *ps)
 		/* Grow the match backwards into the pending literals. */
 		while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist] &&
 		       (!ps->map || ps->map[p - 1 - c.dist] <= ps->max_map) &&
-		       diag_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1) {
+		       diag_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1 &&
+		       flat_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1) {
 			p--;
 			c.len++;
 		}
@@ -542,6 +604,10 @@ static size_t parse_lazy(wlz_parser *ps)
 		ps->tok[nt].lit = (uint32_t)(p - anchor);
 		ps->tok[nt].mlen = (uint32_t)c.len;
 		ps->tok[nt].dist = c.dist;
+		if (ps->flat) {
+			ps->wstart[ps->nw] = p;
+			ps->wend[ps->nw++] = p + c.len;
+		}
 		nt++;
 		rep = c.dist;
 		p += c.len;
@@ -721,7 +787,8 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart,
 		ps->cached_ws = ps->ws;
 		ps->cached_bend = bend;
 	}
-	if (ps->lp.optimal && !lazy_only && !ps->map) {
+	ps->nw = 0;
+	if (ps->lp.optimal && !lazy_only && !ps->map && ps->flat < 2) {
 		ps->use_stats = 0;
 		WLZ_TRY(parse_optimal(ps, 0, ntok));
 		if (ps->lp.optimal > 1) {
@@ -731,7 +798,7 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart,
 			}
 			build_costs(ps);  /* the lazy second opinion uses the first-pass model */
 		}
-	} else if (ps->lp.optimal && !ps->map) {
+	} else if (ps->lp.optimal && !ps->map && ps->flat < 2) {
 		/* The second opinion is greedy and skips through noise, as level 1
 		 * does: on noisy data fewer matches code smaller. */
 		wlz_lparams keep = ps->lp;

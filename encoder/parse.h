@@ -48,4 +48,11 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart,
  * parsed in order.  n: the input size (sizes the tables of shallow positions). */
 void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth, uint64_t n);
 
+/* Chain flattening: a match that reads bytes another match of its own block
+ * wrote must then wait for it.  flat = 1 prices such matches (the lazy
+ * parse takes a flat alternative when it costs under 2 bits more; the
+ * price-based parse of high levels ignores it); flat = 2 allows none (lazy
+ * parse at every level). */
+wlz_error wlz_parser_set_flat(wlz_parser *ps, int flat);
+
 #endif

@@ -89,7 +89,7 @@ WLZ_EXPORT void wlz_options_init(wlz_options *opt)
 	opt->threads = 0;
 	opt->block_log = WLZ_BLOCK_LOG_DEFAULT;
 	opt->depth = WLZ_DEPTH_UNLIMITED;
-	opt->flatten = 0;  /* costly as yet: SPEC.md, section 8 */
+	opt->flatten = 1;  /* priced: SPEC.md, section 8 */
 }
 
 WLZ_EXPORT wlz_error wlz_options_check(const wlz_options *opt)
@@ -104,7 +104,7 @@ WLZ_EXPORT wlz_error wlz_options_check(const wlz_options *opt)
 		return WLZ_ERR_PARAM;
 	if (opt->depth < WLZ_DEPTH_UNLIMITED || opt->depth > 254)
 		return WLZ_ERR_PARAM;
-	if (opt->flatten != 0 && opt->flatten != 1)
+	if (opt->flatten < 0 || opt->flatten > 2)
 		return WLZ_ERR_PARAM;
 	return WLZ_OK;
 }

@@ -81,6 +81,9 @@ void wlz_entry_write(uint8_t out[WLZ_INDEX_ENTRY_SIZE], const wlz_block_entry *e
 	wlz_wr64(out + 16, e->payload_checksum);
 	wlz_wr32(out + 24, e->token_count);
 	out[28] = (uint8_t)e->max_level;
+	out[29] = (uint8_t)e->chained;
+	out[30] = (uint8_t)(e->chained >> 8);
+	out[31] = (uint8_t)(e->chained >> 16);
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
 		out[32 + s] = e->codec[s];
 		wlz_wr32(out + 40 + 8 * s, e->csize[s]);
@@ -95,6 +98,7 @@ void wlz_entry_read(const uint8_t in[WLZ_INDEX_ENTRY_SIZE], wlz_block_entry *e)
 	e->payload_checksum = wlz_rd64(in + 16);
 	e->token_count = wlz_rd32(in + 24);
 	e->max_level = in[28];
+	e->chained = in[29] | (uint32_t)in[30] << 8 | (uint32_t)in[31] << 16;
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
 		e->codec[s] = in[32 + s];
 		e->csize[s] = wlz_rd32(in + 40 + 8 * s);
@@ -114,7 +118,7 @@ static int is_zero(const uint8_t *p, size_t n)
 static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint64_t block_len, unsigned depth)
 {
 	static const char *const sname[WLZ_NSTREAMS] = { "cmd", "lit", "len", "off" };
-	if (!is_zero(raw + 29, 3) || !is_zero(raw + 36, 4) || !is_zero(raw + 72, 8))
+	if (!is_zero(raw + 36, 4) || !is_zero(raw + 72, 8))
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "reserved index bytes are not zero");
 	if (e->rsize[WLZ_S_CMD] != e->token_count)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "cmd stream of %u bytes for %u tokens",
@@ -133,6 +137,8 @@ static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint6
 	if (e->rsize[WLZ_S_OFF] > (uint64_t)e->token_count * 8)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "off stream of %u bytes for %u tokens",
 				e->rsize[WLZ_S_OFF], e->token_count);
+	if (e->chained > e->token_count)
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "%u chained tokens of %u", e->chained, e->token_count);
 	if (e->token_count == 0 && e->max_level != 0)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "max_level %u in a block without tokens", e->max_level);
 	if (depth != WLZ_DEPTH_NONE && e->max_level > depth)

@@ -66,6 +66,7 @@ typedef struct wlz_block_entry {
 	uint64_t payload_checksum;  /* XXH3-64 of the block's stored bytes */
 	uint32_t token_count;
 	uint32_t max_level;
+	uint32_t chained;           /* tokens reading bytes a match of this block wrote */
 	uint32_t csize[WLZ_NSTREAMS];
 	uint32_t rsize[WLZ_NSTREAMS];
 	uint8_t codec[WLZ_NSTREAMS];

@@ -76,6 +76,21 @@ static inline int wlz_get_varint(const uint8_t **pp, const uint8_t *end, uint64_
 	return 1;
 }
 
+/* Index of the first of end[0..n) (ascending) above q, n if none: which of
+ * a block's matches, in order, is the first to end after byte q. */
+static inline size_t wlz_first_end_above(const uint64_t *end, size_t n, uint64_t q)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = (a + b) / 2;
+		if (end[m] <= q)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
 static inline unsigned wlz_highbit64(uint64_t v) { return 63u - (unsigned)__builtin_clzll(v | 1); }
 
 /* Number of online cores, at least 1. */

@@ -30,7 +30,7 @@ extern "C" {
 #define WLZ_VERSION_STRING "0.1.0"
 
 /* The archive format version this library writes (and the newest it reads). */
-#define WLZ_FORMAT_VERSION 2
+#define WLZ_FORMAT_VERSION 3
 
 #define WLZ_LEVEL_MIN 1
 #define WLZ_LEVEL_MAX 19
@@ -87,7 +87,8 @@ typedef struct wlz_options {
 	int threads;            /* worker threads; 0 = every online core */
 	unsigned block_log;     /* log2 of the block size, 16..26 */
 	int depth;              /* dependency depth limit; -1 = unlimited */
-	int flatten;            /* chain flattening inside blocks (1 = on, default off) */
+	int flatten;            /* chain flattening inside blocks: 0 off, 1 priced
+				   (default), 2 full (no chains left; lazy parse) */
 	wlz_progress_fn progress;
 	void *progress_opaque;
 } wlz_options;
@@ -160,6 +161,8 @@ typedef struct wlz_stats {
 	double mean_level;
 	uint64_t level_hist[256];    /* tokens per level, [255] = 255 or more */
 	uint64_t index_understated;  /* blocks whose recorded max_level is too low */
+	uint64_t chained;            /* matches reading bytes a match of their own block wrote */
+	uint64_t chained_misstated;  /* blocks whose recorded chained count is wrong */
 } wlz_stats;
 
 /* Decodes the streams of every block (not the content) and fills *st.

@@ -163,7 +163,10 @@ expect_field b128.wlz block_log 17
 must "$W" --depth=3 -o d3.wlz a.orig
 expect_field d3.wlz depth 3
 must "$W" --no-flatten -o nf.wlz a.orig
-for f in l19 l1 l9 b128 d3 nf; do
+must "$W" --flatten=full -o ff.wlz a.orig
+[ "$("$W" -lv ff.wlz | grep -c 'chained .*: 0.00% of matches')" = 1 ] || fail "--flatten=full left chained matches"
+"$W" -q --flatten=some a.orig -o bad.wlz 2>/dev/null && fail "--flatten=some accepted"
+for f in l19 l1 l9 b128 d3 nf ff; do
   must "$W" -d -c $f.wlz
   same out.txt a.orig
 done

@@ -52,7 +52,8 @@ typedef struct blk {
 	int64_t offset_delta;   /* added to the computed data_offset */
 	int fixed_sizes;        /* the case set codec/csize/rsize/token_count */
 	uint64_t checksum_xor;  /* damage the content checksum (footer fixed) */
-	uint8_t reserved29;
+	uint32_t chained;       /* the index's chained count */
+	uint8_t reserved36;
 } blk;
 
 typedef struct arc {
@@ -165,7 +166,10 @@ static size_t assemble(arc *a, uint8_t *out)
 		put64(e + 16, tu_xxh3(out + at, psize));
 		put32(e + 24, b->token_count);
 		e[28] = (uint8_t)b->max_level;
-		e[29] = b->reserved29;
+		e[29] = (uint8_t)b->chained;
+		e[30] = (uint8_t)(b->chained >> 8);
+		e[31] = (uint8_t)(b->chained >> 16);
+		e[36] = b->reserved36;
 		for (int s = 0; s < NS; s++) {
 			e[32 + s] = b->codec[s];
 			put32(e + 40 + 8 * s, b->csize[s]);
@@ -205,7 +209,7 @@ static void base(arc *a)
 	memset(a, 0, sizeof(*a));
 	for (size_t i = 0; i < sizeof(g_content); i++)
 		g_content[i] = (uint8_t)seed[i % 16];
-	a->version = 2;
+	a->version = 3;
 	a->block_log = BLOCK_LOG;
 	a->level = 3;
 	a->depth = 255;
@@ -236,7 +240,8 @@ typedef struct bad {
 
 static void e_none(arc *a) { (void)a; }
 static void e_version1(arc *a) { a->version = 1; }
-static void e_version3(arc *a) { a->version = 3; }
+static void e_version2(arc *a) { a->version = 2; }
+static void e_version4(arc *a) { a->version = 4; }
 static void e_flags(arc *a) { a->flags = 1; }
 static void e_reserved(arc *a) { a->res11 = 1; }
 static void e_block_log(arc *a) { a->block_log = 27; }
@@ -249,7 +254,8 @@ static void e_longer(arc *a) { a->archive_size_delta = 1000; }
 static void e_overlap(arc *a) { a->b[1].offset_delta = -4; }
 static void e_gap(arc *a) { a->b[1].offset_delta = 4; }
 static void e_depth(arc *a) { a->depth = 0; }
-static void e_index_reserved(arc *a) { a->b[0].reserved29 = 1; }
+static void e_index_reserved(arc *a) { a->b[0].reserved36 = 1; }
+static void e_chained(arc *a) { a->b[0].chained = 2; }
 static void e_content_sum(arc *a) { a->b[1].checksum_xor = 1; }
 
 static void e_codec(arc *a)
@@ -374,8 +380,9 @@ static const bad cases[] = {
 	{ "good", "OK", e_none, NULL },
 	{ "empty-file", "shorter than the 48-byte header", e_none, p_empty },
 	{ "bad-magic", "the first 4 bytes are not 89 57 4C 5A", e_none, p_magic },
-	{ "version-1", "format version 1 (this library reads version 2)", e_version1, NULL },
-	{ "version-3", "format version 3 (this library reads version 2)", e_version3, NULL },
+	{ "version-1", "format version 1 (this library reads version 3)", e_version1, NULL },
+	{ "version-2", "format version 2 (this library reads version 3)", e_version2, NULL },
+	{ "version-4", "format version 4 (this library reads version 3)", e_version4, NULL },
 	{ "header-checksum", "header checksum mismatch", e_none, p_header_sum },
 	{ "header-flags", "unknown header flags 0x0001", e_flags, NULL },
 	{ "header-reserved", "reserved header bytes 11..15 are not zero", e_reserved, NULL },
@@ -397,6 +404,7 @@ static const bad cases[] = {
 	{ "level-over-depth", "block 1: max_level 1 exceeds the archive's depth limit 0", e_depth, NULL },
 	{ "level-without-tokens", "block 1: max_level 1 in a block without tokens", e_empty_level, NULL },
 	{ "token-count", "block 0: cmd stream of 1 bytes for 2 tokens", e_token_count, NULL },
+	{ "chained-over-count", "block 0: 2 chained tokens of 1", e_chained, NULL },
 	{ "too-many-tokens", "block 1: 34 tokens cannot fit in a block of 100 bytes", e_too_many_tokens, NULL },
 	{ "unknown-codec", "block 0: unknown codec 2 for the lit stream", e_codec, NULL },
 	{ "raw-size", "block 0: raw lit stream stored in 17 bytes but 15 long", e_raw_size, NULL },

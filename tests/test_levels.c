@@ -4,7 +4,8 @@
  * Every token's level is recomputed from the decoded tokens by
  * wlz_get_stats (decoder side, not the encoder's bookkeeping); the test
  * checks that no level exceeds the depth limit, that no block's recorded
- * max_level understates it, and that every archive decodes bit-exact.
+ * max_level understates it, that every block's chained count is exact (and
+ * 0 under full flattening), and that every archive decodes bit-exact.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,14 +52,22 @@ static void check(int kind, size_t n, int depth, int flatten, int level, uint64_
 		 tu_kind_name(kind), depth, (unsigned long long)st.index_understated);
 	TU_CHECK(info.max_level >= st.max_level, "index max %u < recomputed %u", info.max_level,
 		 st.max_level);
+	/* Chained matches (reading bytes a match of their own block wrote):
+	 * the index's counts are exact, and full flattening leaves none. */
+	TU_CHECK(st.chained_misstated == 0, "%s depth %d flatten %d: %llu blocks misstate chained",
+		 tu_kind_name(kind), depth, flatten, (unsigned long long)st.chained_misstated);
+	if (flatten == 2)
+		TU_CHECK(st.chained == 0, "%s depth %d: %llu chained matches under full flattening",
+			 tu_kind_name(kind), depth, (unsigned long long)st.chained);
 	uint64_t hsum = 0;
 	for (int l = 0; l < 256; l++)
 		hsum += st.level_hist[l];
 	TU_CHECK(hsum == st.tokens && st.tokens == info.token_count, "histogram sums to %llu of %llu",
 		 (unsigned long long)hsum, (unsigned long long)st.tokens);
 	TU_CHECK(st.literal_bytes + st.match_bytes == n, "byte accounting");
-	printf("  %-8s depth %3d flatten %d level %2d: %7zu -> %7zu, max level %3u, mean %.2f\n",
-	       tu_kind_name(kind), depth, flatten, level, n, csize, st.max_level, st.mean_level);
+	printf("  %-8s depth %3d flatten %d level %2d: %7zu -> %7zu, max level %3u, mean %.2f, chained %.1f%%\n",
+	       tu_kind_name(kind), depth, flatten, level, n, csize, st.max_level, st.mean_level,
+	       st.tokens ? 100.0 * (double)st.chained / (double)st.tokens : 0.0);
 	wlz_cctx_free(cc);
 	free(src);
 	free(arc);
@@ -74,7 +83,7 @@ int main(int argc, char **argv)
 	static const int kinds[] = {TU_TEXT, TU_FASTQ, TU_REPEATS};
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
 		for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++)
-			for (int flatten = 0; flatten <= 1; flatten++)
+			for (int flatten = 0; flatten <= 2; flatten++)
 				check(kinds[k], n, depths[d], flatten, d % 2 ? 19 : 3, seed + k);
 	/* The depth limit must also hold for data at the limit of what one
 	 * token can reach: a whole repeated block. */

@@ -537,6 +537,9 @@ static void print_stats(const wlz_info *info, const wlz_stats *st)
 	printf("        dependency level: max %u%s, mean %.2f; matches crossing blocks %.2f%%,"
 	       " reaching back > 16 MiB %.2f%%\n", st->max_level, st->max_level == 255 ? "+" : "",
 	       st->mean_level, pct(st->cross_block, st->tokens), pct(st->far, st->tokens));
+	printf("        chained (read bytes a match of their own block wrote): %.2f%% of matches%s\n",
+	       pct(st->chained, st->tokens),
+	       st->chained_misstated ? " (the index misstates some blocks' counts)" : "");
 	printf("        level histogram (level:tokens):");
 	int shown = 0;
 	for (int l = 0; l < 256; l++) {
@@ -638,7 +641,8 @@ static void usage(FILE *f, const char *prog)
 "  -B, --block-size=SIZE  power of two, 64K..64M (default 1M)\n"
 "      --depth=D        limit the dependency depth to D >= 0\n"
 "                       (default: unlimited)\n"
-"      --[no-]flatten   flatten match chains inside blocks (default: off)\n"
+"      --[no-]flatten   flatten match chains inside blocks where that costs under\n"
+"                       2 bits a match (default: on); --flatten=full leaves none\n"
 "\n"
 "General:\n"
 "  -T#, --threads=#     worker threads; 0 = all cores (default 0)\n"
@@ -795,6 +799,10 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 			if (!whole_uint(val, &v) || v > 4096)
 				bad_usage(prog, "bad thread count '%s'", val);
 			p->threads = (int)v;
+		} else if (IS("--flatten")) {
+			if (strcmp(val, "full") != 0)
+				bad_usage(prog, "bad flattening '%s' (only 'full')", val);
+			p->flatten = 2;
 		} else {
 			bad_usage(prog, "unknown option '%s'", arg);
 		}
@@ -928,7 +936,7 @@ int main(int argc, char **argv)
 	p.threads = 0;
 	p.block_log = WLZ_BLOCK_LOG_DEFAULT;
 	p.depth = WLZ_DEPTH_UNLIMITED;
-	p.flatten = 0;  /* the library's default: flattening is costly as yet */
+	p.flatten = 1;  /* the library's default: priced flattening */
 	p.progress = -1;
 	if (!strcmp(prog, "unwavelz"))
 		p.op = OP_DECOMPRESS;

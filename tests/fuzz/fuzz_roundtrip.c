@@ -1,7 +1,7 @@
 /*
  * fuzz_roundtrip.c - libFuzzer target: compress then decode, parameters
  * from the first 4 bytes (level 1..12, block size 64..256 KiB, depth
- * unlimited or 0..6, flattening, 1..3 compression and decoding threads);
+ * unlimited or 0..6, flattening off/priced/full, 1..3 compression and decoding threads);
  * the rest is the content.  The decoded bytes must equal the input.
  */
 #include <stdint.h>
@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opt.level = 1 + data[0] % 12;
 	opt.block_log = 16 + data[1] % 3;
 	opt.depth = data[2] % 8 == 7 ? WLZ_DEPTH_UNLIMITED : data[2] % 8;
-	opt.flatten = (data[2] >> 3) & 1;
+	opt.flatten = ((data[2] >> 3) & 3) % 3;  /* off, priced, full */
 	opt.threads = 1 + data[3] % 3;
 	const int dthreads = 1 + (data[3] >> 2) % 3;
 	data += 4;
