@@ -128,10 +128,17 @@ void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth, uint64_t n)
 	}
 }
 
+/* The last way keeps the first shallow occurrence of its hash (often a
+ * literal original, level 0: -0.4% under depth 10 on gcide); the others
+ * the most recent ones. */
 static inline void sh_put(uint64_t *t, uint64_t h, uint64_t pos)
 {
 	uint64_t *w = t + h * SH_WAYS;
-	for (int k = SH_WAYS - 1; k > 0; k--)
+	if (!w[SH_WAYS - 1]) {
+		w[SH_WAYS - 1] = pos + 1;
+		return;
+	}
+	for (int k = SH_WAYS - 2; k > 0; k--)
 		w[k] = w[k - 1];
 	w[0] = pos + 1;
 }
