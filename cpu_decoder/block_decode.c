@@ -270,12 +270,21 @@ static inline uint8_t *copy_match(uint8_t *op, const uint8_t *ms, size_t M, uint
 			op += 16;
 			ms += 16;
 		} while (op < mend);
-	} else if (dist >= 8 && oend - mend >= 8) {
-		do {
+	} else if (oend - mend >= 8) {
+		if (dist < 8) {
+			/* A short period: lay down its first 8 bytes one at a time,
+			 * then copy 8 at a time from a whole number of periods (at
+			 * least 8 bytes) back, where the bytes are already right. */
+			for (int i = 0; i < 8; i++)
+				op[i] = ms[i];
+			op += 8;
+			ms = op - dist * ((8 + dist - 1) / dist);
+		}
+		while (op < mend) {
 			memcpy(op, ms, 8);
 			op += 8;
 			ms += 8;
-		} while (op < mend);
+		}
 	} else {
 		while (op < mend)
 			*op++ = *ms++;
