@@ -72,7 +72,7 @@ WLZ_EXPORT wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *
 		if (bmax > e.max_level)
 			st->index_understated++;
 		st->chained += chained;
-		st->chained_misstated += chained != e.chained;
+		st->chained_misstated += (chained < WLZ_CHAINED_MAX ? chained : WLZ_CHAINED_MAX) != e.chained;
 	}
 	st->literal_bytes = h.content_size - st->match_bytes;
 	st->mean_level = st->tokens ? (double)level_sum / (double)st->tokens : 0;

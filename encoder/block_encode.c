@@ -168,6 +168,8 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 			at += z;
 	}
 	e->token_count = (uint32_t)ntok;
+	if (e->chained > WLZ_CHAINED_MAX)
+		e->chained = WLZ_CHAINED_MAX;
 	*total = at;
 	return WLZ_OK;
 }

@@ -47,6 +47,7 @@ typedef struct job {
 	atomic_uint_fast64_t next;
 	atomic_uint_fast64_t done_bytes;
 	atomic_int err;
+	int quiet;              /* phase 1 before a depth-limited parse: no progress */
 } job;
 
 typedef struct worker_arg {
@@ -214,7 +215,7 @@ static void *work(void *arg)
 		uint64_t len = bend - bstart;
 		uint64_t add = jb->phase == 1 ? len - len / 8 : len / 8;
 		uint64_t done = atomic_fetch_add(&jb->done_bytes, add) + add;
-		if (wa->report && jb->cc->opt.progress)
+		if (wa->report && !jb->quiet && jb->cc->opt.progress)
 			jb->cc->opt.progress(jb->cc->opt.progress_opaque, done, jb->n);
 	}
 	return NULL;
@@ -224,16 +225,42 @@ static void *work(void *arg)
  * need every earlier block's final tokens.  With a depth limit, parsing
  * joins this phase (serial, in block order): the parser must see the final
  * levels of everything before the block to pick shallow sources. */
+/* How many later matches of phase 1's (unlimited) parse read each byte,
+ * saturating at 255: where the depth-limited parse should keep levels low. */
+static uint8_t *count_reads(const job *jb)
+{
+	uint8_t *pop = calloc(jb->n ? jb->n : 1, 1);
+	if (!pop)
+		return NULL;
+	const unsigned bl = jb->cc->opt.block_log;
+	for (uint64_t b = 0; b < jb->nb; b++) {
+		uint64_t pos = b << bl;
+		for (size_t k = 0; k < jb->blocks[b].ntok; k++) {
+			const wlz_token *t = &jb->blocks[b].tok[k];
+			pos += t->lit;
+			uint64_t s = pos - t->dist, end = s + t->mlen < pos ? s + t->mlen : pos;
+			for (uint64_t q = s; q < end; q++)
+				pop[q] += pop[q] < 255;
+			pos += t->mlen;
+		}
+	}
+	return pop;
+}
+
 static wlz_error level_blocks(job *jb, int parse)
 {
 	wlz_cctx *cc = jb->cc;
 	wlz_levels *lv = wlz_levels_create(jb->n, cc->opt.block_log, cc->opt.depth);
-	if (!lv)
+	uint8_t *pop = parse ? count_reads(jb) : NULL;
+	if (!lv || (parse && !pop)) {
+		wlz_levels_free(lv);
+		free(pop);
 		return WLZ_ERR_NOMEM;
+	}
 	wlz_error err = WLZ_OK;
 	const wlz_lparams *lp = wlz_level_params(cc->opt.level);
 	if (parse)
-		wlz_parser_set_depth(cc->w[0].ps, wlz_levels_map(lv), cc->opt.depth, jb->n);
+		err = wlz_parser_set_depth(cc->w[0].ps, wlz_levels_map(lv), cc->opt.depth, jb->n, pop);
 	for (uint64_t b = 0; b < jb->nb && err == WLZ_OK; b++) {
 		block_out *bo = &jb->blocks[b];
 		if (parse) {
@@ -258,8 +285,9 @@ static wlz_error level_blocks(job *jb, int parse)
 			bo->max_level = maxl;
 		}
 	}
-	wlz_parser_set_depth(cc->w[0].ps, NULL, -1, 0);
+	wlz_parser_set_depth(cc->w[0].ps, NULL, -1, 0, NULL);
 	wlz_levels_free(lv);
+	free(pop);
 	return err;
 }
 
@@ -343,9 +371,13 @@ WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
 	wlz_error err = WLZ_OK;
 	if (nb) {
 		const int serial = cc->opt.depth >= 0;
+		/* Phase 1 runs under a depth limit too: its unlimited parse
+		 * tells the serial depth-limited one which bytes later matches
+		 * want to read (count_reads). */
 		jb.phase = 1;
-		if (!serial)
-			err = run_workers(&jb, nthreads);
+		jb.quiet = serial;
+		err = run_workers(&jb, nthreads);
+		jb.quiet = 0;
 		if (err == WLZ_OK)
 			err = level_blocks(&jb, serial);
 		if (serial)

@@ -45,8 +45,11 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart,
 /* Depth-limited parsing: map is the level map of levels.h (final before
  * bstart; the parser writes the block's own entries as it emits tokens) and
  * no match may reach a level above depth.  Lazy parse only; blocks must be
- * parsed in order.  n: the input size (sizes the tables of shallow positions). */
-void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth, uint64_t n);
+ * parsed in order.  n: the input size (sizes the tables of shallow positions).
+ * pop (may be NULL): per input byte, how many later matches of an unlimited
+ * parse read it (saturating at 255); levels cost more where bytes are read
+ * often.  The parser keeps pointers to map and pop until the next call. */
+wlz_error wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth, uint64_t n, const uint8_t *pop);
 
 /* Chain flattening: a match that reads bytes another match of its own block
  * wrote must then wait for it.  flat = 1 prices such matches (the lazy

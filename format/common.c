@@ -54,6 +54,8 @@ void wlz_detail_clear(void)
 
 void wlz_detail_block(uint64_t block)
 {
+	if (!g_detail[0])
+		return;  /* nothing to place (an allocation failed, say) */
 	char pre[32];
 	size_t n = (size_t)snprintf(pre, sizeof(pre), "block %llu: ", (unsigned long long)block);
 	size_t len = strnlen(g_detail, sizeof(g_detail) - 1);

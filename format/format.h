@@ -17,6 +17,7 @@
 #define WLZ_INDEX_HASH_SIZE 8
 #define WLZ_FOOTER_SIZE 16
 #define WLZ_DEPTH_NONE 0xFF        /* header byte for "unlimited" */
+#define WLZ_CHAINED_MAX 0xFFFFFF   /* the index's chained count saturates (24 bits) */
 
 /* The four streams of a block, in payload order. */
 enum { WLZ_S_CMD = 0, WLZ_S_LIT, WLZ_S_LEN, WLZ_S_OFF, WLZ_NSTREAMS };

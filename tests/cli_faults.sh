@@ -80,9 +80,9 @@ fi
 if [ "$(id -u)" -ne 0 ] || [ -n "$as_user" ]; then
   chmod 644 small small.wlz
   $as_user "$W" -q small -o ro/small.wlz </dev/null 2>err; rc=$?
-  [ $rc -eq 1 ] && grep -qi "permission denied" err || fail "unwritable dir (compress): exit $rc, '$(cat err)'"
+  [ $rc -eq 1 ] && grep -q "ro/small.wlz: Permission denied" err || fail "unwritable dir (compress): exit $rc, '$(cat err)'"
   $as_user "$W" -q -d small.wlz -o ro/small </dev/null 2>err; rc=$?
-  [ $rc -eq 1 ] && grep -qi "permission denied" err || fail "unwritable dir (decompress): exit $rc, '$(cat err)'"
+  [ $rc -eq 1 ] && grep -q "ro/small: Permission denied" err || fail "unwritable dir (decompress): exit $rc, '$(cat err)'"
   left ro || fail "unwritable dir: files left in it"
   pass "directory without write permission"
 fi
@@ -108,12 +108,24 @@ start_stopped() {
   local i
   for ((i = 0; i < 200000; i++)); do
     if compgen -G '.*.tmp*' >/dev/null; then
-      kill -STOP "$pid" 2>/dev/null && return 0
+      kill -STOP "$pid" 2>/dev/null || break
+      # Stopped for real (state T), not a job that ended meanwhile, with
+      # its temporary file still there?
+      local j
+      for ((j = 0; j < 1000; j++)); do
+        grep -q '^[0-9]* ([^)]*) [Tt]' /proc/"$pid"/stat 2>/dev/null && break
+        kill -0 "$pid" 2>/dev/null || break
+      done
+      if grep -q '^[0-9]* ([^)]*) [Tt]' /proc/"$pid"/stat 2>/dev/null &&
+         compgen -G '.*.tmp*' >/dev/null; then
+        return 0
+      fi
+      kill -CONT "$pid" 2>/dev/null
       break
     fi
     kill -0 "$pid" 2>/dev/null || break
   done
-  wait "$pid"
+  finish
   return 1
 }
 

@@ -2,10 +2,13 @@
  * test_limits.c - resource limits of decoding (issue 5).
  *
  *  1. Hostile size claims: headers that claim up to 2^56 bytes of content
- *     and up to 2^40 blocks, with every checksum right, in archives of a few
- *     hundred bytes.  Every entry point must reject them, from a child
+ *     and up to 2^40 blocks (header checksum right) that the archive's
+ *     index cannot back.  Every entry point must reject them, from a child
  *     process whose address space is capped at 64 MiB above what it uses at
  *     the start, so that any allocation sized by a claim fails the test.
+ *     (A claim the index does back may be true: a few bytes of zstd stream
+ *     can decode to a whole block.  wlz_decompress then needs only the
+ *     caller's buffer; wlz_get_stats needs the content size by contract.)
  *  2. Peak memory of a real decode, in a child process, at 1 and 4 threads:
  *     peak RSS - (archive + output) must stay under a constant per thread
  *     (README: "Memory").  Skipped under sanitizers, whose shadow memory

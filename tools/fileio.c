@@ -53,20 +53,29 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* The mapped input, for on_bus (one input is mapped at a time). */
+static const char *volatile g_map_lo;
+static volatile size_t g_map_len;
+
 /* Inputs are mapped: if one shrinks while we read it (another program
  * truncates it), the pages past its new end raise SIGBUS.  That is the
- * input's fault, not a crash: say so, clean up, fail. */
-static void on_bus(int sig)
+ * input's fault, not a crash: say so, clean up, fail.  A SIGBUS elsewhere
+ * is a bug: clean up and let it take its default course (a core dump). */
+static void on_bus(int sig, siginfo_t *si, void *ctx)
 {
 	static const char msg[] = "wavelz: an input file shrank while it was being read\n";
+	const char *a = si ? (const char *)si->si_addr : NULL, *lo = g_map_lo;
 	ssize_t ignored;
 
-	(void)sig;
+	(void)ctx;
 	if (g_tmp_live)
 		unlink(g_tmp_name);
-	ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-	(void)ignored;
-	_exit(1);
+	if (lo && a >= lo && (size_t)(a - lo) < g_map_len) {
+		ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)ignored;
+		_exit(1);
+	}
+	signal(sig, SIG_DFL);  /* the faulting access repeats, and dumps core */
 }
 
 static void track_tmp(const char *name)
@@ -123,7 +132,9 @@ void fio_init(void)
 			continue;
 		sigaction(g_signals[i], &sa, NULL);
 	}
-	sa.sa_handler = on_bus;
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_bus;
+	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGBUS, &sa, NULL);
 	/* Past a file size limit, let write() fail with EFBIG so that the
 	 * temporary file is cleaned up, rather than dying of SIGXFSZ. */
@@ -204,6 +215,8 @@ static int map_fd(fio_input *in, int fd, off_t size)
 		return read_fd(in, fd, (size_t)size);
 	posix_madvise(p, (size_t)size, POSIX_MADV_WILLNEED);
 	in->map_ = p;
+	g_map_len = (size_t)size;
+	g_map_lo = p;
 	in->map_len_ = (size_t)size;
 	in->data = p;
 	in->size = (size_t)size;
@@ -258,6 +271,8 @@ out:
 
 void fio_unload(fio_input *in)
 {
+	if (in->map_ && g_map_lo == (const char *)in->map_)
+		g_map_lo = NULL;
 	if (in->map_)
 		munmap(in->map_, in->map_len_);
 	free(in->buf_);

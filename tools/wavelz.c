@@ -146,7 +146,7 @@ static void lib_error(const char *name, wlz_error e)
 	if (detail[0])
 		file_error(name, "%s: %s", wlz_error_name(e), detail);
 	else
-		lib_error(name, e);
+		file_error(name, "%s", wlz_error_name(e));
 }
 
 /* -------------------------------------------------------------- progress */
