@@ -221,10 +221,6 @@ static void *work(void *arg)
 	return NULL;
 }
 
-/* Phase 2, on the calling thread: flattening, levels, depth limit, which
- * need every earlier block's final tokens.  With a depth limit, parsing
- * joins this phase (serial, in block order): the parser must see the final
- * levels of everything before the block to pick shallow sources. */
 /* How many later matches of phase 1's (unlimited) parse read each byte,
  * saturating at 255: where the depth-limited parse should keep levels low. */
 static uint8_t *count_reads(const job *jb)
@@ -247,6 +243,10 @@ static uint8_t *count_reads(const job *jb)
 	return pop;
 }
 
+/* Phase 2, on the calling thread: levels and the depth limit, which
+ * need every earlier block's final tokens.  With a depth limit, parsing
+ * joins this phase (serial, in block order): the parser must see the final
+ * levels of everything before the block to pick shallow sources. */
 static wlz_error level_blocks(job *jb, int parse)
 {
 	wlz_cctx *cc = jb->cc;
