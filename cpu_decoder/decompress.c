@@ -120,7 +120,7 @@ static void *work(void *arg)
 			/* The first error wins; its detail goes to the caller. */
 			int ok = WLZ_OK;
 			if (atomic_compare_exchange_strong(&sc->err, &ok, (int)err))
-				memcpy(jb->detail, wlz_detail_get(), sizeof(jb->detail));
+				memcpy(jb->detail, wlz_error_detail(), sizeof(jb->detail));
 			break;
 		}
 		advance(sc);

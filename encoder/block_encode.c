@@ -120,8 +120,7 @@ static int is_chained(const wlz_benc *be, size_t k, uint64_t bstart, uint64_t ds
 	const uint64_t lo = src > bstart ? src : bstart, hi = src + mlen < dst ? src + mlen : dst;
 	if (lo >= hi)
 		return 0;
-	size_t a = wlz_first_end_above(be->mend, k, lo);
-	return a < k && be->mstart[a] < hi;
+	return wlz_first_covered(be->mstart, be->mend, k, lo, hi) < hi;
 }
 
 static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,

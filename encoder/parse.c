@@ -261,10 +261,8 @@ static inline uint64_t flat_cut(const wlz_parser *ps, uint64_t p, uint64_t c, ui
 	const uint64_t lo = c > ps->bstart ? c : ps->bstart, hi = c + L < p ? c + L : p;
 	if (lo >= hi || hi <= ps->wstart[0])
 		return L;
-	size_t a = wlz_first_end_above(ps->wend, ps->nw, lo);
-	if (a < ps->nw && ps->wstart[a] < hi)
-		return (ps->wstart[a] > lo ? ps->wstart[a] : lo) - c;
-	return L;
+	const uint64_t f = wlz_first_covered(ps->wstart, ps->wend, ps->nw, lo, hi);
+	return f < hi ? f - c : L;
 }
 
 /* Depth-limited parsing: how much of a match of length L from c to p may be

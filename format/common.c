@@ -66,11 +66,6 @@ void wlz_detail_block(uint64_t block)
 	g_detail[n + len] = 0;
 }
 
-const char *wlz_detail_get(void)
-{
-	return g_detail;
-}
-
 void wlz_detail_set(const char *text)
 {
 	snprintf(g_detail, sizeof(g_detail), "%s", text);

@@ -28,7 +28,6 @@ wlz_error wlz_fail(wlz_error code, const char *fmt, ...)
 	__attribute__((cold, format(printf, 2, 3)));
 void wlz_detail_clear(void);
 void wlz_detail_block(uint64_t block);      /* prefix "block N: " */
-const char *wlz_detail_get(void);
 void wlz_detail_set(const char *text);      /* copy another thread's */
 
 /* Return early on error, keeping error paths one line long. */
@@ -76,19 +75,23 @@ static inline int wlz_get_varint(const uint8_t **pp, const uint8_t *end, uint64_
 	return 1;
 }
 
-/* Index of the first of end[0..n) (ascending) above q, n if none: which of
- * a block's matches, in order, is the first to end after byte q. */
-static inline size_t wlz_first_end_above(const uint64_t *end, size_t n, uint64_t q)
+/* The first byte of [lo, hi) inside one of n disjoint intervals
+ * [start[i], end[i]) in ascending order (a block's matches so far), or hi
+ * if none is. */
+static inline uint64_t wlz_first_covered(const uint64_t *start, const uint64_t *end, size_t n,
+					 uint64_t lo, uint64_t hi)
 {
 	size_t a = 0, b = n;
 	while (a < b) {
 		size_t m = (a + b) / 2;
-		if (end[m] <= q)
+		if (end[m] <= lo)
 			a = m + 1;
 		else
 			b = m;
 	}
-	return a;
+	if (a == n || start[a] >= hi)
+		return hi;
+	return start[a] > lo ? start[a] : lo;
 }
 
 static inline unsigned wlz_highbit64(uint64_t v) { return 63u - (unsigned)__builtin_clzll(v | 1); }
