@@ -156,9 +156,9 @@ static __attribute__((cold, noinline)) wlz_error bad_token(const cursor *cu, con
 }
 
 /* Pass 1: up to max tokens to (lit, mlen, absolute source), checking every
- * bound, so that pass 2 is copies only; sources are prefetched here, a
- * chunk ahead of their use.  *n receives the count (0 at the end). */
-static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, const uint8_t *out, size_t *n)
+ * bound, so that pass 2 is copies only.  *n receives the count (0 at the
+ * end). */
+static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
 {
 	const uint8_t *cp = cu->cp, *np = cu->np, *fp = cu->fp, *lw = cu->lw;
 	const uint8_t *const cend = cp + (max < (size_t)(cu->cend - cp) ? max : (size_t)(cu->cend - cp));
@@ -169,17 +169,30 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, const uint8_
 	while (cp < cend) {
 		const unsigned c = *cp++;
 		uint64_t L = c >> 5, M = c & 15;
-		if (WLZ_UNLIKELY(L == WLZ_LIT_CODE_MAX)) {
+		/* Extensions without a branch on whether there is one (a third of
+		 * the matches have one, at random): a one-byte extension is added
+		 * times 0 or 1; longer ones, or a len stream at its end, go the
+		 * slow way.  np <= nend, and the stream has SLACK after it. */
+		uint64_t lx = L == WLZ_LIT_CODE_MAX, b = *np;
+		if (WLZ_UNLIKELY(lx & ((b >> 7) | (np >= nend)))) {
 			uint64_t x;
 			if (!get_len(&np, nend, &x) || x > blen)
 				return bad_token(cu, cp, "bad literal length (len stream)");
 			L += x;
+		} else {
+			L += b & (0 - lx);
+			np += lx;
 		}
-		if (WLZ_UNLIKELY(M == WLZ_MATCH_CODE_MAX)) {
+		uint64_t mx = M == WLZ_MATCH_CODE_MAX;
+		b = *np;
+		if (WLZ_UNLIKELY(mx & ((b >> 7) | (np >= nend)))) {
 			uint64_t x;
 			if (!get_len(&np, nend, &x) || x > blen)
 				return bad_token(cu, cp, "bad match length (len stream)");
 			M += x;
+		} else {
+			M += b & (0 - mx);
+			np += mx;
 		}
 		M += WLZ_MINMATCH;
 		if (c & 16) {
@@ -200,15 +213,13 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, const uint8_
 		lit += L;
 		if (WLZ_UNLIKELY(lit > nlit))
 			return bad_token(cu, cp, "literal run past the end of the lit stream");
-		if (WLZ_UNLIKELY(L > bend - pos))
-			return bad_token(cu, cp, "literal run past the end of the block");
+		/* L and M are at most blen + 22: no wrap. */
+		if (WLZ_UNLIKELY(L + M > bend - pos))
+			return bad_token(cu, cp, L > bend - pos ? "literal run past the end of the block"
+								: "match past the end of the block");
 		pos += L;
-		if (WLZ_UNLIKELY(M > bend - pos))
-			return bad_token(cu, cp, "match past the end of the block");
 		if (WLZ_UNLIKELY(dist > pos))
 			return bad_token(cu, cp, "match source before the start of the output");
-		if (out)
-			__builtin_prefetch(out + (pos - dist));
 		t->lit = (uint32_t)L;
 		t->mlen = (uint32_t)M;
 		t->src = pos - dist;
@@ -257,19 +268,28 @@ static inline void copy_lits(uint8_t **op, const uint8_t **lp, size_t L, const u
 	*lp += L;
 }
 
-/* A match's copy; returns its end.  Wide copies (which may read up to 15
- * bytes past the source and write up to 15 past the end) only where they
- * stay inside the block. */
+/* A match's copy; returns its end.  Wide copies only where they stay
+ * inside the block: 32 bytes at once (9 in 10 matches are no longer, so
+ * the loop after it is rarely taken), so a copy reads up to WILD bytes
+ * past the source's start or 15 past its end, and writes as far past the
+ * match's end. */
+#define WILD 32
 static inline uint8_t *copy_match(uint8_t *op, const uint8_t *ms, size_t M, uint8_t *const oend)
 {
 	uint8_t *const mend = op + M;
 	const size_t dist = (size_t)(op - ms);
-	if (WLZ_LIKELY(dist >= 16 && oend - mend >= 16)) {
-		do {
-			copy16(op, ms);
-			op += 16;
-			ms += 16;
-		} while (op < mend);
+	if (WLZ_LIKELY(dist >= 16 && oend - mend >= WILD)) {
+		copy16(op, ms);
+		copy16(op + 16, ms + 16);
+		if (WLZ_UNLIKELY(M > WILD)) {
+			op += WILD;
+			ms += WILD;
+			do {
+				copy16(op, ms);
+				op += 16;
+				ms += 16;
+			} while (op < mend);
+		}
 	} else if (oend - mend >= 8) {
 		if (dist < 8) {
 			/* A short period: lay down its first 8 bytes one at a time,
@@ -292,6 +312,20 @@ static inline uint8_t *copy_match(uint8_t *op, const uint8_t *ms, size_t M, uint
 	return mend;
 }
 
+/* Sources lie anywhere in the output, mostly out of cache: each token
+ * prefetches the source of the token PF_DIST ahead (both ends: a source
+ * crosses a line about a third of the time), so that the misses of a chunk
+ * overlap with the copies instead of stalling the parse.  The token array
+ * has PF_DIST readable entries after the chunk (tok_ahead). */
+#define PF_DIST 16
+
+/* The first and last lines a copy of the token reads (copy_match). */
+static inline void prefetch_src(const uint8_t *out, const wlz_dtoken *t)
+{
+	__builtin_prefetch(out + t->src);
+	__builtin_prefetch(out + t->src + (t->mlen > WILD ? t->mlen : WILD) - 1);
+}
+
 /* Pass 2: copies.  Wide copies only where they stay inside the block. */
 static void exec_tokens(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp, uint8_t **opp,
 			uint8_t *out, uint8_t *const oend)
@@ -301,6 +335,7 @@ static void exec_tokens(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp, u
 	for (size_t k = 0; k < nt; k++) {
 		const wlz_dtoken *t = &tok[k];
 		const size_t L = t->lit, M = t->mlen;
+		prefetch_src(out, t + PF_DIST);
 		copy_lits(&op, &lp, L, oend);
 		op = copy_match(op, out + t->src, M, oend);
 	}
@@ -335,11 +370,12 @@ static int exec_tokens_p1(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp,
 	for (size_t k = 0; k < nt; k++) {
 		const wlz_dtoken *t = &tok[k];
 		const size_t L = t->lit, M = t->mlen;
+		prefetch_src(out, t + PF_DIST);
 		copy_lits(&op, &lp, L, oend);
 		const uint64_t s = t->src, e = s + M;
 		/* Fast path: source in complete blocks, or in this block before
 		 * anything was put off. */
-		if (WLZ_LIKELY((s >= bstart || e + 16 <= fb) && e <= first_pend)) {
+		if (WLZ_LIKELY((s >= bstart || e + WILD <= fb) && e <= first_pend)) {
 			op = copy_match(op, out + s, M, oend);
 			continue;
 		}
@@ -369,7 +405,7 @@ static int exec_tokens_p1(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp,
 			if (first_pend == UINT64_MAX)
 				first_pend = pos;
 			op += M;
-		} else if (s >= bstart || e + 16 <= fb) {
+		} else if (s >= bstart || e + WILD <= fb) {
 			op = copy_match(op, out + s, M, oend);
 		} else if (pos - s >= M) {
 			/* Exact: wide copies read past the source, maybe into bytes
@@ -452,15 +488,57 @@ wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 	cursor cu;
 	size_t n, tail;
 	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend));
-	WLZ_TRY(parse_chunk(&cu, bd->tok, e->token_count, NULL, &n));
+	WLZ_TRY(parse_chunk(&cu, bd->tok, e->token_count, &n));
 	WLZ_TRY(cursor_close(&cu, &tail));
 	*tok = bd->tok;
 	return WLZ_OK;
 }
 
-/* Tokens are parsed and copied a chunk at a time: the chunk stays in L1, and
- * its sources were prefetched while it was parsed. */
+/* Tokens are parsed and copied a chunk at a time, so the chunk stays in L1;
+ * the next chunk is parsed before this one is copied, so prefetches run
+ * ahead across the boundary. */
 #define CHUNK 256
+
+typedef struct chunks {
+	wlz_dtoken a[CHUNK + PF_DIST], b[CHUNK + PF_DIST];
+	wlz_dtoken *cur, *nxt;
+	size_t nc, nn;
+} chunks;
+
+/* Puts the next chunk's first PF_DIST tokens (zeros past the end: a source
+ * of 0 and length 0 is a harmless prefetch) after the current one. */
+static void tok_ahead(chunks *ch)
+{
+	size_t k = ch->nn < PF_DIST ? ch->nn : PF_DIST;
+	memcpy(ch->cur + ch->nc, ch->nxt, k * sizeof(wlz_dtoken));
+	memset(ch->cur + ch->nc + k, 0, (PF_DIST - k) * sizeof(wlz_dtoken));
+}
+
+static wlz_error chunks_first(chunks *ch, cursor *cu, const uint8_t *out)
+{
+	ch->cur = ch->a;
+	ch->nxt = ch->b;
+	WLZ_TRY(parse_chunk(cu, ch->cur, CHUNK, &ch->nc));
+	for (size_t k = 0; k < ch->nc && k < PF_DIST; k++)
+		prefetch_src(out, &ch->cur[k]);
+	return WLZ_OK;
+}
+
+/* Parses the chunk after the current one. */
+static wlz_error chunks_next(chunks *ch, cursor *cu)
+{
+	WLZ_TRY(parse_chunk(cu, ch->nxt, CHUNK, &ch->nn));
+	tok_ahead(ch);
+	return WLZ_OK;
+}
+
+static void chunks_swap(chunks *ch)
+{
+	wlz_dtoken *t = ch->cur;
+	ch->cur = ch->nxt;
+	ch->nxt = t;
+	ch->nc = ch->nn;
+}
 
 /* Both passes of a parallel decode (sched.h), marks published per chunk. */
 static wlz_error decode_par(wlz_bdec *bd, const wlz_block_entry *e, cursor *cu, const uint8_t **lpp,
@@ -492,13 +570,11 @@ static wlz_error decode_par(wlz_bdec *bd, const wlz_block_entry *e, cursor *cu, 
 	wlz_seen_init(&pa.seen);
 	for (uint64_t w = 0; sc->defer && w < sc->words; w++)
 		atomic_store_explicit(&pa.bits[w], 0, memory_order_relaxed);
-	wlz_dtoken tok[CHUNK];
-	for (;;) {
-		size_t n;
-		WLZ_TRY(parse_chunk(cu, tok, CHUNK, out, &n));
-		if (n == 0)
-			break;
-		if (exec_tokens_p1(tok, n, lpp, opp, out, out + bend, &pa))
+	chunks ch;
+	WLZ_TRY(chunks_first(&ch, cu, out));
+	for (; ch.nc; chunks_swap(&ch)) {
+		WLZ_TRY(chunks_next(&ch, cu));
+		if (exec_tokens_p1(ch.cur, ch.nc, lpp, opp, out, out + bend, &pa))
 			return WLZ_ERR_ABORTED;
 		uint64_t done = (uint64_t)(*opp - out) - bstart;
 		uint64_t pre = pa.first_pend < bstart + done ? pa.first_pend - bstart : done;
@@ -521,16 +597,14 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 	WLZ_TRY(open_block(bd, arc, e, st));
 	cursor cu;
 	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend));
-	wlz_dtoken tok[CHUNK];
 	const uint8_t *lp = st[WLZ_S_LIT];
 	uint8_t *op = out + bstart;
 	if (!sc) {
-		for (;;) {
-			size_t n;
-			WLZ_TRY(parse_chunk(&cu, tok, CHUNK, out, &n));
-			if (n == 0)
-				break;
-			exec_tokens(tok, n, &lp, &op, out, out + bend);
+		chunks ch;
+		WLZ_TRY(chunks_first(&ch, &cu, out));
+		for (; ch.nc; chunks_swap(&ch)) {
+			WLZ_TRY(chunks_next(&ch, &cu));
+			exec_tokens(ch.cur, ch.nc, &lp, &op, out, out + bend);
 		}
 		size_t tail;
 		WLZ_TRY(cursor_close(&cu, &tail));
