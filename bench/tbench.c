@@ -5,8 +5,13 @@
  * thread), zstd -3 in independent 1 MiB frames decoded by T threads (what
  * pzstd and seekable zstd do), lz4 (default acceleration) in independent
  * 1 MiB blocks by T threads, and memcpy by T threads.  Every decoder writes
- * into the same pre-faulted buffer; every output is compared with the input
- * once; the figure is the best of -r runs.  Prints CSV:
+ * into the same pre-faulted buffer (on 2 MiB pages where the kernel allows,
+ * as the CLI's); every output is compared with the input once.  The runs go
+ * in rounds, every codec and thread count once per round, so that a slow
+ * spell of a shared machine hits all alike; the figure is the best of -r
+ * rounds after a warm-up round.  zstd also runs with its XXH64 content
+ * checksum ("+ck", as the zstd CLI writes frames); wavelz always checks its
+ * XXH3 checksums.  Prints CSV:
  *   file,codec,threads,ratio_pct,gbps
  *
  * usage: tbench [-T 1,2,4] [-r 5] [-l 3] [-w archive.wlz] [-W] FILE...
@@ -85,6 +90,18 @@ static uint8_t *read_file(const char *path, size_t *n)
 	return p;
 }
 
+/* zstd -3; ck: with the content checksum (XXH64) that the zstd CLI writes
+ * and checks by default. */
+static size_t zstd3(void *dst, size_t cap, const void *src, size_t n, int ck)
+{
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 3);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, ck);
+	size_t c = ZSTD_compress2(cc, dst, cap, src, n);
+	ZSTD_freeCCtx(cc);
+	return ZSTD_isError(c) ? 0 : c;
+}
+
 /* Independent frames: compressed bytes of frame i at data + off[i]. */
 typedef struct frames {
 	uint8_t *data;
@@ -92,7 +109,7 @@ typedef struct frames {
 	size_t count, total;
 } frames;
 
-static frames make_frames(const uint8_t *src, size_t n, int lz4)
+static frames make_frames(const uint8_t *src, size_t n, int lz4, int ck)
 {
 	frames fr;
 	fr.count = (n + FRAME - 1) / FRAME;
@@ -104,14 +121,11 @@ static frames make_frames(const uint8_t *src, size_t n, int lz4)
 	for (size_t i = 0; i < fr.count; i++) {
 		size_t len = i + 1 == fr.count ? n - i * FRAME : FRAME;
 		size_t c;
-		if (lz4) {
+		if (lz4)
 			c = (size_t)LZ4_compress_default((const char *)src + i * FRAME, (char *)fr.data + at,
 							 (int)len, (int)bound);
-		} else {
-			c = ZSTD_compress(fr.data + at, bound, src + i * FRAME, len, 3);
-			if (ZSTD_isError(c))
-				c = 0;
-		}
+		else
+			c = zstd3(fr.data + at, bound, src + i * FRAME, len, ck);
 		if (!c) {
 			fprintf(stderr, "tbench: frame compression failed\n");
 			exit(2);
@@ -264,6 +278,51 @@ static void check(const char *what, const uint8_t *a, const uint8_t *b, size_t n
 	}
 }
 
+/* One measurement: a codec at a thread count. */
+enum { M_WLZ, M_ZSTD, M_FRAMES, M_MEMCPY };
+typedef struct meas {
+	int kind;
+	const char *codec;
+	int threads;
+	size_t csize;
+	const uint8_t *arc;  /* M_WLZ */
+	wlz_dctx *dc;
+	const uint8_t *z;    /* M_ZSTD */
+	ZSTD_DCtx *dz;
+	const frames *fr;    /* M_FRAMES */
+	int lz4;
+	double best;
+} meas;
+
+/* Runs m once into dst; returns the seconds.  check: compare with src. */
+static double run_meas(meas *m, const uint8_t *src, uint8_t *dst, size_t n, int check_it)
+{
+	double t0 = now(), t;
+	int failed = 0;
+	if (m->kind == M_WLZ) {
+		size_t got = 0;
+		wlz_error e = wlz_decompress(m->dc, dst, n, m->arc, m->csize, &got);
+		t = now() - t0;
+		if (e != WLZ_OK || got != n) {
+			fprintf(stderr, "tbench: wavelz: %s\n", wlz_error_name(e));
+			exit(1);
+		}
+	} else if (m->kind == M_ZSTD) {
+		size_t got = ZSTD_decompressDCtx(m->dz, dst, n, m->z, m->csize);
+		t = now() - t0;
+		failed = got != n;
+	} else {
+		run r = { .codec = m->codec, .threads = m->threads, .fr = m->fr, .lz4 = m->lz4, .src = src,
+			  .dst = dst, .n = n };
+		atomic_init(&r.failed, 0);
+		t = timed_threads(&r, m->kind == M_FRAMES ? frames_worker : memcpy_worker);
+		failed = atomic_load(&r.failed);
+	}
+	if (check_it)
+		check(m->codec, src, dst, n, failed);
+	return t;
+}
+
 int main(int argc, char **argv)
 {
 	int tlist[32] = { 1, 2, 4 }, nt = 3, reps = 5, level = 3;
@@ -321,86 +380,66 @@ int main(int argc, char **argv)
 			}
 			wlz_cctx_free(cc);
 		}
+		meas m[32 * 7];
+		int nm = 0;
 		for (int k = 0; k < nt; k++) {
-			wlz_dctx *dc = wlz_dctx_create(tlist[k]);
-			double best = 1e30;
-			for (int r = 0; r <= reps; r++) {
-				size_t got = 0;
-				double t0 = now();
-				wlz_error e = wlz_decompress(dc, dst, n, arc, asize, &got);
-				double t = now() - t0;
-				if (e != WLZ_OK || got != n) {
-					fprintf(stderr, "tbench: wavelz: %s\n", wlz_error_name(e));
+			m[nm] = (meas){ .kind = M_WLZ, .codec = "wavelz", .threads = tlist[k], .csize = asize,
+					.arc = arc, .dc = wlz_dctx_create(tlist[k]) };
+			nm++;
+		}
+		frames fr[3];
+		uint8_t *z[2] = { NULL, NULL };
+		if (!only_wlz) {
+			/* zstd -3, one frame, one thread: as the library writes it (no
+			 * checksum) and as the CLI does (XXH64 checked on decode). */
+			for (int ck = 0; ck < 2; ck++) {
+				size_t cap = ZSTD_compressBound(n);
+				z[ck] = xmalloc(cap);
+				size_t zs = zstd3(z[ck], cap, src, n, ck);
+				if (!zs) {
+					fprintf(stderr, "tbench: zstd compression failed\n");
 					return 1;
 				}
-				if (r > 0 && t < best)
-					best = t;  /* run 0 warms up */
+				m[nm++] = (meas){ .kind = M_ZSTD, .codec = ck ? "zstd-3+ck" : "zstd-3", .threads = 1,
+						  .csize = zs, .z = z[ck], .dz = ZSTD_createDCtx() };
 			}
-			check("wavelz", src, dst, n, 0);
-			report(name, "wavelz", tlist[k], asize, n, best);
-			wlz_dctx_free(dc);
+			/* independent 1 MiB frames: zstd -3 (without and with checksums)
+			 * and lz4 */
+			static const char *const fname[3] = { "zstd-3-1MiB", "zstd-3-1MiB+ck", "lz4-1MiB" };
+			for (int f = 0; f < 3; f++) {
+				fr[f] = make_frames(src, n, f == 2, f == 1);
+				for (int k = 0; k < nt; k++)
+					m[nm++] = (meas){ .kind = M_FRAMES, .codec = fname[f], .threads = tlist[k],
+							  .csize = fr[f].total, .fr = &fr[f], .lz4 = f == 2 };
+			}
+			for (int k = 0; k < nt; k++)
+				m[nm++] = (meas){ .kind = M_MEMCPY, .codec = "memcpy", .threads = tlist[k], .csize = n };
+		}
+		/* Rounds: every measurement once per round, so that a slow spell of
+		 * the machine hits every codec alike; round 0 warms up and checks. */
+		for (int k = 0; k < nm; k++)
+			m[k].best = 1e30;
+		for (int r = 0; r <= reps; r++)
+			for (int k = 0; k < nm; k++) {
+				double t = run_meas(&m[k], src, dst, n, r == 0);
+				if (r > 0 && t < m[k].best)
+					m[k].best = t;
+			}
+		for (int k = 0; k < nm; k++) {
+			report(name, m[k].codec, m[k].threads, m[k].csize, n, m[k].best);
+			wlz_dctx_free(m[k].dc);
+			ZSTD_freeDCtx(m[k].dz);
 		}
 		if (indep > 0)
 			run_indep(name, arc, asize, src, n, indep, reps);
 		free(arc);
-
-		/* zstd -3, one frame, one thread */
-		if (!only_wlz) {
-			size_t cap = ZSTD_compressBound(n);
-			uint8_t *z = xmalloc(cap);
-			size_t zs = ZSTD_compress(z, cap, src, n, 3);
-			ZSTD_DCtx *dz = ZSTD_createDCtx();
-			double best = 1e30;
-			for (int r = 0; r <= reps; r++) {
-				double t0 = now();
-				size_t got = ZSTD_decompressDCtx(dz, dst, n, z, zs);
-				double t = now() - t0;
-				if (got != n) {
-					fprintf(stderr, "tbench: zstd failed\n");
-					return 1;
-				}
-				if (r > 0 && t < best)
-					best = t;
-			}
-			check("zstd", src, dst, n, 0);
-			report(name, "zstd-3", 1, zs, n, best);
-			ZSTD_freeDCtx(dz);
-			free(z);
+		for (int f = 0; f < 3 && !only_wlz; f++) {
+			free(fr[f].data);
+			free(fr[f].off);
+			free(fr[f].len);
 		}
-
-		/* independent 1 MiB frames: zstd -3 and lz4 */
-		for (int lz4 = 0; lz4 < 2 && !only_wlz; lz4++) {
-			frames fr = make_frames(src, n, lz4);
-			for (int k = 0; k < nt; k++) {
-				run r = { .codec = lz4 ? "lz4" : "zstd", .threads = tlist[k], .fr = &fr, .lz4 = lz4,
-					  .dst = dst, .n = n };
-				atomic_init(&r.failed, 0);
-				double best = 1e30;
-				for (int rep = 0; rep <= reps; rep++) {
-					double t = timed_threads(&r, frames_worker);
-					if (rep > 0 && t < best)
-						best = t;
-				}
-				check(r.codec, src, dst, n, atomic_load(&r.failed));
-				report(name, lz4 ? "lz4-1MiB" : "zstd-3-1MiB", tlist[k], fr.total, n, best);
-			}
-			free(fr.data);
-			free(fr.off);
-			free(fr.len);
-		}
-
-		/* memcpy */
-		for (int k = 0; k < nt && !only_wlz; k++) {
-			run r = { .codec = "memcpy", .threads = tlist[k], .src = src, .dst = dst, .n = n };
-			double best = 1e30;
-			for (int rep = 0; rep <= reps; rep++) {
-				double t = timed_threads(&r, memcpy_worker);
-				if (rep > 0 && t < best)
-					best = t;
-			}
-			check("memcpy", src, dst, n, 0);
-			report(name, "memcpy", tlist[k], n, n, best);
-		}
+		free(z[0]);
+		free(z[1]);
 		free(src);
 		free(dst);
 	}
