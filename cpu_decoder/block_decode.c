@@ -24,6 +24,8 @@ struct wlz_bdec {
 	size_t pd_cap;
 	uint8_t *buf[WLZ_NSTREAMS];
 	size_t cap[WLZ_NSTREAMS];
+	wlz_xxh3_state *hs;  /* the block's checksum, fed as bytes become final */
+	const uint8_t *hashed;  /* output before this is in hs */
 };
 
 wlz_bdec *wlz_bdec_create(void)
@@ -32,8 +34,9 @@ wlz_bdec *wlz_bdec_create(void)
 	if (!bd)
 		return NULL;
 	bd->zd = ZSTD_createDCtx();
-	if (!bd->zd) {
-		free(bd);
+	bd->hs = wlz_xxh3_create();
+	if (!bd->zd || !bd->hs) {
+		wlz_bdec_free(bd);
 		return NULL;
 	}
 	return bd;
@@ -46,6 +49,7 @@ void wlz_bdec_free(wlz_bdec *bd)
 	for (int s = 0; s < WLZ_NSTREAMS; s++)
 		free(bd->buf[s]);
 	ZSTD_freeDCtx(bd->zd);
+	wlz_xxh3_free(bd->hs);
 	free(bd->tok);
 	free(bd->pd);
 	free(bd);
@@ -454,6 +458,15 @@ static wlz_error exec_pending(par *pa, uint8_t *out, uint64_t b, uint64_t blen)
 	return WLZ_OK;
 }
 
+/* Feeds the output up to end (final bytes) to the block's checksum. */
+static inline void hash_to(wlz_bdec *bd, const uint8_t *end)
+{
+	if (end > bd->hashed) {
+		wlz_xxh3_update(bd->hs, bd->hashed, (size_t)(end - bd->hashed));
+		bd->hashed = end;
+	}
+}
+
 /* Payload checksum and streams. */
 static wlz_error open_block(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
 			    const uint8_t *st[WLZ_NSTREAMS])
@@ -578,6 +591,7 @@ static wlz_error decode_par(wlz_bdec *bd, const wlz_block_entry *e, cursor *cu, 
 			return WLZ_ERR_ABORTED;
 		uint64_t done = (uint64_t)(*opp - out) - bstart;
 		uint64_t pre = pa.first_pend < bstart + done ? pa.first_pend - bstart : done;
+		hash_to(bd, out + bstart + pre);
 		atomic_store_explicit(&sc->mark[b].p1, done, memory_order_release);
 		atomic_store_explicit(&sc->mark[b].prefix, pre, memory_order_release);
 		pa.fb = wlz_sched_final(sc, bstart);
@@ -599,12 +613,15 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend));
 	const uint8_t *lp = st[WLZ_S_LIT];
 	uint8_t *op = out + bstart;
+	wlz_xxh3_reset(bd->hs);
+	bd->hashed = op;
 	if (!sc) {
 		chunks ch;
 		WLZ_TRY(chunks_first(&ch, &cu, out));
 		for (; ch.nc; chunks_swap(&ch)) {
 			WLZ_TRY(chunks_next(&ch, &cu));
 			exec_tokens(ch.cur, ch.nc, &lp, &op, out, out + bend);
+			hash_to(bd, op);
 		}
 		size_t tail;
 		WLZ_TRY(cursor_close(&cu, &tail));
@@ -612,7 +629,8 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 	} else {
 		WLZ_TRY(decode_par(bd, e, &cu, &lp, &op, out, bstart, bend, sc));
 	}
-	if (WLZ_CHECKSUMS && wlz_xxh3(out + bstart, bend - bstart) != e->checksum)
+	hash_to(bd, out + bend);
+	if (WLZ_CHECKSUMS && wlz_xxh3_digest(bd->hs) != e->checksum)
 		return wlz_fail(WLZ_ERR_CHECKSUM, "content checksum mismatch (decoded bytes differ)");
 	return WLZ_OK;
 }

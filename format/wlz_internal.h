@@ -104,4 +104,13 @@ int wlz_resolve_threads(int threads);
 /* XXH3-64 of a buffer (xxHash used header-only). */
 uint64_t wlz_xxh3(const void *p, size_t n);
 
+/* The same digest, fed in pieces: the decoder hashes each chunk of output
+ * while it is still in L1 rather than reading the block back. */
+typedef struct wlz_xxh3_state wlz_xxh3_state;
+wlz_xxh3_state *wlz_xxh3_create(void);
+void wlz_xxh3_free(wlz_xxh3_state *st);
+void wlz_xxh3_reset(wlz_xxh3_state *st);
+void wlz_xxh3_update(wlz_xxh3_state *st, const void *p, size_t n);
+uint64_t wlz_xxh3_digest(const wlz_xxh3_state *st);
+
 #endif
