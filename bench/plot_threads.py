@@ -67,7 +67,7 @@ def main():
             lines.append(f"| {t} | {w:.2f} | {w / w1:.2f}x | {z:.2f} | {w / z:.2f}x | "
                          + (f"{zc:.2f} | {w / zc:.2f}x | " if ck else "")
                          + f"{get.get(('lz4-1MiB', t), 0):.2f} | {get.get(('memcpy', t), 0):.1f} |")
-        pad = " |" * (6 if ck else 4)
+        pad = " |" * (7 if ck else 5)
         for codec, what in [("zstd-3", "zstd -3 one frame, 1 thread"),
                             ("zstd-3+ck", "zstd -3 one frame + checksum, 1 thread")]:
             z1 = get.get((codec, 1))

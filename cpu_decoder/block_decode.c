@@ -168,6 +168,9 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
 	const uint8_t *const cend = cp + (max < (size_t)(cu->cend - cp) ? max : (size_t)(cu->cend - cp));
 	const uint8_t *const nend = cu->nend, *const fend = cu->fend;
 	const uint64_t blen = cu->blen, bend = cu->bend, nlit = cu->nlit;
+	/* In a block under 128 bytes a one-byte extension may exceed it: the
+	 * slow way names that. */
+	const uint64_t tiny = blen < 128;
 	uint64_t pos = cu->pos, lit = cu->lit, dist = cu->dist;
 	wlz_dtoken *const t0 = t;
 	while (cp < cend) {
@@ -178,7 +181,7 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
 		 * times 0 or 1; longer ones, or a len stream at its end, go the
 		 * slow way.  np <= nend, and the stream has SLACK after it. */
 		uint64_t lx = L == WLZ_LIT_CODE_MAX, b = *np;
-		if (WLZ_UNLIKELY(lx & ((b >> 7) | (np >= nend)))) {
+		if (WLZ_UNLIKELY(lx & ((b >> 7) | (np >= nend) | tiny))) {
 			uint64_t x;
 			if (!get_len(&np, nend, &x) || x > blen)
 				return bad_token(cu, cp, "bad literal length (len stream)");
@@ -189,7 +192,7 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
 		}
 		uint64_t mx = M == WLZ_MATCH_CODE_MAX;
 		b = *np;
-		if (WLZ_UNLIKELY(mx & ((b >> 7) | (np >= nend)))) {
+		if (WLZ_UNLIKELY(mx & ((b >> 7) | (np >= nend) | tiny))) {
 			uint64_t x;
 			if (!get_len(&np, nend, &x) || x > blen)
 				return bad_token(cu, cp, "bad match length (len stream)");
@@ -217,7 +220,7 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
 		lit += L;
 		if (WLZ_UNLIKELY(lit > nlit))
 			return bad_token(cu, cp, "literal run past the end of the lit stream");
-		/* L and M are at most blen + 22: no wrap. */
+		/* L and M are at most max(blen, 127) + 22: no wrap. */
 		if (WLZ_UNLIKELY(L + M > bend - pos))
 			return bad_token(cu, cp, L > bend - pos ? "literal run past the end of the block"
 								: "match past the end of the block");
@@ -461,7 +464,7 @@ static wlz_error exec_pending(par *pa, uint8_t *out, uint64_t b, uint64_t blen)
 /* Feeds the output up to end (final bytes) to the block's checksum. */
 static inline void hash_to(wlz_bdec *bd, const uint8_t *end)
 {
-	if (end > bd->hashed) {
+	if (WLZ_CHECKSUMS && end > bd->hashed) {
 		wlz_xxh3_update(bd->hs, bd->hashed, (size_t)(end - bd->hashed));
 		bd->hashed = end;
 	}
@@ -591,9 +594,9 @@ static wlz_error decode_par(wlz_bdec *bd, const wlz_block_entry *e, cursor *cu, 
 			return WLZ_ERR_ABORTED;
 		uint64_t done = (uint64_t)(*opp - out) - bstart;
 		uint64_t pre = pa.first_pend < bstart + done ? pa.first_pend - bstart : done;
-		hash_to(bd, out + bstart + pre);
 		atomic_store_explicit(&sc->mark[b].p1, done, memory_order_release);
 		atomic_store_explicit(&sc->mark[b].prefix, pre, memory_order_release);
+		hash_to(bd, out + bstart + pre);  /* after publishing: waiters go on */
 		pa.fb = wlz_sched_final(sc, bstart);
 	}
 	size_t tail;

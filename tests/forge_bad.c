@@ -366,6 +366,14 @@ static void e_huge_len(arc *a)
 	b->n[LEN] = varint(b->s[LEN], (uint64_t)1 << 40);
 }
 
+static void e_len_byte_over_block(arc *a)
+{
+	/* a one-byte extension (127) longer than the 100-byte block */
+	blk *b = &a->b[1];
+	encode(b);
+	b->s[LEN][0] = 0x7F;
+}
+
 static size_t p_truncate_half(uint8_t *p, size_t n) { (void)p; return n / 2; }
 static size_t p_empty(uint8_t *p, size_t n) { (void)p; (void)n; return 0; }
 static size_t p_magic(uint8_t *p, size_t n) { p[0] = 0x88; return n; }
@@ -428,6 +436,7 @@ static const bad cases[] = {
 	  e_lit_left, NULL },
 	{ "varint-overflow", "block 1: token 0: bad match length (len stream)", e_varint_overflow, NULL },
 	{ "length-2e40", "block 1: token 0: bad match length (len stream)", e_huge_len, NULL },
+	{ "length-byte-over-block", "block 1: token 0: bad match length (len stream)", e_len_byte_over_block, NULL },
 	{ "content-checksum", "block 1: content checksum mismatch (decoded bytes differ)", e_content_sum, NULL },
 	{ "footer-checksum", "footer content checksum does not match the block checksums", e_none,
 	  p_footer_sum },
