@@ -28,9 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <zstd.h>
+#include "fileio.h"
 #include "wavelz.h"
 
 #define FRAME ((size_t)1 << 20)
@@ -42,21 +42,15 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Output buffers on 2 MiB pages where the kernel allows: what the CLI does
- * (fio_alloc_large), and fair to every codec since all share the buffer. */
+/* Output buffers as the CLI allocates them (on 2 MiB pages where the
+ * kernel allows); fair to every codec, since all share the buffer. */
 static void *xmalloc_huge(size_t n)
 {
-	const size_t huge = (size_t)2 << 20;
-	void *p = NULL;
-	if (n < huge)
-		return malloc(n ? n : 1);
-	if (posix_memalign(&p, huge, n) != 0) {
+	void *p = fio_alloc_large(n);
+	if (!p) {
 		fprintf(stderr, "tbench: out of memory (%zu bytes)\n", n);
 		exit(2);
 	}
-#ifdef MADV_HUGEPAGE
-	madvise(p, n & ~(huge - 1), MADV_HUGEPAGE);
-#endif
 	return p;
 }
 
@@ -288,7 +282,6 @@ typedef struct meas {
 	const uint8_t *arc;  /* M_WLZ */
 	wlz_dctx *dc;
 	const uint8_t *z;    /* M_ZSTD */
-	ZSTD_DCtx *dz;
 	const frames *fr;    /* M_FRAMES */
 	int lz4;
 	double best;
@@ -313,7 +306,7 @@ static double run_meas(meas *m, const uint8_t *src, uint8_t *dst, size_t n, int 
 			exit(1);
 		}
 	} else if (m->kind == M_ZSTD) {
-		size_t got = ZSTD_decompressDCtx(m->dz, dst, n, m->z, m->csize);
+		size_t got = ZSTD_decompressDCtx(fdz[0], dst, n, m->z, m->csize);
 		t = now() - t0;
 		failed = got != n;
 	} else {
@@ -411,7 +404,7 @@ int main(int argc, char **argv)
 					return 1;
 				}
 				m[nm++] = (meas){ .kind = M_ZSTD, .codec = ck ? "zstd-3+ck" : "zstd-3", .threads = 1,
-						  .csize = zs, .z = z[ck], .dz = ZSTD_createDCtx() };
+						  .csize = zs, .z = z[ck] };
 			}
 			/* independent 1 MiB frames: zstd -3 (without and with checksums)
 			 * and lz4 */
@@ -438,7 +431,6 @@ int main(int argc, char **argv)
 		for (int k = 0; k < nm; k++) {
 			report(name, m[k].codec, m[k].threads, m[k].csize, n, m[k].best);
 			wlz_dctx_free(m[k].dc);
-			ZSTD_freeDCtx(m[k].dz);
 		}
 		if (indep > 0)
 			run_indep(name, arc, asize, src, n, indep, reps);
