@@ -1,13 +1,11 @@
 /*
- * common.c - error names, options, checksums, core count.
+ * common.c - error names, options, core count.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 #include "format/wlz_internal.h"
 
 static const char *const wlz_error_names[WLZ_ERR_COUNT_] = {
@@ -118,41 +116,3 @@ int wlz_resolve_threads(int threads)
 		return wlz_cpu_count();
 	return threads > 1024 ? 1024 : threads;
 }
-
-uint64_t wlz_xxh3(const void *p, size_t n)
-{
-	return XXH3_64bits(p, n);
-}
-
-/* xxHash's own allocator: its state wants 64-byte alignment. */
-struct wlz_xxh3_state {
-	XXH3_state_t *x;
-};
-
-wlz_xxh3_state *wlz_xxh3_create(void)
-{
-	wlz_xxh3_state *st = malloc(sizeof(*st));
-	if (!st)
-		return NULL;
-	st->x = XXH3_createState();
-	if (!st->x) {
-		free(st);
-		return NULL;
-	}
-	XXH3_64bits_reset(st->x);
-	return st;
-}
-
-void wlz_xxh3_free(wlz_xxh3_state *st)
-{
-	if (!st)
-		return;
-	XXH3_freeState(st->x);
-	free(st);
-}
-
-void wlz_xxh3_reset(wlz_xxh3_state *st) { XXH3_64bits_reset(st->x); }
-
-void wlz_xxh3_update(wlz_xxh3_state *st, const void *p, size_t n) { XXH3_64bits_update(st->x, p, n); }
-
-uint64_t wlz_xxh3_digest(const wlz_xxh3_state *st) { return XXH3_64bits_digest(st->x); }

@@ -1,0 +1,71 @@
+/*
+ * checksum.c - XXH3-64, whole or fed in pieces.
+ *
+ * xxHash is used header-only.  On x86-64 the same functions are also built
+ * for AVX2 (checksum_avx2.c) and picked at run time: the hash of decoded
+ * bytes is a tenth of a decode's time with SSE2 and half that with AVX2.
+ * Every vector width gives the same digest.
+ */
+#include <stdlib.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include "format/wlz_internal.h"
+
+#if WLZ_HAVE_AVX2
+#define USE_AVX2() __builtin_cpu_supports("avx2")
+#else
+#define USE_AVX2() 0
+#endif
+
+uint64_t wlz_xxh3(const void *p, size_t n)
+{
+	if (USE_AVX2())
+		return wlz_xxh3_avx2(p, n);
+	return XXH3_64bits(p, n);
+}
+
+/* xxHash's own allocator: its state wants 64-byte alignment. */
+struct wlz_xxh3_state {
+	XXH3_state_t *x;
+};
+
+wlz_xxh3_state *wlz_xxh3_create(void)
+{
+	wlz_xxh3_state *st = malloc(sizeof(*st));
+	if (!st)
+		return NULL;
+	st->x = XXH3_createState();
+	if (!st->x) {
+		free(st);
+		return NULL;
+	}
+	XXH3_64bits_reset(st->x);
+	return st;
+}
+
+void wlz_xxh3_free(wlz_xxh3_state *st)
+{
+	if (!st)
+		return;
+	XXH3_freeState(st->x);
+	free(st);
+}
+
+void wlz_xxh3_reset(wlz_xxh3_state *st) { XXH3_64bits_reset(st->x); }
+
+/* The state's layout does not depend on the vector width, only the
+ * accumulation loop does. */
+void wlz_xxh3_update(wlz_xxh3_state *st, const void *p, size_t n)
+{
+	if (USE_AVX2())
+		wlz_xxh3_avx2_update(st->x, p, n);
+	else
+		XXH3_64bits_update(st->x, p, n);
+}
+
+uint64_t wlz_xxh3_digest(const wlz_xxh3_state *st)
+{
+	if (USE_AVX2())
+		return wlz_xxh3_avx2_digest(st->x);
+	return XXH3_64bits_digest(st->x);
+}
