@@ -14,8 +14,10 @@
  * XXH3 checksums.  Prints CSV:
  *   file,codec,threads,ratio_pct,gbps
  *
- * usage: tbench [-T 1,2,4] [-r 5] [-l 3] [-w archive.wlz] [-W] FILE...
- *   -w: decode this archive (of FILE) instead of compressing FILE again.
+ * usage: tbench [-T 1,2,4] [-r 5] [-l 3] [-w a.wlz[,b.wlz]] [-W] [-I N] FILE...
+ *   -w: decode this archive (of FILE) instead of compressing FILE again;
+ *       several, comma-separated, run side by side in the same rounds as
+ *       rows "wavelz@NAME" (archives of one file made different ways).
  *   -W: wavelz only (for profiling).
  *   -I N: also N independent single-threaded wavelz decodes at once, each
  *         into its own buffer (what the hardware allows without any
@@ -324,7 +326,7 @@ static double run_meas(meas *m, const uint8_t *src, uint8_t *dst, size_t n, int 
 int main(int argc, char **argv)
 {
 	int tlist[32] = { 1, 2, 4 }, nt = 3, reps = 5, level = 3;
-	const char *wlz_path = NULL;
+	char *wlz_paths = NULL;
 	int only_wlz = 0, indep = 0;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -341,9 +343,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-W")) {
 			only_wlz = 1;
 		} else if (!strcmp(argv[i], "-w") && i + 1 < argc) {
-			wlz_path = argv[++i];
+			wlz_paths = argv[++i];
 		} else {
-			fprintf(stderr, "usage: tbench [-T 1,2,4] [-r 5] [-l 3] [-w archive.wlz] [-W] FILE...\n");
+			fprintf(stderr, "usage: tbench [-T 1,2,4] [-r 5] [-l 3] [-w a.wlz[,b.wlz]] [-W] [-I N] FILE...\n");
 			return 2;
 		}
 	}
@@ -365,12 +367,26 @@ int main(int argc, char **argv)
 		uint8_t *dst = xmalloc_huge(n);
 		memset(dst, 0, n);  /* fault the pages in once, for every codec */
 
-		/* wavelz: one archive */
-		uint8_t *arc;
-		size_t asize;
-		if (wlz_path) {
-			arc = read_file(wlz_path, &asize);
+		/* wavelz: one archive, or the ones given */
+		enum { MAXARC = 8 };
+		uint8_t *arcs[MAXARC];
+		size_t asizes[MAXARC];
+		char label[MAXARC][64];
+		int narc = 0;
+		if (wlz_paths) {
+			char *list = strdup(wlz_paths), *save = NULL;
+			for (char *p = strtok_r(list, ",", &save); p && narc < MAXARC; p = strtok_r(NULL, ",", &save)) {
+				const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+				arcs[narc] = read_file(p, &asizes[narc]);
+				snprintf(label[narc], sizeof label[narc], "wavelz@%s", base);
+				narc++;
+			}
+			free(list);
+			if (narc == 1)
+				strcpy(label[0], "wavelz");
 		} else {
+			uint8_t *arc;
+			size_t asize;
 			wlz_options opt;
 			wlz_options_init(&opt);
 			opt.level = level;
@@ -382,14 +398,17 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			wlz_cctx_free(cc);
+			arcs[0] = arc;
+			asizes[0] = asize;
+			strcpy(label[0], "wavelz");
+			narc = 1;
 		}
-		meas m[32 * 7];
+		meas m[32 * (MAXARC + 6)];
 		int nm = 0;
-		for (int k = 0; k < nt; k++) {
-			m[nm] = (meas){ .kind = M_WLZ, .codec = "wavelz", .threads = tlist[k], .csize = asize,
-					.arc = arc, .dc = wlz_dctx_create(tlist[k]) };
-			nm++;
-		}
+		for (int k = 0; k < nt; k++)
+			for (int a = 0; a < narc; a++)
+				m[nm++] = (meas){ .kind = M_WLZ, .codec = label[a], .threads = tlist[k],
+						  .csize = asizes[a], .arc = arcs[a], .dc = wlz_dctx_create(tlist[k]) };
 		frames fr[3];
 		uint8_t *z[2] = { NULL, NULL };
 		if (!only_wlz) {
@@ -433,8 +452,9 @@ int main(int argc, char **argv)
 			wlz_dctx_free(m[k].dc);
 		}
 		if (indep > 0)
-			run_indep(name, arc, asize, src, n, indep, reps);
-		free(arc);
+			run_indep(name, arcs[0], asizes[0], src, n, indep, reps);
+		for (int a = 0; a < narc; a++)
+			free(arcs[a]);
 		for (int f = 0; f < 3 && !only_wlz; f++) {
 			free(fr[f].data);
 			free(fr[f].off);

@@ -127,6 +127,7 @@ static wlz_error ensure_workers(wlz_cctx *cc, int nw)
 			free_workers(cc);
 			return WLZ_ERR_NOMEM;
 		}
+		wlz_parser_set_parallel(cc->w[i].ps, cc->opt.parallel);
 	}
 	return WLZ_OK;
 }

@@ -58,4 +58,8 @@ wlz_error wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth, uint64_t
  * parse at every level). */
 wlz_error wlz_parser_set_flat(wlz_parser *ps, int flat);
 
+/* No match reads the parallel - 1 blocks before its own (1: no such rule;
+ * the diagonal rule of SPEC.md section 8 still holds beyond). */
+void wlz_parser_set_parallel(wlz_parser *ps, int parallel);
+
 #endif

@@ -85,6 +85,7 @@ WLZ_EXPORT void wlz_options_init(wlz_options *opt)
 	opt->block_log = WLZ_BLOCK_LOG_DEFAULT;
 	opt->depth = WLZ_DEPTH_UNLIMITED;
 	opt->flatten = 1;  /* priced: SPEC.md, section 8 */
+	opt->parallel = WLZ_PARALLEL_DEFAULT;
 }
 
 WLZ_EXPORT wlz_error wlz_options_check(const wlz_options *opt)
@@ -100,6 +101,8 @@ WLZ_EXPORT wlz_error wlz_options_check(const wlz_options *opt)
 	if (opt->depth < WLZ_DEPTH_UNLIMITED || opt->depth > 254)
 		return WLZ_ERR_PARAM;
 	if (opt->flatten < 0 || opt->flatten > 2)
+		return WLZ_ERR_PARAM;
+	if (opt->parallel < 1 || opt->parallel > WLZ_PARALLEL_MAX)
 		return WLZ_ERR_PARAM;
 	return WLZ_OK;
 }

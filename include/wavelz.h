@@ -44,6 +44,11 @@ extern "C" {
 /* Depth limit: -1 means unlimited. */
 #define WLZ_DEPTH_UNLIMITED (-1)
 
+/* Blocks that decode at once without waiting on each other: no match reads
+ * the parallel - 1 blocks before its own.  1 allows every earlier block. */
+#define WLZ_PARALLEL_MAX 1024
+#define WLZ_PARALLEL_DEFAULT 16
+
 typedef enum wlz_error {
 	WLZ_OK = 0,
 	WLZ_ERR_PARAM,          /* NULL pointer, out-of-range option */
@@ -89,6 +94,10 @@ typedef struct wlz_options {
 	int depth;              /* dependency depth limit; -1 = unlimited */
 	int flatten;            /* chain flattening inside blocks: 0 off, 1 priced
 				   (default), 2 full (no chains left; lazy parse) */
+	int parallel;           /* 1..WLZ_PARALLEL_MAX: no match reads the
+				   parallel - 1 blocks before its own (default
+				   16: threads decoding neighbouring blocks do
+				   not wait on or read from each other) */
 	wlz_progress_fn progress;
 	void *progress_opaque;
 } wlz_options;

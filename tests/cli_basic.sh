@@ -166,7 +166,12 @@ must "$W" --no-flatten -o nf.wlz a.orig
 must "$W" --flatten=full -o ff.wlz a.orig
 [ "$("$W" -lv ff.wlz | grep -c 'chained .*: 0.00% of matches')" = 1 ] || fail "--flatten=full left chained matches"
 "$W" -q --flatten=some a.orig -o bad.wlz 2>/dev/null && fail "--flatten=some accepted"
-for f in l19 l1 l9 b128 d3 nf ff; do
+must "$W" --parallel=1 -o p1.wlz a.orig
+must "$W" --parallel=1024 -o p1024.wlz a.orig
+for v in 0 1025 x ''; do
+  must_not "$W" -q --parallel=$v -o bad.wlz a.orig
+done
+for f in l19 l1 l9 b128 d3 nf ff p1 p1024; do
   must "$W" -d -c $f.wlz
   same out.txt a.orig
 done

@@ -92,6 +92,28 @@ static void bad_options(void)
 	}
 }
 
+static void parallel_option(void)
+{
+	static const struct {
+		int parallel, ok;
+	} cases[] = { { 0, 0 }, { -1, 0 }, { WLZ_PARALLEL_MAX + 1, 0 }, { 1, 1 }, { 16, 1 },
+		      { WLZ_PARALLEL_MAX, 1 } };
+	wlz_options opt;
+	wlz_options_init(&opt);
+	TU_CHECK(opt.parallel == WLZ_PARALLEL_DEFAULT, "default parallel %d", opt.parallel);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		opt.parallel = cases[i].parallel;
+		wlz_error e = wlz_options_check(&opt);
+		wlz_cctx *cctx = wlz_cctx_create(&opt);
+		TU_CHECK((e == WLZ_OK) == cases[i].ok && (cctx != NULL) == cases[i].ok,
+			 "parallel %d: options_check %s, cctx %s", cases[i].parallel, wlz_error_name(e),
+			 cctx ? "made" : "refused");
+		TU_CHECK(cases[i].ok || e == WLZ_ERR_PARAM, "parallel %d: %s, expected WLZ_ERR_PARAM",
+			 cases[i].parallel, wlz_error_name(e));
+		wlz_cctx_free(cctx);
+	}
+}
+
 static void null_args(const uint8_t *arc, size_t asize, size_t n)
 {
 	wlz_cctx *cctx = wlz_cctx_create(NULL);
@@ -294,6 +316,7 @@ int main(void)
 
 	error_names();
 	bad_options();
+	parallel_option();
 
 	tu_fill(TU_FASTQ, src, n, seed);
 	wlz_options_init(&opt);

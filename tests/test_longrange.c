@@ -6,6 +6,10 @@
  * bytes do not compress, so the archive can only be about 2 MiB smaller than
  * the input if the second R was coded as references 68 MiB back.
  *
+ * Then the --parallel rule (wlz_options.parallel): with parallel = N, a
+ * block repeated N - 1 blocks later must not be coded as references, and
+ * one repeated N blocks later must be.
+ *
  * usage: test_longrange [level ...]   (default: levels 1 and 3)
  */
 #include "testutil.h"
@@ -16,6 +20,63 @@
 #include <string.h>
 
 #define MiB ((size_t)1 << 20)
+
+/* X (one 64 KiB block of random bytes), k - 1 blocks of other random
+ * bytes, X again: compressed with parallel = par, decoded and compared.
+ * Returns the archive size (0 on failure). */
+static size_t gap_case(int level, int par, unsigned k, uint64_t seed)
+{
+	const size_t bs = (size_t)1 << 16, n = (k + 1) * bs;
+	uint8_t *src = tu_xmalloc(n), *dst = tu_xmalloc(n), *arc = tu_xmalloc(wlz_compress_bound(n));
+	size_t csize = 0, dsize = 0;
+	tu_rng rng;
+	tu_rng_seed(&rng, seed);
+	tu_rng_fill(&rng, src, k * bs);
+	memcpy(src + k * bs, src, bs);
+	wlz_options opt;
+	wlz_options_init(&opt);
+	opt.level = level;
+	opt.block_log = 16;
+	opt.parallel = par;
+	opt.threads = 2;
+	wlz_cctx *cc = wlz_cctx_create(&opt);
+	wlz_dctx *dc = wlz_dctx_create(2);
+	wlz_error e = cc && dc ? wlz_compress(cc, arc, wlz_compress_bound(n), src, n, &csize) : WLZ_ERR_NOMEM;
+	TU_CHECK(e == WLZ_OK, "level %d parallel %d k %u: compress: %s", level, par, k, wlz_error_name(e));
+	if (e == WLZ_OK) {
+		e = wlz_decompress(dc, dst, n, arc, csize, &dsize);
+		TU_CHECK(e == WLZ_OK && dsize == n && !memcmp(dst, src, n),
+			 "level %d parallel %d k %u: round trip: %s", level, par, k, wlz_error_name(e));
+	}
+	wlz_cctx_free(cc);
+	wlz_dctx_free(dc);
+	free(src);
+	free(dst);
+	free(arc);
+	return e == WLZ_OK ? csize : 0;
+}
+
+static void gap_rule(const int *levels, int nlevels, uint64_t seed)
+{
+	const size_t bs = (size_t)1 << 16;
+	for (int li = 0; li < nlevels; li++) {
+		const int lv = levels[li], par = 4;
+		/* The repeat 3 blocks back: inside the gap, so stored as is. */
+		size_t in_gap = gap_case(lv, par, par - 1, seed);
+		/* The same without the rule: references (the test can fail). */
+		size_t no_rule = gap_case(lv, 1, par - 1, seed);
+		/* 4 blocks back: just past the gap. */
+		size_t past = gap_case(lv, par, par, seed);
+		printf("level %d, parallel %d: repeat %d blocks back %zu bytes (%zu with parallel 1), "
+		       "%d blocks back %zu bytes\n", lv, par, par - 1, in_gap, no_rule, par, past);
+		TU_CHECK(in_gap >= (size_t)par * bs,
+			 "level %d: a repeat inside the gap was coded as references (%zu bytes)", lv, in_gap);
+		TU_CHECK(no_rule && no_rule < (size_t)(par - 1) * bs + bs / 8,
+			 "level %d: parallel 1 did not use the repeat (%zu bytes)", lv, no_rule);
+		TU_CHECK(past && past < (size_t)par * bs + bs / 8,
+			 "level %d: the repeat past the gap was not used (%zu bytes)", lv, past);
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -118,6 +179,7 @@ int main(int argc, char **argv)
 		}
 	}
 	wlz_dctx_free(dctx);
+	gap_rule(levels, nlevels, seed);
 	free(arc);
 	free(src);
 	free(dst);

@@ -51,6 +51,7 @@ struct prefs {
 	unsigned block_log;
 	int depth;
 	int flatten;
+	int parallel;
 	int to_stdout;
 	const char *out_name;   /* -o */
 	int force;
@@ -643,6 +644,9 @@ static void usage(FILE *f, const char *prog)
 "                       (default: unlimited)\n"
 "      --[no-]flatten   flatten match chains inside blocks where that costs under\n"
 "                       2 bits a match (default: on); --flatten=full leaves none\n"
+"      --parallel=N     no match reads the N-1 blocks before its own, so N\n"
+"                       threads decode side by side without waiting on each\n"
+"                       other (1..%d, default %d; 1: smallest archive)\n"
 "\n"
 "General:\n"
 "  -T#, --threads=#     worker threads; 0 = all cores (default 0)\n"
@@ -652,7 +656,7 @@ static void usage(FILE *f, const char *prog)
 "  --                   end of options\n"
 "\n"
 "Environment: WAVELZ_CLEVEL (level), WAVELZ_NBTHREADS (threads).\n",
-		prog, WLZ_LEVEL_MIN, WLZ_LEVEL_MAX, WLZ_LEVEL_DEFAULT);
+		prog, WLZ_LEVEL_MIN, WLZ_LEVEL_MAX, WLZ_LEVEL_DEFAULT, WLZ_PARALLEL_MAX, WLZ_PARALLEL_DEFAULT);
 }
 
 static void version(void)
@@ -799,6 +803,10 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 			if (!whole_uint(val, &v) || v > 4096)
 				bad_usage(prog, "bad thread count '%s'", val);
 			p->threads = (int)v;
+		} else if (IS("--parallel")) {
+			if (!whole_uint(val, &v) || v < 1 || v > WLZ_PARALLEL_MAX)
+				bad_usage(prog, "bad parallel block count '%s' (1..%d)", val, WLZ_PARALLEL_MAX);
+			p->parallel = (int)v;
 		} else if (IS("--flatten")) {
 			if (strcmp(val, "full") != 0)
 				bad_usage(prog, "bad flattening '%s' (only 'full')", val);
@@ -842,7 +850,7 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 	} else if (IS("--version")) {
 		version();
 		exit(0);
-	} else if (IS("--block-size") || IS("--depth") || IS("--threads"))
+	} else if (IS("--block-size") || IS("--depth") || IS("--threads") || IS("--parallel"))
 		bad_usage(prog, "option '%s' needs a value: %s=VALUE", arg,
 			  arg);
 	else
@@ -937,6 +945,7 @@ int main(int argc, char **argv)
 	p.block_log = WLZ_BLOCK_LOG_DEFAULT;
 	p.depth = WLZ_DEPTH_UNLIMITED;
 	p.flatten = 1;  /* the library's default: priced flattening */
+	p.parallel = WLZ_PARALLEL_DEFAULT;
 	p.progress = -1;
 	if (!strcmp(prog, "unwavelz"))
 		p.op = OP_DECOMPRESS;
@@ -1020,6 +1029,7 @@ int main(int argc, char **argv)
 	opt.block_log = p.block_log;
 	opt.depth = p.depth;
 	opt.flatten = p.flatten;
+	opt.parallel = p.parallel;
 	opt.progress = progress_update;
 	opt.progress_opaque = &job.prog;
 
