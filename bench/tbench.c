@@ -19,9 +19,9 @@
  *       several, comma-separated, run side by side in the same rounds as
  *       rows "wavelz@NAME" (archives of one file made different ways).
  *   -W: wavelz only (for profiling).
- *   -I N: also N independent single-threaded wavelz decodes at once, each
- *         into its own buffer (what the hardware allows without any
- *         coordination between threads).
+ *   -I N: also N independent single-threaded wavelz decodes of the (first)
+ *         archive at once, each into its own buffer (what the hardware
+ *         allows without any coordination between threads).
  */
 #define _GNU_SOURCE
 #include <lz4.h>
@@ -375,13 +375,25 @@ int main(int argc, char **argv)
 		int narc = 0;
 		if (wlz_paths) {
 			char *list = strdup(wlz_paths), *save = NULL;
-			for (char *p = strtok_r(list, ",", &save); p && narc < MAXARC; p = strtok_r(NULL, ",", &save)) {
+			if (!list) {
+				fprintf(stderr, "tbench: out of memory\n");
+				return 2;
+			}
+			for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+				if (narc == MAXARC) {
+					fprintf(stderr, "tbench: at most %d archives\n", (int)MAXARC);
+					return 2;
+				}
 				const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
 				arcs[narc] = read_file(p, &asizes[narc]);
 				snprintf(label[narc], sizeof label[narc], "wavelz@%s", base);
 				narc++;
 			}
 			free(list);
+			if (narc == 0) {
+				fprintf(stderr, "tbench: -w names no archive\n");
+				return 2;
+			}
 			if (narc == 1)
 				strcpy(label[0], "wavelz");
 		} else {

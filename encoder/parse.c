@@ -211,7 +211,7 @@ static void sh_update(wlz_parser *ps, uint64_t upto)
 #endif
 static inline uint64_t diag_room(const wlz_parser *ps, uint64_t p, uint64_t c)
 {
-	if (c >= ps->bstart || WLZ_DIAG_BLOCKS == 0)
+	if (c >= ps->bstart)
 		return UINT64_MAX;
 	const uint64_t bs = ps->bsize, k = ps->bstart / bs - c / bs;
 	if (k <= ps->gap)

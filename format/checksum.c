@@ -11,16 +11,12 @@
 #include <xxhash.h>
 #include "format/wlz_internal.h"
 
-#if WLZ_HAVE_AVX2
-#define USE_AVX2() __builtin_cpu_supports("avx2")
-#else
-#define USE_AVX2() 0
-#endif
-
 uint64_t wlz_xxh3(const void *p, size_t n)
 {
-	if (USE_AVX2())
+#if WLZ_HAVE_AVX2
+	if (__builtin_cpu_supports("avx2"))
 		return wlz_xxh3_avx2(p, n);
+#endif
 	return XXH3_64bits(p, n);
 }
 
@@ -57,15 +53,20 @@ void wlz_xxh3_reset(wlz_xxh3_state *st) { XXH3_64bits_reset(st->x); }
  * accumulation loop does. */
 void wlz_xxh3_update(wlz_xxh3_state *st, const void *p, size_t n)
 {
-	if (USE_AVX2())
+#if WLZ_HAVE_AVX2
+	if (__builtin_cpu_supports("avx2")) {
 		wlz_xxh3_avx2_update(st->x, p, n);
-	else
-		XXH3_64bits_update(st->x, p, n);
+		return;
+	}
+#endif
+	XXH3_64bits_update(st->x, p, n);
 }
 
 uint64_t wlz_xxh3_digest(const wlz_xxh3_state *st)
 {
-	if (USE_AVX2())
+#if WLZ_HAVE_AVX2
+	if (__builtin_cpu_supports("avx2"))
 		return wlz_xxh3_avx2_digest(st->x);
+#endif
 	return XXH3_64bits_digest(st->x);
 }

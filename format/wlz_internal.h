@@ -115,10 +115,8 @@ uint64_t wlz_xxh3_digest(const wlz_xxh3_state *st);
 
 /* checksum_avx2.c (built where WLZ_HAVE_AVX2): the same, with AVX2; the
  * state is xxHash's own. */
-#if WLZ_HAVE_AVX2
 uint64_t wlz_xxh3_avx2(const void *p, size_t n);
 void wlz_xxh3_avx2_update(void *state, const void *p, size_t n);
 uint64_t wlz_xxh3_avx2_digest(const void *state);
-#endif
 
 #endif

@@ -101,6 +101,7 @@ static void attack(const spec *sp, uint64_t seed)
 	wlz_options_init(&opt);
 	opt.level = sp->level;
 	opt.block_log = 16;
+	opt.parallel = 1;  /* references into the blocks just before */
 	opt.depth = sp->depth;
 	opt.flatten = sp->flatten;
 	opt.threads = 1;

@@ -23,6 +23,7 @@ static void check(int kind, size_t n, int depth, int flatten, int level, uint64_
 	opt.depth = depth;
 	opt.flatten = flatten;
 	opt.block_log = 16;  /* many blocks: levels cross block boundaries */
+	opt.parallel = 1;    /* (the default keeps 15 blocks between source and match) */
 	opt.threads = 2;
 	wlz_cctx *cc = wlz_cctx_create(&opt);
 	size_t cap = wlz_compress_bound(n), csize = 0;

@@ -7,8 +7,9 @@
  * the input if the second R was coded as references 68 MiB back.
  *
  * Then the --parallel rule (wlz_options.parallel): with parallel = N, a
- * block repeated N - 1 blocks later must not be coded as references, and
- * one repeated N blocks later must be.
+ * block repeated N - 1 blocks later must not be coded as references, one
+ * repeated N blocks later must be, and a source allowed at its start may
+ * not run on into the gap.
  *
  * usage: test_longrange [level ...]   (default: levels 1 and 3)
  */
@@ -56,6 +57,42 @@ static size_t gap_case(int level, int par, unsigned k, uint64_t seed)
 	return e == WLZ_OK ? csize : 0;
 }
 
+/* 18 blocks of 64 KiB random bytes; at the middle of block 17, a copy of
+ * 32 KiB starting 100 bytes before the end of block 1: at parallel 16 only
+ * those 100 bytes may be referenced, the rest lies in block 2, inside the
+ * gap (a source may not run on into it).  Returns the archive size. */
+static size_t gap_cross_case(int level, int par, uint64_t seed)
+{
+	const size_t bs = (size_t)1 << 16, n = 18 * bs, len = bs / 2;
+	uint8_t *src = tu_xmalloc(n), *dst = tu_xmalloc(n), *arc = tu_xmalloc(wlz_compress_bound(n));
+	size_t csize = 0, dsize = 0;
+	tu_rng rng;
+	tu_rng_seed(&rng, seed);
+	tu_rng_fill(&rng, src, n);
+	memcpy(src + 17 * bs + bs / 2, src + 2 * bs - 100, len);
+	wlz_options opt;
+	wlz_options_init(&opt);
+	opt.level = level;
+	opt.block_log = 16;
+	opt.parallel = par;
+	opt.threads = 2;
+	wlz_cctx *cc = wlz_cctx_create(&opt);
+	wlz_dctx *dc = wlz_dctx_create(2);
+	wlz_error e = cc && dc ? wlz_compress(cc, arc, wlz_compress_bound(n), src, n, &csize) : WLZ_ERR_NOMEM;
+	TU_CHECK(e == WLZ_OK, "level %d parallel %d: compress: %s", level, par, wlz_error_name(e));
+	if (e == WLZ_OK) {
+		e = wlz_decompress(dc, dst, n, arc, csize, &dsize);
+		TU_CHECK(e == WLZ_OK && dsize == n && !memcmp(dst, src, n), "level %d parallel %d: round trip: %s",
+			 level, par, wlz_error_name(e));
+	}
+	wlz_cctx_free(cc);
+	wlz_dctx_free(dc);
+	free(src);
+	free(dst);
+	free(arc);
+	return e == WLZ_OK ? csize : 0;
+}
+
 static void gap_rule(const int *levels, int nlevels, uint64_t seed)
 {
 	const size_t bs = (size_t)1 << 16;
@@ -75,6 +112,14 @@ static void gap_rule(const int *levels, int nlevels, uint64_t seed)
 			 "level %d: parallel 1 did not use the repeat (%zu bytes)", lv, no_rule);
 		TU_CHECK(past && past < (size_t)par * bs + bs / 8,
 			 "level %d: the repeat past the gap was not used (%zu bytes)", lv, past);
+		/* A source before the gap that runs on into it. */
+		size_t cross = gap_cross_case(lv, 16, seed), cross1 = gap_cross_case(lv, 1, seed);
+		printf("level %d: 32 KiB copy running into the gap: %zu bytes at parallel 16, %zu at 1\n", lv,
+		       cross, cross1);
+		TU_CHECK(cross >= 18 * bs - 1024,
+			 "level %d: a source ran on into the gap (%zu bytes, 100 may be referenced)", lv, cross);
+		TU_CHECK(cross1 && cross1 < 18 * bs - bs / 4,
+			 "level %d: parallel 1 did not use the 32 KiB copy (%zu bytes)", lv, cross1);
 	}
 }
 

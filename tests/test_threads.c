@@ -84,15 +84,17 @@ int main(int argc, char **argv)
 		NT--;  /* no 16 */
 	uint64_t seed = tu_seed(20261121);
 	static const struct {
-		int kind, level, depth;
+		int kind, level, depth, parallel;
 		size_t n;
 	} cases[] = {
-		{ TU_FASTQ, 1, -1, 3000000 },
-		{ TU_FASTQ, 3, -1, 3000000 },
-		{ TU_TEXT, 3, -1, 2500000 },
-		{ TU_REPEATS, 3, -1, 2000000 },
-		{ TU_FASTQ, 3, 2, 2000000 },
-		{ TU_TEXT, 12, -1, 1500000 },
+		/* parallel 1: sources in the blocks just before, which other
+		 * threads are still decoding (the waits); 16: the default */
+		{ TU_FASTQ, 1, -1, 16, 3000000 },
+		{ TU_FASTQ, 3, -1, 1, 3000000 },
+		{ TU_TEXT, 3, -1, 1, 2500000 },
+		{ TU_REPEATS, 3, -1, 1, 2000000 },
+		{ TU_FASTQ, 3, 2, 4, 2000000 },
+		{ TU_TEXT, 12, -1, 1, 1500000 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		size_t n = small ? cases[i].n / 4 : cases[i].n;
@@ -103,14 +105,15 @@ int main(int argc, char **argv)
 		opt.level = cases[i].level;
 		opt.depth = cases[i].depth;
 		opt.block_log = 16;
+		opt.parallel = cases[i].parallel;
 		opt.threads = 2;
 		wlz_cctx *cc = wlz_cctx_create(&opt);
 		size_t cap = wlz_compress_bound(n), csize = 0;
 		uint8_t *arc = tu_xmalloc(cap);
 		wlz_error e = wlz_compress(cc, arc, cap, src, n, &csize);
 		char what[96];
-		snprintf(what, sizeof what, "%s level %d depth %d", tu_kind_name(cases[i].kind), cases[i].level,
-			 cases[i].depth);
+		snprintf(what, sizeof what, "%s level %d depth %d parallel %d", tu_kind_name(cases[i].kind),
+			 cases[i].level, cases[i].depth, cases[i].parallel);
 		TU_CHECK(e == WLZ_OK, "%s: compress: %s", what, wlz_error_name(e));
 		if (e == WLZ_OK) {
 			check_archive(src, n, arc, csize, rounds, what);

@@ -19,6 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wlz_options_init(&opt);
 	opt.level = 1 + data[0] % 12;
 	opt.block_log = 16 + data[1] % 3;
+	static const int pars[4] = { 1, 2, 4, 16 };
+	opt.parallel = pars[(data[1] >> 2) & 3];
 	opt.depth = data[2] % 8 == 7 ? WLZ_DEPTH_UNLIMITED : data[2] % 8;
 	opt.flatten = ((data[2] >> 3) & 3) % 3;  /* off, priced, full */
 	opt.threads = 1 + data[3] % 3;
