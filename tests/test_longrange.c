@@ -22,18 +22,12 @@
 
 #define MiB ((size_t)1 << 20)
 
-/* X (one 64 KiB block of random bytes), k - 1 blocks of other random
- * bytes, X again: compressed with parallel = par, decoded and compared.
- * Returns the archive size (0 on failure). */
-static size_t gap_case(int level, int par, unsigned k, uint64_t seed)
+/* src[0..n) at 64 KiB blocks with parallel = par: compressed, decoded and
+ * compared.  Returns the archive size (0 on failure); frees src. */
+static size_t gap_roundtrip(uint8_t *src, size_t n, int level, int par, const char *what)
 {
-	const size_t bs = (size_t)1 << 16, n = (k + 1) * bs;
-	uint8_t *src = tu_xmalloc(n), *dst = tu_xmalloc(n), *arc = tu_xmalloc(wlz_compress_bound(n));
+	uint8_t *dst = tu_xmalloc(n), *arc = tu_xmalloc(wlz_compress_bound(n));
 	size_t csize = 0, dsize = 0;
-	tu_rng rng;
-	tu_rng_seed(&rng, seed);
-	tu_rng_fill(&rng, src, k * bs);
-	memcpy(src + k * bs, src, bs);
 	wlz_options opt;
 	wlz_options_init(&opt);
 	opt.level = level;
@@ -43,11 +37,11 @@ static size_t gap_case(int level, int par, unsigned k, uint64_t seed)
 	wlz_cctx *cc = wlz_cctx_create(&opt);
 	wlz_dctx *dc = wlz_dctx_create(2);
 	wlz_error e = cc && dc ? wlz_compress(cc, arc, wlz_compress_bound(n), src, n, &csize) : WLZ_ERR_NOMEM;
-	TU_CHECK(e == WLZ_OK, "level %d parallel %d k %u: compress: %s", level, par, k, wlz_error_name(e));
+	TU_CHECK(e == WLZ_OK, "%s, level %d parallel %d: compress: %s", what, level, par, wlz_error_name(e));
 	if (e == WLZ_OK) {
 		e = wlz_decompress(dc, dst, n, arc, csize, &dsize);
-		TU_CHECK(e == WLZ_OK && dsize == n && !memcmp(dst, src, n),
-			 "level %d parallel %d k %u: round trip: %s", level, par, k, wlz_error_name(e));
+		TU_CHECK(e == WLZ_OK && dsize == n && !memcmp(dst, src, n), "%s, level %d parallel %d: round trip: %s",
+			 what, level, par, wlz_error_name(e));
 	}
 	wlz_cctx_free(cc);
 	wlz_dctx_free(dc);
@@ -57,40 +51,32 @@ static size_t gap_case(int level, int par, unsigned k, uint64_t seed)
 	return e == WLZ_OK ? csize : 0;
 }
 
+/* X (one 64 KiB block of random bytes), k - 1 blocks of other random
+ * bytes, X again. */
+static size_t gap_case(int level, int par, unsigned k, uint64_t seed)
+{
+	const size_t bs = (size_t)1 << 16, n = (k + 1) * bs;
+	uint8_t *src = tu_xmalloc(n);
+	tu_rng rng;
+	tu_rng_seed(&rng, seed);
+	tu_rng_fill(&rng, src, k * bs);
+	memcpy(src + k * bs, src, bs);
+	return gap_roundtrip(src, n, level, par, "block repeat");
+}
+
 /* 18 blocks of 64 KiB random bytes; at the middle of block 17, a copy of
  * 32 KiB starting 100 bytes before the end of block 1: at parallel 16 only
  * those 100 bytes may be referenced, the rest lies in block 2, inside the
- * gap (a source may not run on into it).  Returns the archive size. */
+ * gap (a source may not run on into it). */
 static size_t gap_cross_case(int level, int par, uint64_t seed)
 {
-	const size_t bs = (size_t)1 << 16, n = 18 * bs, len = bs / 2;
-	uint8_t *src = tu_xmalloc(n), *dst = tu_xmalloc(n), *arc = tu_xmalloc(wlz_compress_bound(n));
-	size_t csize = 0, dsize = 0;
+	const size_t bs = (size_t)1 << 16, n = 18 * bs;
+	uint8_t *src = tu_xmalloc(n);
 	tu_rng rng;
 	tu_rng_seed(&rng, seed);
 	tu_rng_fill(&rng, src, n);
-	memcpy(src + 17 * bs + bs / 2, src + 2 * bs - 100, len);
-	wlz_options opt;
-	wlz_options_init(&opt);
-	opt.level = level;
-	opt.block_log = 16;
-	opt.parallel = par;
-	opt.threads = 2;
-	wlz_cctx *cc = wlz_cctx_create(&opt);
-	wlz_dctx *dc = wlz_dctx_create(2);
-	wlz_error e = cc && dc ? wlz_compress(cc, arc, wlz_compress_bound(n), src, n, &csize) : WLZ_ERR_NOMEM;
-	TU_CHECK(e == WLZ_OK, "level %d parallel %d: compress: %s", level, par, wlz_error_name(e));
-	if (e == WLZ_OK) {
-		e = wlz_decompress(dc, dst, n, arc, csize, &dsize);
-		TU_CHECK(e == WLZ_OK && dsize == n && !memcmp(dst, src, n), "level %d parallel %d: round trip: %s",
-			 level, par, wlz_error_name(e));
-	}
-	wlz_cctx_free(cc);
-	wlz_dctx_free(dc);
-	free(src);
-	free(dst);
-	free(arc);
-	return e == WLZ_OK ? csize : 0;
+	memcpy(src + 17 * bs + bs / 2, src + 2 * bs - 100, bs / 2);
+	return gap_roundtrip(src, n, level, par, "copy into the gap");
 }
 
 static void gap_rule(const int *levels, int nlevels, uint64_t seed)
