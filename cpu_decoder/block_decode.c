@@ -324,9 +324,7 @@ static inline uint8_t *copy_match(uint8_t *op, const uint8_t *ms, size_t M, uint
  * crosses a line about a third of the time), so that the misses of a chunk
  * overlap with the copies instead of stalling the parse.  The token array
  * has PF_DIST readable entries after the chunk (tok_ahead). */
-#ifndef PF_DIST
 #define PF_DIST 16
-#endif
 
 /* The first and last lines a copy of the token reads (copy_match). */
 static inline void prefetch_src(const uint8_t *out, const wlz_dtoken *t)
