@@ -216,8 +216,8 @@ static inline uint64_t diag_room(const wlz_parser *ps, uint64_t p, uint64_t c)
 	const uint64_t bs = ps->bsize, k = ps->bstart / bs - c / bs;
 	if (k <= ps->gap)
 		return 0;
-	/* Nor may a source run on into the gap. */
-	uint64_t room = ps->gap ? ps->bstart - ps->gap * bs - c : UINT64_MAX;
+	/* Nor may a source run on into the gap (c < gap_lo here). */
+	uint64_t room = ps->gap ? ps->gap_lo - c : UINT64_MAX;
 	if (k <= WLZ_DIAG_BLOCKS) {
 		const uint64_t reach = (p - ps->bstart) + k * (bs >> WLZ_DIAG_SHIFT), coff = c % bs;
 		const uint64_t d = reach > coff ? reach - coff : 0;
