@@ -5,9 +5,10 @@
  * All choices go through one cost model in 1/16 bit units: a literal costs
  * what its byte costs in the block's order-0 statistics; a match costs its
  * command byte, a price for its decode time (MATCH_BASE), and the bits its
- * distance takes (a repeat of the previous distance is nearly free).  A match is only taken when it is cheaper than
- * the literals it replaces, which is what keeps far references on DNA,
- * where literals cost ~2 bits, from costing more than they save.
+ * distance takes (a repeat of the previous distance is nearly free).  A
+ * match is only taken when it is cheaper than the literals it replaces,
+ * which is what keeps far references on DNA, where literals cost ~2 bits,
+ * from costing more than they save.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -49,9 +50,9 @@ const wlz_lparams *wlz_level_params(int level)
  * literal run, and its decode time.  Each token costs about ten literals'
  * time to decode, so pricing it above its bits trades a little size for
  * fewer tokens: 15 bits against the 9 its bits alone measured best at
- * level 3 gave 17% fewer tokens and 4 to 5% faster decoding at one and two
- * threads, at -0.1% to +2.9% in size (FASTQ, text, XML; bench/host).
- * More positions are searched then; may_gain keeps that about as fast. */
+ * level 3 gave 17% fewer tokens and 2 to 12% faster decoding at 1, 2 and
+ * 16 threads, at -0.1% to +2.9% in size (FASTQ, text, XML; bench/host).
+ * More positions are searched then; may_gain keeps that cheap. */
 #ifndef MATCH_BASE
 #define MATCH_BASE (16 * 15)
 #endif
@@ -547,16 +548,23 @@ static inline int64_t flat_gain(const wlz_parser *ps, uint64_t p, uint64_t o, ui
 	return g;
 }
 
-/* Whether the candidate at c can beat the best so far (blen bytes long)
- * and gain at all: it must match at byte max(blen, need).  (A match the
- * diagonal rule cuts may move further back and grow; that rare case is
- * judged by its first source.) */
+/* Whether the candidate at c is worth measuring: longer than the best so
+ * far (blen bytes), and long enough to gain at all at its distance class
+ * (byte need[h] matches).  A source the diagonal rule cuts before that
+ * byte may move further back and grow (diag_match): it is measured. */
 static inline int may_gain(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t blen, uint64_t limit)
 {
-	uint64_t k = ps->need[wlz_highbit64(p - c)];
-	if (k < blen)
-		k = blen;
-	return k < limit && ps->src[c + k] == ps->src[p + k];
+	const uint8_t *src = ps->src;
+	if (src[c + blen] != src[p + blen])
+		return 0;
+	const uint64_t k = ps->need[wlz_highbit64(p - c)];
+	if (k <= blen)
+		return 1;
+	if (k >= limit)
+		return 0;  /* no match from c reaches past limit */
+	if (c < ps->bstart && k >= diag_room(ps, p, c))
+		return 1;
+	return src[c + k] == src[p + k];
 }
 
 /* Best candidate at p by gain; gain <= 0 means "emit a literal". */
