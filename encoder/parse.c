@@ -413,7 +413,7 @@ static void build_costs(wlz_parser *ps)
 	/* A match of length L at distance d gains at most L * avglit - its
 	 * cost at d, and the cheapest d of a power-of-two range is its
 	 * lowest, so below need[h] + 1 bytes no d in [2^h, 2^(h+1)) gains:
-	 * the chains test byte need[h] first and skip most candidates. */
+	 * the chains test byte need[h] first (may_gain). */
 	for (unsigned h = 0; h < 64; h++) {
 		uint32_t k = match_cost(WLZ_MINMATCH, (uint64_t)1 << h, 0) / ps->avglit;
 		ps->need[h] = (uint8_t)(k < 255 ? k : 255);
