@@ -26,7 +26,7 @@
 
 #include <sched.h>
 #include <stdatomic.h>
-#include "format/wlz_internal.h"
+#include "common/wlz_internal.h"
 
 #define WLZ_GRAIN_LOG 6  /* pending bits: one per 64 output bytes */
 

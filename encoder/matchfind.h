@@ -13,7 +13,7 @@
 #ifndef WLZ_MATCHFIND_H
 #define WLZ_MATCHFIND_H
 
-#include "format/wlz_internal.h"
+#include "common/wlz_internal.h"
 
 typedef struct wlz_lchain {
 	const uint8_t *src;

@@ -5,7 +5,7 @@
 #ifndef WLZ_FORMAT_H
 #define WLZ_FORMAT_H
 
-#include "format/wlz_internal.h"
+#include "common/wlz_internal.h"
 
 #define WLZ_MAGIC0 0x89
 #define WLZ_MAGIC1 'W'

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
-#include "format/wlz_internal.h"
+#include "common/wlz_internal.h"
 
 uint64_t wlz_xxh3(const void *p, size_t n)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "format/wlz_internal.h"
+#include "common/wlz_internal.h"
 
 static const char *const wlz_error_names[WLZ_ERR_COUNT_] = {
 	[WLZ_OK] = "no error",

@@ -4,7 +4,7 @@
  */
 #define XXH_INLINE_ALL
 #include <xxhash.h>
-#include "format/wlz_internal.h"
+#include "common/wlz_internal.h"
 
 #ifndef __AVX2__
 #error "build this file with -mavx2"
