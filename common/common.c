@@ -23,6 +23,9 @@ static const char *const wlz_error_names[WLZ_ERR_COUNT_] = {
 	[WLZ_ERR_BAD_TOKEN] = "corrupt tokens",
 	[WLZ_ERR_CHECKSUM] = "checksum mismatch",
 	[WLZ_ERR_THREAD] = "cannot start thread",
+	[WLZ_ERR_WINDOW] = "window exceeds the memory limit",
+	[WLZ_ERR_READ] = "read error",
+	[WLZ_ERR_WRITE] = "write error",
 	[WLZ_ERR_INTERNAL] = "internal error",
 };
 
@@ -103,6 +106,8 @@ WLZ_EXPORT wlz_error wlz_options_check(const wlz_options *opt)
 	if (opt->flatten < 0 || opt->flatten > 2)
 		return WLZ_ERR_PARAM;
 	if (opt->parallel < 1 || opt->parallel > WLZ_PARALLEL_MAX)
+		return WLZ_ERR_PARAM;
+	if (opt->window_log && (opt->window_log < opt->block_log || opt->window_log > WLZ_WINDOW_LOG_ENC_MAX))
 		return WLZ_ERR_PARAM;
 	return WLZ_OK;
 }

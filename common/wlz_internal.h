@@ -55,7 +55,8 @@ static inline uint8_t *wlz_put_varint(uint8_t *p, uint64_t v)
 	return p;
 }
 
-/* Reads one varint from [*pp, end); returns 0 on overrun or > 64 bits. */
+/* Reads one varint from [*pp, end); returns 0 on overrun, more than 64
+ * bits, or an overlong form (SPEC.md, section 6). */
 static inline int wlz_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
 {
 	const uint8_t *p = *pp;
@@ -65,9 +66,14 @@ static inline int wlz_get_varint(const uint8_t **pp, const uint8_t *end, uint64_
 		if (WLZ_UNLIKELY(p >= end || shift > 63))
 			return 0;
 		uint8_t b = *p++;
+		if (WLZ_UNLIKELY(shift == 63 && b > 1))
+			return 0;  /* more than 64 bits */
 		v |= (uint64_t)(b & 0x7F) << shift;
-		if (!(b & 0x80))
+		if (!(b & 0x80)) {
+			if (WLZ_UNLIKELY(b == 0 && shift))
+				return 0;  /* overlong: a last group of zero */
 			break;
+		}
 		shift += 7;
 	}
 	*pp = p;

@@ -25,6 +25,7 @@ struct wlz_bdec {
 	uint8_t *buf[WLZ_NSTREAMS];
 	size_t cap[WLZ_NSTREAMS];
 	wlz_xxh3_state *hs;  /* the block's checksum, fed as bytes become final */
+	uint64_t window;     /* the archive's: no match reaches back further */
 	const uint8_t *hashed;  /* output before this is in hs */
 };
 
@@ -34,12 +35,18 @@ wlz_bdec *wlz_bdec_create(void)
 	if (!bd)
 		return NULL;
 	bd->zd = ZSTD_createDCtx();
+	bd->window = UINT64_MAX;
 	bd->hs = wlz_xxh3_create();
 	if (!bd->zd || !bd->hs) {
 		wlz_bdec_free(bd);
 		return NULL;
 	}
 	return bd;
+}
+
+void wlz_bdec_set_window(wlz_bdec *bd, uint64_t window)
+{
+	bd->window = window;
 }
 
 void wlz_bdec_free(wlz_bdec *bd)
@@ -56,6 +63,31 @@ void wlz_bdec_free(wlz_bdec *bd)
 }
 
 static const char *const stream_name[WLZ_NSTREAMS] = { "cmd", "lit", "len", "off" };
+
+/* Whole zstd frames, each stating its content size (which add up to rs),
+ * none skippable or with a dictionary (SPEC.md, section 5). */
+static wlz_error check_frames(int s, const uint8_t *in, size_t n, size_t rs)
+{
+	uint64_t sum = 0;
+	while (n) {
+		size_t f = ZSTD_findFrameCompressedSize(in, n);
+		if (n >= 4 && (wlz_rd32(in) & 0xFFFFFFF0u) == 0x184D2A50u)
+			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: a skippable zstd frame", stream_name[s]);
+		if (ZSTD_isError(f))
+			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: zstd: %s", stream_name[s], ZSTD_getErrorName(f));
+		unsigned long long c = ZSTD_getFrameContentSize(in, f);
+		if (c == ZSTD_CONTENTSIZE_UNKNOWN || c == ZSTD_CONTENTSIZE_ERROR || ZSTD_getDictID_fromFrame(in, f))
+			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: a zstd frame without its size, or with a "
+					"dictionary", stream_name[s]);
+		sum += c;
+		in += f;
+		n -= f;
+	}
+	if (sum != rs)
+		return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream's frames hold %llu bytes, not %zu", stream_name[s],
+				(unsigned long long)sum, rs);
+	return WLZ_OK;
+}
 
 /* Makes stream s of the block readable at *out, with SLACK bytes after it. */
 static wlz_error open_stream(wlz_bdec *bd, int s, const uint8_t *in, const wlz_block_entry *e,
@@ -80,6 +112,7 @@ static wlz_error open_stream(wlz_bdec *bd, int s, const uint8_t *in, const wlz_b
 	if (e->codec[s] == WLZ_CODEC_RAW) {
 		memcpy(bd->buf[s], in, rs);
 	} else {
+		WLZ_TRY(check_frames(s, in, e->csize[s], rs));
 		size_t got = ZSTD_decompressDCtx(bd->zd, bd->buf[s], rs, in, e->csize[s]);
 		if (ZSTD_isError(got))
 			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: zstd: %s", stream_name[s],
@@ -108,6 +141,8 @@ static inline int get_len(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 	unsigned nb = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
 	if (WLZ_UNLIKELY(p + nb > end))
 		return 0;
+	if (WLZ_UNLIKELY(nb > 1 && p[nb - 1] == 0))
+		return 0;  /* overlong */
 	uint64_t x = w & 0x7F7F7F7F7F7F7F7Full;
 	if (nb < 8)
 		x &= ((uint64_t)1 << (8 * nb)) - 1;
@@ -123,12 +158,13 @@ static inline int get_len(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 /* Where parsing of a block's streams stands. */
 typedef struct cursor {
 	const uint8_t *c0, *cp, *cend, *np, *nend, *fp, *lw, *fend;
-	uint64_t pos, bend, blen, lit, nlit, dist;
+	uint64_t pos, bend, blen, lit, nlit, dist, window;
 } cursor;
 
 static wlz_error cursor_open(cursor *cu, const uint8_t *const st[WLZ_NSTREAMS], const wlz_block_entry *e,
-			     uint64_t bstart, uint64_t bend)
+			     uint64_t bstart, uint64_t bend, uint64_t window)
 {
+	cu->window = window;
 	cu->c0 = cu->cp = st[WLZ_S_CMD];
 	cu->cend = cu->cp + e->rsize[WLZ_S_CMD];
 	cu->np = st[WLZ_S_LEN];
@@ -167,7 +203,7 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
 	const uint8_t *cp = cu->cp, *np = cu->np, *fp = cu->fp, *lw = cu->lw;
 	const uint8_t *const cend = cp + (max < (size_t)(cu->cend - cp) ? max : (size_t)(cu->cend - cp));
 	const uint8_t *const nend = cu->nend, *const fend = cu->fend;
-	const uint64_t blen = cu->blen, bend = cu->bend, nlit = cu->nlit;
+	const uint64_t blen = cu->blen, bend = cu->bend, nlit = cu->nlit, window = cu->window;
 	/* In a block under 128 bytes a one-byte extension may exceed it: the
 	 * slow way names that. */
 	const uint64_t tiny = blen < 128;
@@ -227,6 +263,8 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
 		pos += L;
 		if (WLZ_UNLIKELY(dist > pos))
 			return bad_token(cu, cp, "match source before the start of the output");
+		if (WLZ_UNLIKELY(dist > window))
+			return bad_token(cu, cp, "match reaches back further than the window");
 		t->lit = (uint32_t)L;
 		t->mlen = (uint32_t)M;
 		t->src = pos - dist;
@@ -456,7 +494,7 @@ static wlz_error exec_pending(par *pa, uint8_t *out, uint64_t b, uint64_t blen)
 				d[k] = s[k];
 		}
 		uint64_t pre = i + 1 < pa->np ? pa->pd[i + 1].dst - bstart : blen;
-		atomic_store_explicit(&sc->mark[b].prefix, pre, memory_order_release);
+		atomic_store_explicit(&wlz_sched_mark(sc, b)->prefix, pre, memory_order_release);
 	}
 	return WLZ_OK;
 }
@@ -503,7 +541,7 @@ wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 	}
 	cursor cu;
 	size_t n, tail;
-	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend));
+	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend, bd->window));
 	WLZ_TRY(parse_chunk(&cu, bd->tok, e->token_count, &n));
 	WLZ_TRY(cursor_close(&cu, &tail));
 	*tok = bd->tok;
@@ -570,9 +608,9 @@ static wlz_error decode_par(wlz_bdec *bd, const wlz_block_entry *e, cursor *cu, 
 	}
 	/* The pending-bit slot (only "defer" marks bits) is free once the block
 	 * that used it is complete. */
-	if (sc->defer && b >= sc->slots) {
+	if (sc->defer && b >= sc->first + sc->slots) {
 		const uint64_t old = b - sc->slots;
-		for (unsigned spins = 0; atomic_load_explicit(&sc->mark[old].prefix, memory_order_acquire) <
+		for (unsigned spins = 0; atomic_load_explicit(&wlz_sched_mark(sc, old)->prefix, memory_order_acquire) <
 					 wlz_sched_blen(sc, old); spins++) {
 			if (atomic_load_explicit(&sc->err, memory_order_relaxed))
 				return WLZ_ERR_ABORTED;
@@ -594,16 +632,16 @@ static wlz_error decode_par(wlz_bdec *bd, const wlz_block_entry *e, cursor *cu, 
 			return WLZ_ERR_ABORTED;
 		uint64_t done = (uint64_t)(*opp - out) - bstart;
 		uint64_t pre = pa.first_pend < bstart + done ? pa.first_pend - bstart : done;
-		atomic_store_explicit(&sc->mark[b].p1, done, memory_order_release);
-		atomic_store_explicit(&sc->mark[b].prefix, pre, memory_order_release);
+		atomic_store_explicit(&wlz_sched_mark(sc, b)->p1, done, memory_order_release);
+		atomic_store_explicit(&wlz_sched_mark(sc, b)->prefix, pre, memory_order_release);
 		hash_to(bd, out + bstart + pre);  /* after publishing: waiters go on */
 		pa.fb = wlz_sched_final(sc, bstart);
 	}
 	size_t tail;
 	WLZ_TRY(cursor_close(cu, &tail));
 	memcpy(*opp, *lpp, tail);
-	atomic_store_explicit(&sc->mark[b].p1, blen, memory_order_release);
-	atomic_store_explicit(&sc->mark[b].prefix, pa.np ? pa.pd[0].dst - bstart : blen, memory_order_release);
+	atomic_store_explicit(&wlz_sched_mark(sc, b)->p1, blen, memory_order_release);
+	atomic_store_explicit(&wlz_sched_mark(sc, b)->prefix, pa.np ? pa.pd[0].dst - bstart : blen, memory_order_release);
 	return exec_pending(&pa, out, b, blen);
 }
 
@@ -613,7 +651,7 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 	const uint8_t *st[WLZ_NSTREAMS];
 	WLZ_TRY(open_block(bd, arc, e, st));
 	cursor cu;
-	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend));
+	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend, bd->window));
 	const uint8_t *lp = st[WLZ_S_LIT];
 	uint8_t *op = out + bstart;
 	wlz_xxh3_reset(bd->hs);

@@ -11,6 +11,8 @@ typedef struct wlz_bdec wlz_bdec;
 
 wlz_bdec *wlz_bdec_create(void);
 void wlz_bdec_free(wlz_bdec *bd);
+/* The archive's window: tokens reaching back further are an error. */
+void wlz_bdec_set_window(wlz_bdec *bd, uint64_t window);
 
 /* Decodes the block described by e (payload at arc + e->data_offset) into
  * out[bstart..bend).  Sources may lie anywhere in out[0..bend).  Without sc
@@ -18,8 +20,8 @@ void wlz_bdec_free(wlz_bdec *bd);
  * its progress and waits for sources in unfinished blocks (sched.h); its
  * bytes are published before its checksum is checked, so a caller must stop
  * every thread on an error.  Never writes outside out[bstart..bend).
- * The archive must have passed wlz_archive_validate (its footer guarantees
- * readable bytes after every stream). */
+ * The member must have passed wlz_member_parse, or the payload be followed
+ * by at least 32 readable bytes (raw streams are read in place). */
 wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
 			  uint8_t *out, uint64_t bstart, uint64_t bend, wlz_sched *sc);
 

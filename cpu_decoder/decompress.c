@@ -6,8 +6,11 @@
  * straight into the output; references into unfinished blocks wait on the
  * progress marks of sched.h.  Output is the same at every thread count.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "cpu_decoder/block_decode.h"
 
 struct wlz_dctx {
@@ -16,6 +19,8 @@ struct wlz_dctx {
 	wlz_bdec **bd;       /* one per thread */
 	wlz_progress_fn progress;
 	void *progress_opaque;
+	uint64_t done, total;  /* progress: bytes before this run; 0 = unknown */
+	uint64_t memory_limit;
 };
 
 WLZ_EXPORT wlz_dctx *wlz_dctx_create(int threads)
@@ -26,6 +31,7 @@ WLZ_EXPORT wlz_dctx *wlz_dctx_create(int threads)
 	if (!dc)
 		return NULL;
 	dc->nthreads = wlz_resolve_threads(threads);
+	dc->memory_limit = WLZ_MEMORY_LIMIT_DEFAULT;
 	dc->bd = calloc((size_t)dc->nthreads, sizeof(*dc->bd));
 	if (!dc->bd) {
 		free(dc);
@@ -42,6 +48,12 @@ WLZ_EXPORT void wlz_dctx_free(wlz_dctx *dc)
 		wlz_bdec_free(dc->bd[t]);
 	free(dc->bd);
 	free(dc);
+}
+
+WLZ_EXPORT void wlz_dctx_set_memory_limit(wlz_dctx *dc, uint64_t bytes)
+{
+	if (dc)
+		dc->memory_limit = bytes ? bytes : WLZ_MEMORY_LIMIT_DEFAULT;
 }
 
 WLZ_EXPORT void wlz_dctx_set_progress(wlz_dctx *dc, wlz_progress_fn fn, void *opaque)
@@ -63,11 +75,16 @@ static wlz_error ensure_bdecs(wlz_dctx *dc, int n)
 	return WLZ_OK;
 }
 
+/* A run of consecutive blocks of one member, decoded at once. */
 typedef struct job {
 	wlz_dctx *dc;
-	const uint8_t *arc;
-	uint8_t *out;
-	wlz_header h;
+	const uint8_t *arc;           /* payloads: arc + e->data_offset */
+	const wlz_block_entry *e;     /* the run's blocks */
+	uint64_t first, n;            /* member block numbers [first, first + n) */
+	uint8_t *out;                 /* out + p holds member position p */
+	unsigned block_log;
+	uint64_t end;                 /* member position after the run */
+	uint64_t window;
 	wlz_sched sc;
 	char detail[WLZ_DETAIL_MAX];  /* of the first failing worker */
 } job;
@@ -80,11 +97,11 @@ typedef struct worker {
 
 static wlz_error decode_one(job *jb, wlz_bdec *bd, uint64_t b, wlz_sched *sc)
 {
-	wlz_block_entry e;
-	wlz_entry_read(jb->arc + WLZ_HEADER_SIZE + b * WLZ_INDEX_ENTRY_SIZE, &e);
-	uint64_t bstart = b << jb->h.block_log;
-	uint64_t bend = b + 1 == jb->h.block_count ? jb->h.content_size : bstart + ((uint64_t)1 << jb->h.block_log);
-	wlz_error err = wlz_bdec_decode(bd, jb->arc, &e, jb->out, bstart, bend, sc);
+	const wlz_block_entry *e = &jb->e[b - jb->first];
+	uint64_t bstart = b << jb->block_log;
+	uint64_t bend = bstart + e->length;
+	wlz_bdec_set_window(bd, jb->window);
+	wlz_error err = wlz_bdec_decode(bd, jb->arc, e, jb->out, bstart, bend, sc);
 	if (err != WLZ_OK && err != WLZ_ERR_ABORTED)
 		wlz_detail_block(b);
 	return err;
@@ -96,11 +113,18 @@ static void advance(wlz_sched *sc)
 	for (;;) {
 		uint64_t f = atomic_load_explicit(&sc->frontier, memory_order_acquire);
 		if (f >= sc->nb ||
-		    atomic_load_explicit(&sc->mark[f].prefix, memory_order_acquire) < wlz_sched_blen(sc, f))
+		    atomic_load_explicit(&wlz_sched_mark(sc, f)->prefix, memory_order_acquire) < wlz_sched_blen(sc, f))
 			return;
 		atomic_compare_exchange_weak_explicit(&sc->frontier, &f, f + 1, memory_order_acq_rel,
 						      memory_order_acquire);
 	}
+}
+
+static void progress(job *jb, uint64_t pos)
+{
+	wlz_dctx *dc = jb->dc;
+	if (dc->progress)
+		dc->progress(dc->progress_opaque, dc->done + pos, dc->total);
 }
 
 static void *work(void *arg)
@@ -108,7 +132,6 @@ static void *work(void *arg)
 	worker *w = arg;
 	job *jb = w->jb;
 	wlz_sched *sc = &jb->sc;
-	const wlz_header *h = &jb->h;
 	for (;;) {
 		if (atomic_load_explicit(&sc->err, memory_order_relaxed))
 			break;
@@ -125,9 +148,8 @@ static void *work(void *arg)
 		}
 		advance(sc);
 		if (w->report && jb->dc->progress) {
-			uint64_t f = atomic_load_explicit(&sc->frontier, memory_order_acquire) << h->block_log;
-			jb->dc->progress(jb->dc->progress_opaque, f < h->content_size ? f : h->content_size,
-					 h->content_size);
+			uint64_t f = atomic_load_explicit(&sc->frontier, memory_order_acquire) << jb->block_log;
+			progress(jb, f < jb->end ? f : jb->end);
 		}
 	}
 	return NULL;
@@ -139,16 +161,17 @@ static wlz_error decode_parallel(job *jb, int nthreads)
 	/* Pending bits for 4 blocks a thread (a block's slot is reused once the
 	 * block is complete; with more slots than blocks in flight, a thread
 	 * hardly ever waits for one). */
-	sc->slots = 4 * (uint64_t)nthreads < sc->nb ? 4 * (uint64_t)nthreads : sc->nb;
+	const uint64_t nb = jb->n;
+	sc->slots = 4 * (uint64_t)nthreads < nb ? 4 * (uint64_t)nthreads : nb;
 	sc->words = ((((uint64_t)1 << sc->block_log) >> WLZ_GRAIN_LOG) + 63) / 64;
-	sc->mark = aligned_alloc(64, sizeof(wlz_mark) * (size_t)sc->nb);
+	sc->mark = aligned_alloc(64, sizeof(wlz_mark) * (size_t)nb);
 	sc->bits = calloc((size_t)(sc->slots * sc->words), sizeof(*sc->bits));
 	if (!sc->mark || !sc->bits) {
 		free(sc->mark);
 		free(sc->bits);
 		return WLZ_ERR_NOMEM;
 	}
-	for (uint64_t b = 0; b < sc->nb; b++) {
+	for (uint64_t b = 0; b < nb; b++) {
 		atomic_init(&sc->mark[b].prefix, 0);
 		atomic_init(&sc->mark[b].p1, 0);
 	}
@@ -189,6 +212,65 @@ static wlz_error decode_parallel(job *jb, int nthreads)
 	return err;
 }
 
+/* Decodes the run of jb; every source must lie in the run or be final. */
+static wlz_error decode_run(job *jb)
+{
+	wlz_dctx *dc = jb->dc;
+	int nthreads = dc->nthreads;
+	if ((uint64_t)nthreads > jb->n)
+		nthreads = jb->n ? (int)jb->n : 1;
+	WLZ_TRY(ensure_bdecs(dc, nthreads));
+	if (nthreads > 1) {
+		memset(&jb->sc, 0, sizeof(jb->sc));
+		jb->sc.first = jb->first;
+		jb->sc.nb = jb->first + jb->n;
+		jb->sc.block_log = jb->block_log;
+		jb->sc.size = jb->end;
+		/* Bench knob: WAVELZ_SCHED=defer measures the other design. */
+		const char *sched = getenv("WAVELZ_SCHED");
+		jb->sc.defer = sched && !strcmp(sched, "defer");
+		atomic_init(&jb->sc.next, jb->first);
+		atomic_init(&jb->sc.frontier, jb->first);
+		atomic_init(&jb->sc.err, WLZ_OK);
+		return decode_parallel(jb, nthreads);
+	}
+	for (uint64_t b = jb->first; b < jb->first + jb->n; b++) {
+		WLZ_TRY(decode_one(jb, dc->bd[0], b, NULL));
+		uint64_t end = (b << jb->block_log) + jb->e[b - jb->first].length;
+		progress(jb, end);
+	}
+	return WLZ_OK;
+}
+
+/* Sums the content of every member in memory. */
+static wlz_error content_of(const uint8_t *src, size_t size, uint64_t *total)
+{
+	uint64_t at = 0, sum = 0;
+	do {
+		wlz_member m;
+		wlz_error err = wlz_member_parse(src, size, at, &m);
+		if (err != WLZ_OK) {
+			if (at && err == WLZ_ERR_BAD_MAGIC)
+				return wlz_fail(WLZ_ERR_BAD_MAGIC, "%llu bytes after the archive's end that are not "
+						"another archive", (unsigned long long)(size - at));
+			return err;
+		}
+		sum += m.content_size;
+		at += m.size;
+		wlz_member_free(&m);
+	} while (at < size);
+	*total = sum;
+	return WLZ_OK;
+}
+
+WLZ_EXPORT wlz_error wlz_get_content_size(const void *src, size_t src_size, uint64_t *content_size)
+{
+	wlz_detail_clear();
+	if (!src || !content_size)
+		return WLZ_ERR_PARAM;
+	return content_of(src, src_size, content_size);
+}
+
 WLZ_EXPORT wlz_error wlz_decompress(wlz_dctx *dc, void *dst, size_t dst_capacity,
 				    const void *src, size_t src_size, size_t *dst_size)
 {
@@ -196,44 +278,333 @@ WLZ_EXPORT wlz_error wlz_decompress(wlz_dctx *dc, void *dst, size_t dst_capacity
 	if (!dc || !src || !dst_size || (!dst && dst_capacity))
 		return WLZ_ERR_PARAM;
 	*dst_size = 0;
-	job jb;
-	memset(&jb, 0, sizeof(jb));
-	jb.dc = dc;
-	jb.arc = src;
-	/* Header, index, footer and the content checksum over the index. */
-	WLZ_TRY(wlz_archive_validate(jb.arc, src_size, &jb.h));
-	if (jb.h.content_size > dst_capacity)
+	uint64_t total = 0;
+	/* Every member's headers, index and footer before any output. */
+	WLZ_TRY(content_of(src, src_size, &total));
+	if (total > dst_capacity)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "content of %llu bytes, room for %zu",
-				(unsigned long long)jb.h.content_size, dst_capacity);
-	if (jb.h.content_size && !dst)
-		return WLZ_ERR_PARAM;
-	jb.out = dst;
-	const uint64_t nb = jb.h.block_count;
-	int nthreads = dc->nthreads;
-	if ((uint64_t)nthreads > nb)
-		nthreads = nb ? (int)nb : 1;
-	WLZ_TRY(ensure_bdecs(dc, nthreads));
-	if (nthreads > 1) {
-		jb.sc.nb = nb;
-		jb.sc.block_log = jb.h.block_log;
-		jb.sc.size = jb.h.content_size;
-		/* Bench knob: WAVELZ_SCHED=defer measures the other design. */
-		const char *sched = getenv("WAVELZ_SCHED");
-		jb.sc.defer = sched && !strcmp(sched, "defer");
-		atomic_init(&jb.sc.next, 0);
-		atomic_init(&jb.sc.frontier, 0);
-		atomic_init(&jb.sc.err, WLZ_OK);
-		WLZ_TRY(decode_parallel(&jb, nthreads));
-	} else {
-		for (uint64_t b = 0; b < nb; b++) {
-			WLZ_TRY(decode_one(&jb, dc->bd[0], b, NULL));
-			if (dc->progress) {
-				uint64_t end = (b + 1) << jb.h.block_log;
-				dc->progress(dc->progress_opaque, end < jb.h.content_size ? end : jb.h.content_size,
-					     jb.h.content_size);
-			}
-		}
-	}
-	*dst_size = (size_t)jb.h.content_size;
+				(unsigned long long)total, dst_capacity);
+	dc->done = 0;
+	dc->total = total;
+	uint64_t at = 0;
+	do {
+		wlz_member m;
+		WLZ_TRY(wlz_member_parse(src, src_size, at, &m));
+		job jb;
+		memset(&jb, 0, sizeof(jb));
+		jb.dc = dc;
+		jb.arc = src;
+		jb.e = m.blocks;
+		jb.first = 0;
+		jb.n = m.nblocks;
+		jb.out = (uint8_t *)dst + dc->done;
+		jb.block_log = m.h.block_log;
+		jb.end = m.content_size;
+		jb.window = (uint64_t)1 << m.h.window_log;
+		wlz_error err = jb.n ? decode_run(&jb) : WLZ_OK;
+		dc->done += m.content_size;
+		at += m.size;
+		wlz_member_free(&m);
+		if (err != WLZ_OK)
+			return err;
+	} while (at < src_size);
+	*dst_size = (size_t)total;
 	return WLZ_OK;
+}
+
+/* ------------------------------------------------------------ streaming */
+
+/* Reads exactly n bytes; *got < n only at the end of input. */
+static wlz_error read_full(wlz_read_fn rd, void *rdo, void *buf, size_t n, size_t *got)
+{
+	size_t have = 0;
+	*got = 0;
+	while (have < n) {
+		size_t k = rd(rdo, (uint8_t *)buf + have, n - have);
+		if (k == (size_t)-1)
+			return wlz_fail(WLZ_ERR_READ, "reading the archive failed");
+		if (k == 0)
+			break;
+		have += k;
+	}
+	*got = have;
+	return WLZ_OK;
+}
+
+static wlz_error read_exact(wlz_read_fn rd, void *rdo, void *buf, size_t n, const char *what)
+{
+	size_t got;
+	WLZ_TRY(read_full(rd, rdo, buf, n, &got));
+	if (got < n)
+		return wlz_fail(WLZ_ERR_TRUNCATED, "the archive ends inside %s", what);
+	return WLZ_OK;
+}
+
+/* The window of a streaming decode: cap bytes mapped twice in a row, so
+ * that position p of the output lives at both p mod cap and cap + p mod
+ * cap, and a run of blocks placed in the second copy sees the window before
+ * it in one piece. */
+typedef struct ring {
+	uint8_t *base;
+	uint64_t cap;
+	size_t len;
+} ring;
+
+static void ring_free(ring *r)
+{
+	if (r->base)
+		munmap(r->base, r->len);
+	r->base = NULL;
+}
+
+static wlz_error ring_make(ring *r, uint64_t cap)
+{
+	/* The copies' tail is followed by readable bytes (wide copies). */
+	const size_t tail = 1 << 16;
+	r->base = NULL;
+	r->cap = cap;
+	r->len = 2 * (size_t)cap + tail;
+	int fd = memfd_create("wavelz-window", MFD_CLOEXEC);
+	if (fd < 0)
+		return wlz_fail(WLZ_ERR_NOMEM, "memfd_create failed for a window of %llu bytes",
+				(unsigned long long)cap);
+	uint8_t *p = MAP_FAILED;
+	if (ftruncate(fd, (off_t)cap) == 0)
+		p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED &&
+	    (mmap(p, (size_t)cap, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED ||
+	     mmap(p + cap, (size_t)cap, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)) {
+		munmap(p, r->len);
+		p = MAP_FAILED;
+	}
+	close(fd);
+	if (p == MAP_FAILED)
+		return wlz_fail(WLZ_ERR_NOMEM, "cannot map a window of %llu bytes", (unsigned long long)cap);
+	r->base = p;
+	return WLZ_OK;
+}
+
+/* What one member's streaming decode keeps. */
+typedef struct sdec {
+	wlz_dctx *dc;
+	wlz_read_fn rd;
+	void *rdo;
+	wlz_write_fn wr;
+	void *wro;
+	wlz_header h;
+	uint64_t B, W;
+	ring rg;
+	uint8_t *pay;                 /* the batch's payloads */
+	size_t pay_cap;
+	wlz_block_entry *e;           /* the batch's blocks */
+	uint64_t *offs, *sums;        /* every block so far: header offset, checksum */
+	uint64_t nb, cap;
+	uint64_t pos;                 /* member bytes read */
+	uint64_t out;                 /* content bytes decoded and written */
+	int last_short;               /* a block shorter than B was seen */
+} sdec;
+
+static wlz_error grow_lists(sdec *sd)
+{
+	if (sd->nb < sd->cap)
+		return WLZ_OK;
+	uint64_t cap = sd->cap ? 2 * sd->cap : 256;
+	uint64_t *a = realloc(sd->offs, cap * sizeof(*a));
+	if (a)
+		sd->offs = a;
+	uint64_t *b = realloc(sd->sums, cap * sizeof(*b));
+	if (b)
+		sd->sums = b;
+	if (!a || !b)
+		return WLZ_ERR_NOMEM;
+	sd->cap = cap;
+	return WLZ_OK;
+}
+
+/* Reads up to max blocks of the member into the batch; *n gets how many,
+ * *ended whether the index tag came. */
+static wlz_error read_batch(sdec *sd, uint64_t max, uint64_t *n, int *ended)
+{
+	size_t used = 0;
+	*n = 0;
+	*ended = 0;
+	while (*n < max) {
+		uint8_t hd[WLZ_BHEAD_SIZE];
+		WLZ_TRY(read_exact(sd->rd, sd->rdo, hd, 4, "a block header"));
+		if (wlz_rd32(hd) == WLZ_INDEX_TAG) {
+			*ended = 1;
+			break;
+		}
+		if (wlz_rd32(hd) != WLZ_BLOCK_TAG)
+			return wlz_fail(WLZ_ERR_BAD_INDEX, "block %llu: no block or index tag at byte %llu",
+					(unsigned long long)sd->nb, (unsigned long long)sd->pos);
+		WLZ_TRY(read_exact(sd->rd, sd->rdo, hd + 4, WLZ_BHEAD_SIZE - 4, "a block header"));
+		wlz_block_entry *e = &sd->e[*n];
+		wlz_error err = wlz_bhead_read(hd, &sd->h, e);
+		if (err == WLZ_OK && sd->last_short)
+			err = wlz_fail(WLZ_ERR_BAD_INDEX, "a block of fewer than %llu bytes before the last one",
+				       (unsigned long long)sd->B);
+		if (err != WLZ_OK) {
+			wlz_detail_block(sd->nb);
+			return err;
+		}
+		sd->last_short = e->length < sd->B;
+		const uint64_t psize = wlz_payload_size(e);
+		/* Payloads and the slack raw streams are read with. */
+		if (sd->pay_cap < used + psize + 64) {
+			size_t cap = (size_t)(used + psize + 64);
+			cap += cap / 2;
+			uint8_t *p = realloc(sd->pay, cap);
+			if (!p)
+				return WLZ_ERR_NOMEM;
+			sd->pay = p;
+			sd->pay_cap = cap;
+		}
+		WLZ_TRY(read_exact(sd->rd, sd->rdo, sd->pay + used, (size_t)psize, "a block's payload"));
+		e->data_offset = used;
+		used += psize;
+		memset(sd->pay + used, 0, 64);
+		WLZ_TRY(grow_lists(sd));
+		sd->offs[sd->nb] = sd->pos;
+		sd->sums[sd->nb] = e->checksum;
+		sd->nb++;
+		sd->pos += WLZ_BHEAD_SIZE + psize;
+		(*n)++;
+	}
+	return WLZ_OK;
+}
+
+/* The rest of the member after its index tag: index and footer. */
+static wlz_error read_end(sdec *sd)
+{
+	uint8_t fixed[12];
+	WLZ_TRY(read_exact(sd->rd, sd->rdo, fixed, sizeof(fixed), "the index"));
+	if (wlz_rd64(fixed + 4) != sd->nb)
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "the index lists %llu blocks, the archive has %llu",
+				(unsigned long long)wlz_rd64(fixed + 4), (unsigned long long)sd->nb);
+	const uint64_t isize = wlz_index_size(sd->nb);
+	uint8_t *idx = malloc((size_t)isize + WLZ_FOOTER_SIZE);
+	if (!idx)
+		return WLZ_ERR_NOMEM;
+	wlz_wr32(idx, WLZ_INDEX_TAG);
+	memcpy(idx + 4, fixed, sizeof(fixed));
+	wlz_error err = read_exact(sd->rd, sd->rdo, idx + 16, (size_t)isize - 16 + WLZ_FOOTER_SIZE,
+				   "the index or footer");
+	if (err == WLZ_OK)
+		err = wlz_index_check(idx, isize, sd->nb, sd->offs, sd->sums, sd->out);
+	uint64_t ioff = 0, msize = 0;
+	if (err == WLZ_OK)
+		err = wlz_footer_read(idx + isize, &ioff, &msize);
+	if (err == WLZ_OK && (ioff != sd->pos || msize != sd->pos + isize + WLZ_FOOTER_SIZE))
+		err = wlz_fail(WLZ_ERR_BAD_INDEX, "the footer places the index at %llu in a member of %llu "
+			       "bytes; it lies at %llu", (unsigned long long)ioff, (unsigned long long)msize,
+			       (unsigned long long)sd->pos);
+	if (err == WLZ_OK && sd->h.content_size != WLZ_SIZE_UNKNOWN && sd->h.content_size != sd->out)
+		err = wlz_fail(WLZ_ERR_BAD_HEADER, "the header says %llu content bytes, the blocks hold %llu",
+			       (unsigned long long)sd->h.content_size, (unsigned long long)sd->out);
+	free(idx);
+	return err;
+}
+
+/* One member whose header is in hd. */
+static wlz_error stream_member(sdec *sd, const uint8_t hd[WLZ_HEADER_SIZE])
+{
+	wlz_dctx *dc = sd->dc;
+	WLZ_TRY(wlz_header_read(hd, WLZ_HEADER_SIZE, &sd->h));
+	sd->B = (uint64_t)1 << sd->h.block_log;
+	sd->W = (uint64_t)1 << sd->h.window_log;
+	if (sd->W > dc->memory_limit)
+		return wlz_fail(WLZ_ERR_WINDOW, "a window of %llu MiB, over the limit of %llu MiB (--memory=)",
+				(unsigned long long)(sd->W >> 20), (unsigned long long)(dc->memory_limit >> 20));
+	/* Blocks in flight: 4 a thread, within the window's size once it is
+	 * large; the first batches are small, so that output starts soon. */
+	uint64_t kmax = 4 * (uint64_t)dc->nthreads;
+	if (kmax < 2)
+		kmax = 2;
+	const uint64_t R = kmax * sd->B;
+	WLZ_TRY(ring_make(&sd->rg, sd->W + R));
+	sd->e = malloc(sizeof(*sd->e) * (size_t)kmax);
+	if (!sd->e)
+		return WLZ_ERR_NOMEM;
+	const uint64_t C = sd->rg.cap;
+	sd->pos = WLZ_HEADER_SIZE;
+	uint64_t k = 1;
+	for (;;) {
+		/* A run may not pass a multiple of C (it must fit the second copy). */
+		uint64_t room = (C - sd->out % C) / sd->B;
+		uint64_t want = k < room ? k : room, n;
+		int ended;
+		WLZ_TRY(read_batch(sd, want, &n, &ended));
+		if (n) {
+			job jb;
+			memset(&jb, 0, sizeof(jb));
+			jb.dc = dc;
+			jb.arc = sd->pay;
+			jb.e = sd->e;
+			jb.first = sd->nb - n;
+			jb.n = n;
+			jb.out = sd->rg.base + C + sd->out % C - sd->out;
+			jb.block_log = sd->h.block_log;
+			jb.end = sd->out;
+			for (uint64_t i = 0; i < n; i++)
+				jb.end += sd->e[i].length;
+			jb.window = sd->W;
+			WLZ_TRY(decode_run(&jb));
+			if (sd->wr(sd->wro, jb.out + sd->out, (size_t)(jb.end - sd->out)) != 0)
+				return wlz_fail(WLZ_ERR_WRITE, "writing the output failed");
+			dc->done += jb.end - sd->out;
+			sd->out = jb.end;
+		}
+		if (ended)
+			break;
+		k = 2 * k < kmax ? 2 * k : kmax;
+	}
+	return read_end(sd);
+}
+
+WLZ_EXPORT wlz_error wlz_decompress_stream(wlz_dctx *dc, wlz_read_fn rd, void *rdo, wlz_write_fn wr, void *wro,
+					   uint64_t *content_size)
+{
+	wlz_detail_clear();
+	if (content_size)
+		*content_size = 0;
+	if (!dc || !rd || !wr)
+		return WLZ_ERR_PARAM;
+	dc->done = 0;
+	dc->total = 0;
+	wlz_error err = WLZ_OK;
+	for (int members = 0; err == WLZ_OK; members++) {
+		uint8_t hd[WLZ_HEADER_SIZE];
+		size_t got;
+		err = read_full(rd, rdo, hd, sizeof(hd), &got);
+		if (err != WLZ_OK)
+			break;
+		if (got == 0 && members > 0)
+			break;  /* the end, after a whole member */
+		if (got < sizeof(hd)) {
+			err = members && wlz_header_read(hd, got, &(wlz_header){ 0 }) == WLZ_ERR_BAD_MAGIC
+				? wlz_fail(WLZ_ERR_BAD_MAGIC, "bytes after the archive's end that are not "
+					   "another archive")
+				: wlz_header_read(hd, got, &(wlz_header){ 0 });
+			if (err == WLZ_OK)
+				err = wlz_fail(WLZ_ERR_TRUNCATED, "the archive ends inside its header");
+			break;
+		}
+		sdec sd;
+		memset(&sd, 0, sizeof(sd));
+		sd.dc = dc;
+		sd.rd = rd;
+		sd.rdo = rdo;
+		sd.wr = wr;
+		sd.wro = wro;
+		err = stream_member(&sd, hd);
+		ring_free(&sd.rg);
+		free(sd.pay);
+		free(sd.e);
+		free(sd.offs);
+		free(sd.sums);
+	}
+	if (content_size)
+		*content_size = dc->done;
+	return err;
 }

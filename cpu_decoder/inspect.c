@@ -14,27 +14,30 @@ WLZ_EXPORT wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *
 	if (!src || !st)
 		return WLZ_ERR_PARAM;
 	const uint8_t *arc = src;
-	wlz_header h;
-	WLZ_TRY(wlz_archive_validate(arc, src_size, &h));
+	wlz_member m;
+	WLZ_TRY(wlz_member_parse(arc, src_size, 0, &m));
 	memset(st, 0, sizeof(*st));
-	if (h.content_size > SIZE_MAX)
+	if (m.content_size > SIZE_MAX) {
+		wlz_member_free(&m);
 		return WLZ_ERR_NOMEM;
+	}
 	/* map[q]: 0 literal, k + 1 written by a level-k match (255 saturates) */
-	uint8_t *map = calloc(h.content_size ? (size_t)h.content_size : 1, 1);
+	uint8_t *map = calloc(m.content_size ? (size_t)m.content_size : 1, 1);
 	wlz_bdec *bd = wlz_bdec_create();
 	if (!map || !bd) {
 		free(map);
 		wlz_bdec_free(bd);
+		wlz_member_free(&m);
 		return WLZ_ERR_NOMEM;
 	}
+	wlz_bdec_set_window(bd, (uint64_t)1 << m.h.window_log);
 	wlz_error err = WLZ_OK;
 	uint64_t level_sum = 0;
-	const uint64_t bs = (uint64_t)1 << h.block_log;
-	for (uint64_t b = 0; b < h.block_count && err == WLZ_OK; b++) {
-		wlz_block_entry e;
-		wlz_entry_read(arc + WLZ_HEADER_SIZE + b * WLZ_INDEX_ENTRY_SIZE, &e);
+	const uint64_t bs = (uint64_t)1 << m.h.block_log;
+	for (uint64_t b = 0; b < m.nblocks && err == WLZ_OK; b++) {
+		const wlz_block_entry e = m.blocks[b];
 		uint64_t bstart = b * bs;
-		uint64_t bend = b + 1 == h.block_count ? h.content_size : bstart + bs;
+		uint64_t bend = bstart + e.length;
 		const wlz_dtoken *tok;
 		err = wlz_bdec_tokens(bd, arc, &e, bstart, bend, &tok);
 		if (err != WLZ_OK) {
@@ -48,15 +51,12 @@ WLZ_EXPORT wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *
 			pos += t->lit;
 			/* Bytes this token writes itself add no level. */
 			uint64_t end = t->src + t->mlen < pos ? t->src + t->mlen : pos;
-			unsigned lvl = 0;
+			unsigned lvl = wlz_match_level(map, t->src, pos, t->mlen);
 			int own = 0;  /* reads bytes an earlier match of this block wrote */
-			for (uint64_t q = t->src; q < end; q++) {
-				if (map[q] > lvl)
-					lvl = map[q];
-				own |= q >= bstart && map[q] != 0;
-			}
+			for (uint64_t q = t->src > bstart ? t->src : bstart; q < end && !own; q++)
+				own = map[q] != 0;
 			chained += own;
-			memset(map + pos, lvl + 1 > 255 ? 255 : (int)lvl + 1, t->mlen);
+			memset(map + pos, wlz_map_value(lvl), t->mlen);
 			st->level_hist[lvl > 255 ? 255 : lvl]++;
 			level_sum += lvl;
 			if (lvl > bmax)
@@ -74,9 +74,36 @@ WLZ_EXPORT wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *
 		st->chained += chained;
 		st->chained_misstated += (chained < WLZ_CHAINED_MAX ? chained : WLZ_CHAINED_MAX) != e.chained;
 	}
-	st->literal_bytes = h.content_size - st->match_bytes;
+	st->literal_bytes = m.content_size - st->match_bytes;
 	st->mean_level = st->tokens ? (double)level_sum / (double)st->tokens : 0;
 	free(map);
 	wlz_bdec_free(bd);
+	wlz_member_free(&m);
 	return err;
+}
+
+WLZ_EXPORT wlz_error wlz_get_info(const void *src, size_t src_size, wlz_info *info)
+{
+	wlz_detail_clear();
+	if (!src || !info)
+		return WLZ_ERR_PARAM;
+	wlz_member m;
+	WLZ_TRY(wlz_member_parse(src, src_size, 0, &m));
+	memset(info, 0, sizeof(*info));
+	info->format_version = m.h.version;
+	info->window_log = m.h.window_log;
+	info->level = m.h.level;
+	info->depth = m.h.depth == WLZ_DEPTH_NONE ? WLZ_DEPTH_UNLIMITED : (int)m.h.depth;
+	info->block_log = m.h.block_log;
+	info->content_size = m.content_size;
+	info->archive_size = m.size;
+	info->block_count = m.nblocks;
+	info->content_checksum = m.digest;
+	for (uint64_t b = 0; b < m.nblocks; b++) {
+		info->token_count += m.blocks[b].token_count;
+		if (m.blocks[b].max_level > info->max_level)
+			info->max_level = m.blocks[b].max_level;
+	}
+	wlz_member_free(&m);
+	return WLZ_OK;
 }

@@ -47,7 +47,8 @@ typedef struct wlz_sched {
 	_Alignas(64) _Atomic int err;            /* first error; all threads stop */
 	unsigned block_log;
 	int defer;                               /* put unready matches off (else wait) */
-	uint64_t nb, size;                       /* blocks, content bytes */
+	uint64_t first;                          /* blocks before it are final; marks start there */
+	uint64_t nb, size;                       /* end of the run: blocks, content bytes */
 } wlz_sched;
 
 /* What a thread returns when it stopped because another failed; the first
@@ -61,6 +62,11 @@ static inline void wlz_cpu_relax(void)
 #elif defined(__aarch64__)
 	__asm__ __volatile__("yield");
 #endif
+}
+
+static inline wlz_mark *wlz_sched_mark(wlz_sched *sc, uint64_t b)
+{
+	return &sc->mark[b - sc->first];
 }
 
 static inline uint64_t wlz_sched_blen(const wlz_sched *sc, uint64_t b)
@@ -125,20 +131,20 @@ static inline void wlz_seen_init(wlz_seen *sn)
 static inline int wlz_sched_ready(wlz_sched *sc, wlz_seen *sn, uint64_t lo, uint64_t hi)
 {
 	const unsigned bl = sc->block_log;
-	for (uint64_t b = lo >> bl; b << bl < hi; b++) {
+	for (uint64_t b = (lo >> bl) > sc->first ? lo >> bl : sc->first; b << bl < hi; b++) {
 		const uint64_t base = b << bl;
 		uint64_t l = lo > base ? lo - base : 0;
 		uint64_t h = (hi < base + ((uint64_t)1 << bl) ? hi : base + ((uint64_t)1 << bl)) - base;
 		const unsigned slot = (unsigned)(b % WLZ_SEEN);
 		if (sn->block[slot] == b && h <= sn->prefix[slot])
 			continue;
-		uint64_t pre = atomic_load_explicit(&sc->mark[b].prefix, memory_order_acquire);
+		uint64_t pre = atomic_load_explicit(&wlz_sched_mark(sc, b)->prefix, memory_order_acquire);
 		sn->block[slot] = b;
 		sn->prefix[slot] = pre;
 		if (h <= pre)
 			continue;
 		/* p1 is stored after the pending bits it covers: acquire, then bits. */
-		if (atomic_load_explicit(&sc->mark[b].p1, memory_order_acquire) < h)
+		if (atomic_load_explicit(&wlz_sched_mark(sc, b)->p1, memory_order_acquire) < h)
 			return 0;
 		if (wlz_sched_pending(wlz_sched_slot(sc, b), l > pre ? l : pre, h))
 			return 0;

@@ -1,6 +1,23 @@
 /*
- * compress.c - the compression context: builds the whole-input match
- * finder, parses and codes blocks on worker threads, assembles the archive.
+ * compress.c - the compression context: reads the input through a window
+ * buffer of bounded size, parses and codes blocks on worker threads round
+ * by round, and writes the archive front to back (SPEC.md, sections 1-3).
+ *
+ * Memory is set by the window and the level, never by the input's size:
+ *  - the input buffer: the window before the next block, plus a segment of
+ *    new input (half a window), plus a little lookahead; when it is full,
+ *    the window is moved down to its start (block-aligned, so block numbers
+ *    keep their differences);
+ *  - the level map, one byte per buffered byte (dependency levels);
+ *  - the far table (farfind.h), sized by the window;
+ *  - per thread, a parser and a block coder.
+ *
+ * Rounds.  No match of block b reads blocks b-gap .. b-1 (the gap rule of
+ * SPEC.md section 8), so gap + 1 consecutive blocks never read each other:
+ * they are parsed, levelled and coded at once, one per thread.  Before a
+ * round, the far table receives every position up to the gap before the
+ * round's first block, so its entries are never in a gap, and the bytes
+ * written do not depend on the thread count.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -10,19 +27,22 @@
 #include "encoder/levels.h"
 #include "format/format.h"
 
+/* Bytes of lookahead kept after the blocks being parsed (hashing reads 16). */
+#define LOOKAHEAD 64
+
 typedef struct worker {
 	wlz_parser *ps;
 	wlz_benc *be;
+	wlz_token *keep;        /* the better of two parses */
+	size_t keep_cap;
 } worker;
 
-typedef struct block_out {
-	wlz_token *tok;         /* phase 1 output, rewritten by phase 2 */
-	size_t ntok;
-	unsigned max_level;     /* the block's highest level, from phase 2 */
-	uint8_t *data;          /* phase 3: the coded payload */
-	size_t size;
+typedef struct blk {
+	uint64_t bstart, bend;  /* buffer positions */
+	uint8_t *data;          /* coded payload */
+	size_t size, cap;
 	wlz_block_entry e;
-} block_out;
+} blk;
 
 struct wlz_cctx {
 	wlz_options opt;
@@ -31,30 +51,83 @@ struct wlz_cctx {
 	int nw;
 	int w_level;
 	unsigned w_block_log;
-	uint32_t *lchain;
-	size_t lchain_cap;
 };
 
-/* State of one wlz_compress call, shared by its workers. */
-typedef struct job {
+/* One wlz_compress_stream call. */
+typedef struct eng {
 	wlz_cctx *cc;
-	const uint8_t *src;
-	uint64_t n;
-	uint64_t nb;
-	wlz_lchain lc;
-	block_out *blocks;
-	int phase;              /* 1 parse, 3 code (2 runs on the caller alone) */
+	const wlz_lparams *lp;
+	unsigned bl;
+	uint64_t B, W, S;       /* block, window, segment */
+	uint64_t gap;           /* blocks a match may not read before its own */
+	uint8_t *src, *map;
+	uint64_t cap, fill;     /* buffer capacity, bytes in it */
+	uint64_t done;          /* buffer position of the next round */
+	int eof;
+	uint64_t total;         /* input bytes read */
+	wlz_read_fn rd;
+	void *rdo;
+	wlz_far far;
+	wlz_view view;
+	blk *blks;
+	uint64_t nblk;          /* blocks in this round */
+	/* thread pool */
+	pthread_mutex_t mu;
+	pthread_cond_t go, idle;
+	unsigned gen;
+	int phase;              /* 1 far insert, 2 blocks, 0 exit */
+	int busy;               /* workers still in this phase */
 	atomic_uint_fast64_t next;
-	atomic_uint_fast64_t done_bytes;
+	uint64_t ntasks;
+	uint64_t far_to;
 	atomic_int err;
-	int quiet;              /* phase 1 before a depth-limited parse: no progress */
-} job;
+	int nthreads;
+} eng;
 
-typedef struct worker_arg {
-	job *jb;
-	worker *w;
-	int report;  /* the calling thread reports progress */
-} worker_arg;
+typedef struct pool_arg {
+	eng *en;
+	int id;
+} pool_arg;
+
+/* ---------------------------------------------------------------- levels */
+
+/* Default windows by level: 128 MiB at 1-2, 256 MiB at 3-9, 1 GiB above. */
+static unsigned level_window_log(const wlz_lparams *lp) { return lp->window_log; }
+
+static unsigned ceil_log2(uint64_t v)
+{
+	return v <= 1 ? 0 : wlz_highbit64(v - 1) + 1;
+}
+
+/* The window of an input of known size n (UINT64_MAX: unknown). */
+static unsigned window_log_for(const wlz_options *o, const wlz_lparams *lp, uint64_t n)
+{
+	unsigned wl = o->window_log ? o->window_log : level_window_log(lp);
+	if (n != UINT64_MAX && ceil_log2(n) < wl)
+		wl = ceil_log2(n);
+	return wl < o->block_log ? o->block_log : wl;
+}
+
+/* The gap of SPEC section 8 for an input of nb blocks (UINT64_MAX:
+ * unknown): small inputs decode fast anyway, and keep their cross-block
+ * matches. */
+static uint64_t gap_for(const wlz_options *o, uint64_t nb)
+{
+	uint64_t g = (uint64_t)o->parallel - 1;
+	if (nb != UINT64_MAX && nb / 16 < g)
+		g = nb / 16;
+	return g;
+}
+
+static uint64_t segment_for(uint64_t W, uint64_t B, uint64_t gap)
+{
+	uint64_t round = (gap + 1) * B, s = W / 2;
+	if (s < 2 * round)
+		s = 2 * round;
+	return (s + B - 1) / B * B;
+}
+
+/* ---------------------------------------------------------------- context */
 
 WLZ_EXPORT wlz_cctx *wlz_cctx_create(const wlz_options *opt)
 {
@@ -79,6 +152,7 @@ static void free_workers(wlz_cctx *cc)
 	for (int i = 0; i < cc->nw; i++) {
 		wlz_parser_free(cc->w[i].ps);
 		wlz_benc_free(cc->w[i].be);
+		free(cc->w[i].keep);
 	}
 	free(cc->w);
 	cc->w = NULL;
@@ -90,17 +164,16 @@ WLZ_EXPORT void wlz_cctx_free(wlz_cctx *cc)
 	if (!cc)
 		return;
 	free_workers(cc);
-	free(cc->lchain);
 	free(cc);
 }
 
 WLZ_EXPORT size_t wlz_compress_bound(uint64_t src_size)
 {
 	/* Worst case: the smallest blocks, each stored no larger than its input. */
-	if (src_size > ((uint64_t)1 << 56))
+	if (src_size > WLZ_CONTENT_MAX)
 		return 0;
-	uint64_t nb = wlz_block_count_for(src_size, WLZ_BLOCK_LOG_MIN);
-	uint64_t b = wlz_payload_offset(nb) + WLZ_FOOTER_SIZE + src_size;
+	uint64_t nb = (src_size + ((uint64_t)1 << WLZ_BLOCK_LOG_MIN) - 1) >> WLZ_BLOCK_LOG_MIN;
+	uint64_t b = WLZ_HEADER_SIZE + nb * WLZ_BHEAD_SIZE + wlz_index_size(nb) + WLZ_FOOTER_SIZE + src_size;
 	if (b > SIZE_MAX)
 		return 0;
 	return (size_t)b;
@@ -127,202 +200,422 @@ static wlz_error ensure_workers(wlz_cctx *cc, int nw)
 			free_workers(cc);
 			return WLZ_ERR_NOMEM;
 		}
-		wlz_parser_set_parallel(cc->w[i].ps, cc->opt.parallel);
 	}
 	return WLZ_OK;
 }
 
-static int keep_tokens(block_out *bo, const wlz_token *tok, size_t ntok)
+WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 {
-	wlz_token *t = malloc((ntok ? ntok : 1) * sizeof(*t));
-	if (!t)
-		return 0;
-	memcpy(t, tok, ntok * sizeof(*t));
-	free(bo->tok);
-	bo->tok = t;
-	bo->ntok = ntok;
-	return 1;
+	wlz_options o;
+	wlz_options_init(&o);
+	if (opt && wlz_options_check(opt) == WLZ_OK)
+		o = *opt;
+	const wlz_lparams *lp = wlz_level_params(o.level);
+	const uint64_t B = (uint64_t)1 << o.block_log, W = (uint64_t)1 << window_log_for(&o, lp, UINT64_MAX);
+	const uint64_t gap = gap_for(&o, UINT64_MAX);
+	const uint64_t cap = W + segment_for(W, B, gap) + B + LOOKAHEAD;
+	const uint64_t far = wlz_far_memory(wlz_far_log_for(W, lp->far_stride));
+	/* per thread: near chain, tokens, streams, coded block (parse.c,
+	 * block_encode.c), about */
+	const uint64_t per = 4 * ((uint64_t)lp->near + B) + 16 * B + (lp->optimal ? 48 * B : 0);
+	const uint64_t t = (uint64_t)wlz_resolve_threads(o.threads);
+	return 2 * cap + far + t * per + (gap + 1) * B;
 }
 
-/* Phase 1: parse one block.  With two_parses the lazy parse is tried as
- * well and the one that codes smaller kept: the price model is an
- * estimate, and on noisy data (PacBio qualities) it can lose. */
-static wlz_error parse_block(worker *w, const wlz_lchain *lc, const uint8_t *src, uint64_t bstart,
-			     uint64_t bend, int zlevel, int two_parses, block_out *bo)
+/* ---------------------------------------------------------------- blocks */
+
+static wlz_error keep_tokens(worker *w, const wlz_token *tok, size_t ntok)
 {
-	size_t best = SIZE_MAX;
-	for (int pass = 0; pass < 1 + two_parses; pass++) {
-		const wlz_token *tok;
-		size_t ntok, psize;
-		const uint8_t *payload;
-		wlz_block_entry e;
-		WLZ_TRY(wlz_parse_block(w->ps, lc, bstart, bend, pass, &tok, &ntok));
-		if (two_parses) {
-			/* Levels are not known yet, nor needed to compare sizes. */
-			WLZ_TRY(wlz_benc_encode(w->be, src, bstart, bend, tok, ntok, 0, zlevel, &payload,
-						&psize, &e));
-			if (psize >= best)
-				continue;
-			best = psize;
-		}
-		if (!keep_tokens(bo, tok, ntok))
+	if (w->keep_cap < ntok) {
+		wlz_token *t = realloc(w->keep, ntok * sizeof(*t));
+		if (!t)
 			return WLZ_ERR_NOMEM;
+		w->keep = t;
+		w->keep_cap = ntok;
 	}
+	memcpy(w->keep, tok, ntok * sizeof(*tok));
 	return WLZ_OK;
 }
 
-/* Phase 3: code one block's final tokens. */
-static wlz_error code_block(worker *w, const uint8_t *src, uint64_t bstart, uint64_t bend, int zlevel,
-			    block_out *bo)
+/* Parse, levels, code: one block, on one thread. */
+static wlz_error do_block(eng *en, worker *w, blk *bk)
 {
+	const wlz_lparams *lp = en->lp;
+	const int depth = en->cc->opt.depth;
+	const wlz_token *tok;
+	size_t ntok;
 	const uint8_t *payload;
 	size_t psize;
-	WLZ_TRY(wlz_benc_encode(w->be, src, bstart, bend, bo->tok, bo->ntok, bo->max_level, zlevel, &payload,
-				&psize, &bo->e));
-	bo->data = malloc(psize ? psize : 1);
-	if (!bo->data)
-		return WLZ_ERR_NOMEM;
-	memcpy(bo->data, payload, psize);
-	bo->size = psize;
+	wlz_block_entry e;
+	wlz_parser_set_parallel(w->ps, (int)en->gap + 1);
+	wlz_parser_set_depth(w->ps, depth >= 0 ? en->map : NULL, depth);
+	if (lp->optimal && depth < 0) {
+		/* The price model is an estimate: on noisy data (PacBio
+		 * qualities) the lazy parse can code smaller; keep the better. */
+		size_t best = SIZE_MAX, nbest = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, pass, &tok, &ntok));
+			WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, 0, lp->zlevel,
+						&payload, &psize, &e));
+			if (psize < best) {
+				best = psize;
+				nbest = ntok;
+				WLZ_TRY(keep_tokens(w, tok, ntok));
+			}
+		}
+		tok = w->keep;
+		ntok = nbest;
+	} else {
+		WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, 0, &tok, &ntok));
+	}
+	wlz_error err;
+	unsigned maxl = wlz_levels_block(en->map, bk->bstart, bk->bend, tok, ntok, depth, &err);
+	WLZ_TRY(err);
+	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, maxl, lp->zlevel, &payload,
+				&psize, &bk->e));
+	if (bk->e.token_count == 0 && ntok)
+		memset(en->map + bk->bstart, 0, bk->bend - bk->bstart);  /* stored as literals */
+	if (bk->cap < psize) {
+		uint8_t *d = realloc(bk->data, psize);
+		if (!d)
+			return WLZ_ERR_NOMEM;
+		bk->data = d;
+		bk->cap = psize;
+	}
+	memcpy(bk->data, payload, psize);
+	bk->size = psize;
+	bk->e.length = (uint32_t)(bk->bend - bk->bstart);
 	return WLZ_OK;
 }
 
-static void *work(void *arg)
+/* ---------------------------------------------------------------- pool */
+
+static void run_tasks(eng *en, int id)
 {
-	worker_arg *wa = arg;
-	job *jb = wa->jb;
-	const unsigned bl = jb->cc->opt.block_log;
-	const wlz_lparams *lp = wlz_level_params(jb->cc->opt.level);
+	worker *w = &en->cc->w[id];
 	for (;;) {
-		if (atomic_load(&jb->err) != WLZ_OK)
+		uint64_t k = atomic_fetch_add(&en->next, 1);
+		if (k >= en->ntasks || atomic_load(&en->err) != WLZ_OK)
 			break;
-		uint64_t b = atomic_fetch_add(&jb->next, 1);
-		if (b >= jb->nb)
-			break;
-		uint64_t bstart = b << bl;
-		uint64_t bend = bstart + ((uint64_t)1 << bl);
-		if (bend > jb->n)
-			bend = jb->n;
-		block_out *bo = &jb->blocks[b];
-		wlz_error err = jb->phase == 1
-			? parse_block(wa->w, &jb->lc, jb->src, bstart, bend, lp->zlevel, lp->optimal != 0, bo)
-			: code_block(wa->w, jb->src, bstart, bend, lp->zlevel, bo);
+		wlz_error err = WLZ_OK;
+		if (en->phase == 1)
+			wlz_far_insert(&en->far, en->src, en->view.base, en->far_to, (unsigned)k,
+				       (unsigned)en->ntasks);
+		else
+			err = do_block(en, w, &en->blks[k]);
 		if (err != WLZ_OK) {
 			int ok = WLZ_OK;
-			atomic_compare_exchange_strong(&jb->err, &ok, (int)err);
-			break;
+			atomic_compare_exchange_strong(&en->err, &ok, (int)err);
 		}
-		/* Parsing is most of the work; coding the rest. */
-		uint64_t len = bend - bstart;
-		uint64_t add = jb->phase == 1 ? len - len / 8 : len / 8;
-		uint64_t done = atomic_fetch_add(&jb->done_bytes, add) + add;
-		if (wa->report && !jb->quiet && jb->cc->opt.progress)
-			jb->cc->opt.progress(jb->cc->opt.progress_opaque, done, jb->n);
 	}
+}
+
+static void *pool_main(void *arg)
+{
+	pool_arg *pa = arg;
+	eng *en = pa->en;
+	unsigned seen = 0;
+	pthread_mutex_lock(&en->mu);
+	for (;;) {
+		while (en->gen == seen)
+			pthread_cond_wait(&en->go, &en->mu);
+		seen = en->gen;
+		if (en->phase == 0)
+			break;
+		pthread_mutex_unlock(&en->mu);
+		run_tasks(en, pa->id);
+		pthread_mutex_lock(&en->mu);
+		if (--en->busy == 0)
+			pthread_cond_signal(&en->idle);
+	}
+	pthread_mutex_unlock(&en->mu);
 	return NULL;
 }
 
-/* How many later matches of phase 1's (unlimited) parse read each byte,
- * saturating at 255: where the depth-limited parse should keep levels low. */
-static uint8_t *count_reads(const job *jb)
+/* Runs ntasks tasks of a phase on every thread, the caller's included. */
+static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 {
-	uint8_t *pop = calloc(jb->n ? jb->n : 1, 1);
-	if (!pop)
-		return NULL;
-	const unsigned bl = jb->cc->opt.block_log;
-	for (uint64_t b = 0; b < jb->nb; b++) {
-		uint64_t pos = b << bl;
-		for (size_t k = 0; k < jb->blocks[b].ntok; k++) {
-			const wlz_token *t = &jb->blocks[b].tok[k];
-			pos += t->lit;
-			uint64_t s = pos - t->dist, end = s + t->mlen < pos ? s + t->mlen : pos;
-			for (uint64_t q = s; q < end; q++)
-				pop[q] += pop[q] < 255;
-			pos += t->mlen;
-		}
-	}
-	return pop;
+	pthread_mutex_lock(&en->mu);
+	en->phase = phase;
+	en->ntasks = ntasks;
+	atomic_store(&en->next, 0);
+	en->busy = en->nthreads - 1;
+	en->gen++;
+	pthread_cond_broadcast(&en->go);
+	pthread_mutex_unlock(&en->mu);
+	run_tasks(en, 0);
+	pthread_mutex_lock(&en->mu);
+	while (en->busy > 0)
+		pthread_cond_wait(&en->idle, &en->mu);
+	pthread_mutex_unlock(&en->mu);
+	return (wlz_error)atomic_load(&en->err);
 }
 
-/* Phase 2, on the calling thread: levels and the depth limit, which
- * need every earlier block's final tokens.  With a depth limit, parsing
- * joins this phase (serial, in block order): the parser must see the final
- * levels of everything before the block to pick shallow sources. */
-static wlz_error level_blocks(job *jb, int parse)
+/* ---------------------------------------------------------------- input */
+
+/* Reads until the buffer holds `want` bytes or the input ends. */
+static wlz_error fill_to(eng *en, uint64_t want)
 {
-	wlz_cctx *cc = jb->cc;
-	wlz_levels *lv = wlz_levels_create(jb->n, cc->opt.block_log, cc->opt.depth);
-	uint8_t *pop = parse ? count_reads(jb) : NULL;
-	if (!lv || (parse && !pop)) {
-		wlz_levels_free(lv);
-		free(pop);
+	if (want > en->cap)
+		want = en->cap;
+	while (!en->eof && en->fill < want) {
+		size_t got = en->rd(en->rdo, en->src + en->fill, (size_t)(en->cap - en->fill));
+		if (got == (size_t)-1)
+			return wlz_fail(WLZ_ERR_READ, "reading the input failed");
+		if (got == 0)
+			en->eof = 1;
+		en->fill += got;
+		en->total += got;
+		if (en->total > WLZ_CONTENT_MAX)
+			return WLZ_ERR_SRC_TOO_LARGE;
+	}
+	return WLZ_OK;
+}
+
+/* Keeps the window before the next round and moves it to the buffer's
+ * start. */
+static void slide(eng *en)
+{
+	if (en->done <= en->W)
+		return;
+	const uint64_t shift = (en->done - en->W) / en->B * en->B;
+	memmove(en->src, en->src + shift, en->fill - shift);
+	memmove(en->map, en->map + shift, en->done - shift);
+	en->fill -= shift;
+	en->done -= shift;
+	en->view.base += shift;
+}
+
+/* ---------------------------------------------------------------- output */
+
+typedef struct outs {
+	wlz_write_fn wr;
+	void *wro;
+	uint64_t pos;           /* bytes written */
+	uint64_t *offs, *sums;  /* per block: header offset, content checksum */
+	uint64_t n, cap;
+} outs;
+
+static wlz_error put(outs *o, const void *p, size_t n)
+{
+	if (n && o->wr(o->wro, p, n) != 0)
+		return wlz_fail(WLZ_ERR_WRITE, "writing the archive failed");
+	o->pos += n;
+	return WLZ_OK;
+}
+
+static wlz_error put_block(outs *o, const blk *bk)
+{
+	if (o->n == o->cap) {
+		uint64_t cap = o->cap ? 2 * o->cap : 256;
+		uint64_t *a = realloc(o->offs, cap * sizeof(*a));
+		if (a)
+			o->offs = a;
+		uint64_t *b = realloc(o->sums, cap * sizeof(*b));
+		if (b)
+			o->sums = b;
+		if (!a || !b)
+			return WLZ_ERR_NOMEM;
+		o->cap = cap;
+	}
+	o->offs[o->n] = o->pos;
+	o->sums[o->n] = bk->e.checksum;
+	o->n++;
+	uint8_t hd[WLZ_BHEAD_SIZE];
+	wlz_bhead_write(hd, &bk->e);
+	WLZ_TRY(put(o, hd, sizeof(hd)));
+	return put(o, bk->data, bk->size);
+}
+
+static wlz_error put_end(outs *o, uint64_t content)
+{
+	const uint64_t isize = wlz_index_size(o->n), ioff = o->pos;
+	uint8_t *idx = malloc((size_t)isize + WLZ_FOOTER_SIZE);
+	if (!idx)
 		return WLZ_ERR_NOMEM;
-	}
-	wlz_error err = WLZ_OK;
-	const wlz_lparams *lp = wlz_level_params(cc->opt.level);
-	if (parse)
-		err = wlz_parser_set_depth(cc->w[0].ps, wlz_levels_map(lv), cc->opt.depth, jb->n, pop);
-	for (uint64_t b = 0; b < jb->nb && err == WLZ_OK; b++) {
-		block_out *bo = &jb->blocks[b];
-		if (parse) {
-			uint64_t bstart = b << cc->opt.block_log;
-			uint64_t bend = bstart + ((uint64_t)1 << cc->opt.block_log);
-			if (bend > jb->n)
-				bend = jb->n;
-			err = parse_block(&cc->w[0], &jb->lc, jb->src, bstart, bend, lp->zlevel, 0, bo);
-			if (err != WLZ_OK)
-				break;
-			if (cc->opt.progress)
-				cc->opt.progress(cc->opt.progress_opaque, bend - (bend - bstart) / 8, jb->n);
-		}
-		wlz_token *t;
-		size_t nt;
-		unsigned maxl;
-		err = wlz_levels_block(lv, jb->src, b, bo->tok, bo->ntok, &t, &nt, &maxl);
-		if (err == WLZ_OK) {
-			free(bo->tok);
-			bo->tok = t;
-			bo->ntok = nt;
-			bo->max_level = maxl;
-		}
-	}
-	wlz_parser_set_depth(cc->w[0].ps, NULL, -1, 0, NULL);
-	wlz_levels_free(lv);
-	free(pop);
+	wlz_index_write(idx, o->n, o->offs, o->sums, content);
+	wlz_footer_write(idx + isize, ioff, ioff + isize + WLZ_FOOTER_SIZE);
+	wlz_error err = put(o, idx, (size_t)isize + WLZ_FOOTER_SIZE);
+	free(idx);
 	return err;
 }
 
-static wlz_error run_workers(job *jb, int nthreads)
+/* ---------------------------------------------------------------- driver */
+
+static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 {
-	wlz_cctx *cc = jb->cc;
-	worker_arg *args = calloc((size_t)nthreads, sizeof(worker_arg));
-	pthread_t *th = calloc((size_t)nthreads, sizeof(pthread_t));
-	if (!args || !th) {
-		free(args);
-		free(th);
+	wlz_cctx *cc = en->cc;
+	const wlz_options *opt = &cc->opt;
+	/* The first fill decides the header: an input that ends in it has a
+	 * known size, whatever the caller said. */
+	en->B = (uint64_t)1 << opt->block_log;
+	uint64_t W0 = (uint64_t)1 << window_log_for(opt, en->lp, size_hint);
+	uint64_t cap0 = W0 + segment_for(W0, en->B, gap_for(opt, UINT64_MAX)) + en->B + LOOKAHEAD;
+	en->src = malloc((size_t)cap0);
+	if (!en->src)
 		return WLZ_ERR_NOMEM;
-	}
-	int started = 0;
-	wlz_error err = WLZ_OK;
-	for (int i = 1; i < nthreads; i++) {
-		args[i] = (worker_arg){jb, &cc->w[i], 0};
-		if (pthread_create(&th[i], NULL, work, &args[i]) != 0) {
-			err = WLZ_ERR_THREAD;
-			break;
+	en->cap = cap0;
+	WLZ_TRY(fill_to(en, cap0));
+	uint64_t known = en->eof ? en->total : size_hint;
+	if (known != UINT64_MAX && known > WLZ_CONTENT_MAX)
+		return WLZ_ERR_SRC_TOO_LARGE;
+	const uint64_t nb = known == UINT64_MAX ? UINT64_MAX : (known + en->B - 1) >> opt->block_log;
+	const unsigned wl = window_log_for(opt, en->lp, known);
+	en->W = (uint64_t)1 << wl;
+	en->gap = gap_for(opt, nb);
+	en->S = segment_for(en->W, en->B, en->gap);
+	const uint64_t round = (en->gap + 1) * en->B;
+	en->map = malloc((size_t)en->cap);
+	en->blks = calloc((size_t)(en->gap + 1), sizeof(blk));
+	if (!en->map || !en->blks)
+		return WLZ_ERR_NOMEM;
+	WLZ_TRY(wlz_far_init(&en->far, wlz_far_log_for(en->W, en->lp->far_stride), en->lp->long_len,
+			     en->lp->far_stride));
+	en->view = (wlz_view){ en->src, 0, 0, en->W, &en->far };
+
+	wlz_header h = {
+		.version = WLZ_FORMAT_VERSION,
+		.block_log = opt->block_log,
+		.level = (unsigned)opt->level,
+		.depth = opt->depth < 0 ? WLZ_DEPTH_NONE : (unsigned)opt->depth,
+		.window_log = wl,
+		.content_size = known == UINT64_MAX ? WLZ_SIZE_UNKNOWN : known,
+	};
+	uint8_t hd[WLZ_HEADER_SIZE];
+	wlz_header_write(hd, &h);
+	WLZ_TRY(put(o, hd, sizeof(hd)));
+
+	for (;;) {
+		if (en->fill < en->done + round + LOOKAHEAD && !en->eof) {
+			if (en->cap - en->done < round + LOOKAHEAD)
+				slide(en);
+			WLZ_TRY(fill_to(en, en->done + round + LOOKAHEAD));
 		}
-		started = i;
+		if (en->done >= en->fill)
+			break;
+		const uint64_t rend = en->done + round < en->fill ? en->done + round : en->fill;
+		/* Far table: every position before the round's gap. */
+		const uint64_t abs0 = en->view.base + en->done, lag = en->gap * en->B;
+		const uint64_t to = abs0 > lag ? abs0 - lag : 0;
+		if (en->far.next < en->view.base)
+			en->far.next = en->view.base;  /* (a window under the gap) */
+		if (to > en->far.next && en->lp->long_depth) {
+			en->far_to = to;
+			WLZ_TRY(run_phase(en, 1, (uint64_t)en->nthreads));
+			en->far.next = to;
+		}
+		en->view.n = en->fill;
+		memset(en->map + en->done, 0, rend - en->done);
+		en->nblk = 0;
+		for (uint64_t p = en->done; p < rend; p += en->B) {
+			blk *bk = &en->blks[en->nblk++];
+			bk->bstart = p;
+			bk->bend = p + en->B < rend ? p + en->B : rend;
+		}
+		WLZ_TRY(run_phase(en, 2, en->nblk));
+		for (uint64_t k = 0; k < en->nblk; k++)
+			WLZ_TRY(put_block(o, &en->blks[k]));
+		en->done = rend;
+		if (opt->progress)
+			opt->progress(opt->progress_opaque, en->view.base + en->done,
+				      known == UINT64_MAX ? 0 : known);
 	}
+	if (known != UINT64_MAX && en->total != known)
+		return wlz_fail(WLZ_ERR_READ, "the input was said to hold %llu bytes but held %llu",
+				(unsigned long long)known, (unsigned long long)en->total);
+	return put_end(o, en->total);
+}
+
+WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo, wlz_write_fn wr, void *wro,
+					 uint64_t size_hint)
+{
+	wlz_detail_clear();
+	if (!cc || !rd || !wr)
+		return WLZ_ERR_PARAM;
+	eng *en = calloc(1, sizeof(*en));
+	if (!en)
+		return WLZ_ERR_NOMEM;
+	en->cc = cc;
+	en->lp = wlz_level_params(cc->opt.level);
+	en->rd = rd;
+	en->rdo = rdo;
+	en->nthreads = cc->nthreads;
+	atomic_init(&en->err, WLZ_OK);
+	atomic_init(&en->next, 0);
+	outs o = { wr, wro, 0, NULL, NULL, 0, 0 };
+	wlz_error err = ensure_workers(cc, en->nthreads);
+	pthread_t *tid = NULL;
+	pool_arg *args = NULL;
+	int started = 1;
 	if (err == WLZ_OK) {
-		args[0] = (worker_arg){jb, &cc->w[0], 1};
-		work(&args[0]);
-	} else {
-		atomic_store(&jb->err, (int)err);
+		pthread_mutex_init(&en->mu, NULL);
+		pthread_cond_init(&en->go, NULL);
+		pthread_cond_init(&en->idle, NULL);
+		tid = calloc((size_t)en->nthreads, sizeof(*tid));
+		args = calloc((size_t)en->nthreads, sizeof(*args));
+		if (!tid || !args)
+			err = WLZ_ERR_NOMEM;
+		for (; err == WLZ_OK && started < en->nthreads; started++) {
+			args[started] = (pool_arg){ en, started };
+			if (pthread_create(&tid[started], NULL, pool_main, &args[started]) != 0) {
+				err = WLZ_ERR_THREAD;
+				break;
+			}
+		}
+		en->nthreads = started;
+		if (err == WLZ_OK)
+			err = compress_rounds(en, &o, size_hint);
+		pthread_mutex_lock(&en->mu);
+		en->phase = 0;
+		en->gen++;
+		pthread_cond_broadcast(&en->go);
+		pthread_mutex_unlock(&en->mu);
+		for (int t = 1; t < started; t++)
+			pthread_join(tid[t], NULL);
+		pthread_mutex_destroy(&en->mu);
+		pthread_cond_destroy(&en->go);
+		pthread_cond_destroy(&en->idle);
 	}
-	for (int i = 1; i <= started; i++)
-		pthread_join(th[i], NULL);
+	for (uint64_t k = 0; en->blks && k <= en->gap; k++)
+		free(en->blks[k].data);
+	free(en->blks);
+	free(en->src);
+	free(en->map);
+	wlz_far_destroy(&en->far);
+	free(o.offs);
+	free(o.sums);
+	free(tid);
 	free(args);
-	free(th);
-	return (wlz_error)atomic_load(&jb->err);
+	free(en);
+	return err;
+}
+
+/* ---------------------------------------------------------------- buffers */
+
+typedef struct membuf {
+	const uint8_t *src;
+	size_t n, at;
+	uint8_t *dst;
+	size_t cap, len;
+} membuf;
+
+static size_t mem_read(void *opaque, void *buf, size_t cap)
+{
+	membuf *m = opaque;
+	size_t k = m->n - m->at < cap ? m->n - m->at : cap;
+	memcpy(buf, m->src + m->at, k);
+	m->at += k;
+	return k;
+}
+
+static int mem_write(void *opaque, const void *buf, size_t n)
+{
+	membuf *m = opaque;
+	if (m->cap - m->len < n)
+		return 1;
+	memcpy(m->dst + m->len, buf, n);
+	m->len += n;
+	return 0;
 }
 
 WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
@@ -332,104 +625,13 @@ WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
 	if (!cc || !dst || !dst_size || (!src && src_size))
 		return WLZ_ERR_PARAM;
 	*dst_size = 0;
-	if ((uint64_t)src_size > ((uint64_t)1 << 56))
+	if ((uint64_t)src_size > WLZ_CONTENT_MAX)
 		return WLZ_ERR_SRC_TOO_LARGE;
-	const unsigned bl = cc->opt.block_log;
-	const uint64_t n = src_size;
-	const uint64_t nb = wlz_block_count_for(n, bl);
-	const uint64_t pay = wlz_payload_offset(nb);
-	if (dst_capacity < pay + WLZ_FOOTER_SIZE)
-		return WLZ_ERR_DST_TOO_SMALL;
-
-	int nthreads = cc->nthreads;
-	if ((uint64_t)nthreads > nb)
-		nthreads = nb ? (int)nb : 1;
-	WLZ_TRY(ensure_workers(cc, nthreads));
-
-	job jb;
-	memset(&jb, 0, sizeof(jb));
-	jb.cc = cc;
-	jb.src = src;
-	jb.n = n;
-	jb.nb = nb;
-	atomic_init(&jb.next, 0);
-	atomic_init(&jb.done_bytes, 0);
-	atomic_init(&jb.err, WLZ_OK);
-	if (n > cc->lchain_cap) {
-		free(cc->lchain);
-		cc->lchain_cap = 0;
-		cc->lchain = malloc(sizeof(uint32_t) * (size_t)n);
-		if (!cc->lchain)
-			return WLZ_ERR_NOMEM;
-		cc->lchain_cap = n;
-	}
-	const wlz_lparams *lp = wlz_level_params(cc->opt.level);
-	WLZ_TRY(wlz_lchain_build(&jb.lc, src, n, lp->long_len, cc->lchain));
-	jb.blocks = calloc(nb ? nb : 1, sizeof(block_out));
-	if (!jb.blocks)
-		return WLZ_ERR_NOMEM;
-
-	wlz_error err = WLZ_OK;
-	if (nb) {
-		const int serial = cc->opt.depth >= 0;
-		/* Phase 1 runs under a depth limit too: its unlimited parse
-		 * tells the serial depth-limited one which bytes later matches
-		 * want to read (count_reads). */
-		jb.phase = 1;
-		jb.quiet = serial;
-		err = run_workers(&jb, nthreads);
-		jb.quiet = 0;
-		if (err == WLZ_OK)
-			err = level_blocks(&jb, serial);
-		if (serial)
-			atomic_store(&jb.done_bytes, jb.n - jb.n / 8);
-		if (err == WLZ_OK) {
-			jb.phase = 3;
-			atomic_store(&jb.next, 0);
-			err = run_workers(&jb, nthreads);
-		}
-	}
-	uint8_t *out = dst;
-	uint64_t at = pay;
-	if (err == WLZ_OK) {
-		for (uint64_t b = 0; b < nb; b++) {
-			block_out *bo = &jb.blocks[b];
-			if (at + bo->size + WLZ_FOOTER_SIZE > dst_capacity) {
-				err = WLZ_ERR_DST_TOO_SMALL;
-				break;
-			}
-			bo->e.data_offset = at;
-			wlz_entry_write(out + WLZ_HEADER_SIZE + b * WLZ_INDEX_ENTRY_SIZE, &bo->e);
-			memcpy(out + at, bo->data, bo->size);
-			at += bo->size;
-		}
-	}
-	for (uint64_t b = 0; b < nb; b++) {
-		free(jb.blocks[b].data);
-		free(jb.blocks[b].tok);
-	}
-	free(jb.blocks);
-	if (err != WLZ_OK)
-		return err;
-
-	const uint8_t *idx = out + WLZ_HEADER_SIZE;
-	wlz_wr64(out + WLZ_HEADER_SIZE + nb * WLZ_INDEX_ENTRY_SIZE, wlz_xxh3(idx, nb * WLZ_INDEX_ENTRY_SIZE));
-	uint64_t digest;
-	WLZ_TRY(wlz_content_digest(idx, nb, &digest));
-	wlz_wr64(out + at, digest);
-	wlz_wr64(out + at + 8, WLZ_END_MAGIC);
-	at += WLZ_FOOTER_SIZE;
-	wlz_header h = {
-		.version = WLZ_FORMAT_VERSION,
-		.flags = 0,
-		.block_log = bl,
-		.level = (unsigned)cc->opt.level,
-		.depth = cc->opt.depth < 0 ? WLZ_DEPTH_NONE : (unsigned)cc->opt.depth,
-		.content_size = n,
-		.block_count = nb,
-		.archive_size = at,
-	};
-	wlz_header_write(out, &h);
-	*dst_size = (size_t)at;
-	return WLZ_OK;
+	membuf m = { src, src_size, 0, dst, dst_capacity, 0 };
+	wlz_error err = wlz_compress_stream(cc, mem_read, &m, mem_write, &m, src_size);
+	if (err == WLZ_ERR_WRITE)
+		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "the archive does not fit in %zu bytes", dst_capacity);
+	if (err == WLZ_OK)
+		*dst_size = m.len;
+	return err;
 }

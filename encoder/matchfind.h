@@ -1,32 +1,12 @@
 /*
- * matchfind.h - the whole-input match finder.
- *
- * Two hash chains feed the parser:
- *  - a global "long" chain over every position of the input, hashed on
- *    long_len bytes, built once before blocks are parsed; being read-only
- *    afterwards, all parser threads share it.  It finds references anywhere
- *    earlier in the input, across blocks.
- *  - a per-block "short" chain, hashed on short_len bytes, built by each
- *    parser thread over the block and the `near` bytes before it: short
- *    matches only pay for themselves at short distances.
+ * matchfind.h - hashing and match measuring shared by the match finders:
+ * the parser's dense near chain (parse.c) and the sparse far table
+ * (farfind.h).
  */
 #ifndef WLZ_MATCHFIND_H
 #define WLZ_MATCHFIND_H
 
 #include "common/wlz_internal.h"
-
-typedef struct wlz_lchain {
-	const uint8_t *src;
-	uint64_t n;
-	unsigned len;       /* bytes hashed, 8..16 */
-	uint32_t *delta;    /* distance to the previous same-hash position, 0 = none */
-} wlz_lchain;
-
-/* Memory the long chain needs for n input bytes (chain plus head table). */
-uint64_t wlz_lchain_memory(uint64_t n);
-
-/* Builds the chain over src[0..n).  delta must hold n entries. */
-wlz_error wlz_lchain_build(wlz_lchain *lc, const uint8_t *src, uint64_t n, unsigned len, uint32_t *delta);
 
 static inline uint64_t wlz_hash_bytes(const uint8_t *p, unsigned len, unsigned hlog)
 {

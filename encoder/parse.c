@@ -17,26 +17,26 @@
 
 /* Level table: low levels greedy, middle lazy, high levels price-based. */
 static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
-	/*     slen sdep  near     llen ldep lazy opt nice skip zl */
-	[1] = { 5,  2,   1 << 16,  12,  2,  0,  0,  32,  6,  1 },
-	[2] = { 5,  4,   1 << 17,  12,  4,  0,  0,  48,  7,  2 },
-	[3] = { 5,  8,   1 << 18,  12,  8,  1,  0,  64,  0,  3 },
-	[4] = { 5,  12,  1 << 18,  12,  12, 1,  0,  64,  0,  4 },
-	[5] = { 5,  16,  1 << 19,  12,  16, 2,  0,  96,  0,  5 },
-	[6] = { 5,  24,  1 << 19,  12,  24, 2,  0,  128, 0,  6 },
-	[7] = { 4,  32,  1 << 20,  12,  32, 2,  0,  128, 0,  7 },
-	[8] = { 4,  48,  1 << 20,  12,  48, 2,  0,  192, 0,  8 },
-	[9] = { 4,  64,  1 << 20,  12,  64, 2,  0,  256, 0,  9 },
-	[10] = { 4, 16,  1 << 20,  12,  16, 0,  1,  48,  0,  12 },
-	[11] = { 4, 20,  1 << 20,  12,  20, 0,  1,  64,  0,  13 },
-	[12] = { 4, 24,  1 << 20,  12,  24, 0,  1,  64,  0,  14 },
-	[13] = { 4, 32,  1 << 21,  12,  32, 0,  1,  96,  0,  15 },
-	[14] = { 4, 40,  1 << 21,  12,  40, 0,  1,  96,  0,  16 },
-	[15] = { 4, 48,  1 << 21,  12,  48, 0,  1,  128, 0,  17 },
-	[16] = { 4, 64,  1 << 22,  12,  64, 0,  2,  128, 0,  18 },
-	[17] = { 4, 80,  1 << 22,  12,  80, 0,  2,  192, 0,  19 },
-	[18] = { 4, 96,  1 << 22,  12,  96, 0,  2,  256, 0,  19 },
-	[19] = { 4, 128, 1 << 23,  12,  128, 0, 3,  256, 0,  19 },
+	/*     slen sdep  near     llen ldep lazy opt nice skip zl stride wlog */
+	[1] = { 5,  1,   1 << 16,  16,  1,  0,  0,  32,  5,  1,  8,  27 },
+	[2] = { 5,  2,   1 << 17,  16,  2,  0,  0,  48,  6,  1,  8,  27 },
+	[3] = { 5,  4,   1 << 18,  12,  2,  0,  0,  64,  7,  3,  8,  28 },
+	[4] = { 5,  8,   1 << 18,  12,  4,  1,  0,  64,  0,  4,  8,  28 },
+	[5] = { 5,  16,  1 << 19,  12,  4,  2,  0,  96,  0,  5,  8,  28 },
+	[6] = { 5,  24,  1 << 19,  12,  4,  2,  0,  128, 0,  6,  8,  28 },
+	[7] = { 4,  32,  1 << 20,  12,  4,  2,  0,  128, 0,  7,  4,  28 },
+	[8] = { 4,  48,  1 << 20,  12,  4,  2,  0,  192, 0,  8,  4,  28 },
+	[9] = { 4,  64,  1 << 20,  12,  4,  2,  0,  256, 0,  9,  4,  28 },
+	[10] = { 4, 16,  1 << 20,  12,  4,  0,  1,  48,  0,  12, 4,  30 },
+	[11] = { 4, 20,  1 << 20,  12,  4,  0,  1,  64,  0,  13, 4,  30 },
+	[12] = { 4, 24,  1 << 20,  12,  4,  0,  1,  64,  0,  14, 4,  30 },
+	[13] = { 4, 32,  1 << 21,  12,  4,  0,  1,  96,  0,  15, 4,  30 },
+	[14] = { 4, 40,  1 << 21,  12,  4,  0,  1,  96,  0,  16, 4,  30 },
+	[15] = { 4, 48,  1 << 21,  12,  4,  0,  1,  128, 0,  17, 2,  30 },
+	[16] = { 4, 64,  1 << 22,  12,  4,  0,  2,  128, 0,  18, 2,  30 },
+	[17] = { 4, 80,  1 << 22,  12,  4,  0,  2,  192, 0,  19, 2,  30 },
+	[18] = { 4, 96,  1 << 22,  12,  4,  0,  2,  256, 0,  19, 2,  30 },
+	[19] = { 4, 128, 1 << 23,  12,  4,  0,  3,  256, 0,  19, 1,  30 },
 };
 
 const wlz_lparams *wlz_level_params(int level)
@@ -57,13 +57,6 @@ const wlz_lparams *wlz_level_params(int level)
 #define MATCH_BASE (16 * 15)
 #endif
 
-/* The long chain steps over candidates in the gap (wlz_parser_set_parallel)
- * without counting them, up to GAP_SKIPS of them: the most recent
- * occurrences lie there, and older ones past it would otherwise go unseen
- * (level 3, Illumina FASTQ at parallel 16: -0.9% in size, +12% in time;
- * the price-based parse of levels 10 and up gained 0.01% for +37% time, so
- * it does not). */
-#define GAP_SKIPS 64
 #define SHORT_HLOG 17
 #define INF_PRICE 0x7FFFFFFFu
 #ifndef OFF_HEAD_BITS
@@ -108,105 +101,24 @@ struct wlz_parser {
 	size_t nw;
 	unsigned max_map;       /* highest map value a source byte may have */
 	int64_t lpen;           /* price of one level of a candidate, 1/16 bits */
-	const uint8_t *pop;     /* depth-limited: later reads of each byte, or NULL */
-	uint32_t *popsum;       /* prefix sums of pop over the block (mod 2^32) */
-	uint64_t *shl, *shs;    /* shallow positions by long and short hash */
-	unsigned shl_log, shs_log;
-	uint64_t sh_next;       /* next position to consider for them */
-	const wlz_lchain *lc;
+	const wlz_view *v;
 };
 
 /* Under a depth limit a byte of level k is only a source while k < D, and
  * the levels a parse creates are the sources it has left later on.  So a
  * candidate pays for its level: each level costs about 20/D bits, which
  * measured best at D = 2, 10 and 16 on text and FASTQ (3 to 12% smaller than
- * cutting alone).  The recent occurrences the chains find first are the
- * deepest; small tables of positions whose bytes are shallow (level below
- * D/3) offer older occurrences the chain walk would not reach. */
-#define SH_WAYS 4
-#define SHL_LOG_MAX 20
-#define SHS_LOG_MAX 18
-
-wlz_error wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth, uint64_t n, const uint8_t *pop)
+ * cutting alone). */
+void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth)
 {
-	ps->pop = depth >= 0 ? pop : NULL;
-	if (ps->pop && !ps->popsum) {
-		ps->popsum = malloc(sizeof(uint32_t) * ((size_t)ps->bsize + 1));
-		if (!ps->popsum)
-			return WLZ_ERR_NOMEM;
-	}
 	ps->map = depth >= 0 ? map : NULL;
 	ps->max_map = depth >= 0 ? (unsigned)depth : 255;
 	ps->lpen = depth > 0 ? (depth > 1 ? 320 / depth : 256) : 0;
-	free(ps->shl);
-	free(ps->shs);
-	ps->shl = ps->shs = NULL;
-	ps->sh_next = 0;
-	if (ps->map) {
-		/* Without the tables the parse is only a little worse. */
-		/* About one bucket per 4 input bytes, within the caps. */
-		unsigned lg = n > 64 ? wlz_highbit64(n) - 2 : 4;
-		ps->shl_log = lg < SHL_LOG_MAX ? lg : SHL_LOG_MAX;
-		ps->shs_log = lg < SHS_LOG_MAX ? lg : SHS_LOG_MAX;
-		ps->shl = calloc((size_t)SH_WAYS << ps->shl_log, sizeof(uint64_t));
-		ps->shs = calloc((size_t)SH_WAYS << ps->shs_log, sizeof(uint64_t));
-		if (!ps->shl || !ps->shs) {
-			free(ps->shl);
-			free(ps->shs);
-			ps->shl = ps->shs = NULL;
-		}
-	}
-	return WLZ_OK;
 }
 
-/* The price of a candidate's level lv for writing src[p, p + L): the bytes a
- * match writes at a high level are lost as sources to the matches that
- * would read them later, so the price scales with how often an unlimited
- * parse reads those bytes (3/4 of the level price per read; measured at
- * depth 10: -2.2% on gcide, -1.9% on FASTQ, -0.4% on PacBio slices). */
-static inline int64_t level_price(const wlz_parser *ps, uint64_t p, uint64_t L, unsigned lv)
+static inline int64_t level_price(const wlz_parser *ps, uint64_t L, unsigned lv)
 {
-	if (!lv || !L)
-		return 0;
-	if (!ps->pop)
-		return ps->lpen * lv;
-	const uint64_t reads = (uint32_t)(ps->popsum[p + L - ps->bstart] - ps->popsum[p - ps->bstart]);
-	return (int64_t)((uint64_t)ps->lpen * lv * 3 * reads / (4 * L));
-}
-
-/* The last way keeps the first shallow occurrence of its hash (often a
- * literal original, level 0: -0.4% under depth 10 on gcide); the others
- * the most recent ones. */
-static inline void sh_put(uint64_t *t, uint64_t h, uint64_t pos)
-{
-	uint64_t *w = t + h * SH_WAYS;
-	if (!w[SH_WAYS - 1]) {
-		w[SH_WAYS - 1] = pos + 1;
-		return;
-	}
-	for (int k = SH_WAYS - 2; k > 0; k--)
-		w[k] = w[k - 1];
-	w[0] = pos + 1;
-}
-
-/* Enters the positions before `upto` whose hashed bytes are all shallow. */
-static void sh_update(wlz_parser *ps, uint64_t upto)
-{
-	if (!ps->shl)
-		return;
-	const unsigned ll = ps->lc->len, sl = ps->lp.short_len;
-	const unsigned T = ps->max_map / 3;
-	uint64_t q = ps->sh_next;
-	for (; q + ll <= upto; q++) {
-		unsigned m = 0;
-		for (unsigned i = 0; i < ll; i++)
-			m = ps->map[q + i] > m ? ps->map[q + i] : m;
-		if (m > T)
-			continue;
-		sh_put(ps->shl, wlz_hash_bytes(ps->src + q, ll, ps->shl_log), q);
-		sh_put(ps->shs, wlz_hash_bytes(ps->src + q, sl, ps->shs_log), q);
-	}
-	ps->sh_next = q;
+	return lv && L ? ps->lpen * lv : 0;
 }
 
 /* Parallel decoding (SPEC 8): the decoder runs neighbouring blocks at the
@@ -265,7 +177,7 @@ static inline uint64_t diag_match(const wlz_parser *ps, uint64_t p, uint64_t *c,
 		return best;  /* ended before the cut */
 	const uint64_t d = p - *c, floor = (uint64_t)ps->bsize * (WLZ_DIAG_BLOCKS + 1);
 	uint64_t o = *c;
-	for (int j = 0; j < 16 && o >= d && o + floor >= ps->bstart; j++) {
+	for (int j = 0; j < 16 && o >= d && o + floor >= ps->bstart && p - (o - d) <= ps->v->window; j++) {
 		o -= d;
 		room = diag_room(ps, p, o);
 		uint64_t lim = limit < room ? limit : room;
@@ -372,7 +284,6 @@ void wlz_parser_free(wlz_parser *ps)
 		return;
 	free(ps->shead);
 	free(ps->schain);
-	free(ps->popsum);
 	free(ps->wstart);
 	free(ps->wend);
 	free(ps->tok);
@@ -384,8 +295,6 @@ void wlz_parser_free(wlz_parser *ps)
 	free(ps->cstart);
 	free(ps->clen);
 	free(ps->cdist);
-	free(ps->shl);
-	free(ps->shs);
 	free(ps);
 }
 
@@ -567,10 +476,36 @@ static inline int may_gain(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_
 	return src[c + k] == src[p + k];
 }
 
+/* The far table's candidates at p (buffer positions, before the block and
+ * outside the gap, within the window), most recent first. */
+static inline unsigned far_cands(const wlz_parser *ps, uint64_t p, uint64_t out[WLZ_FAR_WAYS])
+{
+	const wlz_far *f = ps->v->far;
+	if (!f || !ps->lp.long_depth || p + 16 + f->hash_len > ps->n)
+		return 0;
+	/* The table is far larger than the caches: the bucket of a position a
+	 * little ahead is fetched while this one is measured. */
+	__builtin_prefetch(wlz_far_bucket(f, wlz_far_hash(f, ps->src + p + 16)));
+	const uint32_t *w = wlz_far_bucket(f, wlz_far_hash(f, ps->src + p));
+	const uint64_t ap = ps->v->base + p;
+	unsigned n = 0;
+	for (unsigned k = 0; k < WLZ_FAR_WAYS && n < ps->lp.long_depth; k++) {
+		if (!w[k])
+			break;
+		const uint64_t d = (uint32_t)(ap + 1 - w[k]);
+		if (d == 0 || d > ps->v->window || d > p)
+			continue;
+		const uint64_t c = p - d;
+		if (c >= ps->bstart || c >= ps->gap_lo)
+			continue;  /* (found by the near chain, or not allowed) */
+		out[n++] = c;
+	}
+	return n;
+}
+
 /* Best candidate at p by gain; gain <= 0 means "emit a literal". */
 static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 {
-	const uint8_t *src = ps->src;
 	const uint64_t limit = ps->bend - p;
 	cand best = {0, 0, 0};
 	if (rep && rep <= p) {
@@ -578,7 +513,7 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 		unsigned lv = 0;
 		if (ps->map)
 			L = depth_cut(ps, p, p - rep, L, &lv);
-		int64_t g = L >= WLZ_MINMATCH ? flat_gain(ps, p, p - rep, &L, 1, level_price(ps, p, L, lv)) : 0;
+		int64_t g = L >= WLZ_MINMATCH ? flat_gain(ps, p, p - rep, &L, 1, level_price(ps, L, lv)) : 0;
 		if (g > 0) {  /* (full flattening may price it out) */
 			best.gain = g;
 			best.len = L;
@@ -605,7 +540,7 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 			L = depth_cut(ps, p, o, L, &lv);
 		if (L < WLZ_MINMATCH)
 			continue;
-		int64_t g = flat_gain(ps, p, o, &L, 0, level_price(ps, p, L, lv));
+		int64_t g = flat_gain(ps, p, o, &L, 0, level_price(ps, L, lv));
 		if (g > best.gain) {
 			best.len = L;
 			best.dist = p - o;
@@ -614,22 +549,11 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 				return best;
 		}
 	}
-	/* long chain: anywhere earlier in the input */
-	depth = ps->lp.long_depth;
-	c = p;
-	uint32_t *delta = ps->lc->delta;
-	uint32_t dl = delta[p];
-	unsigned skips = GAP_SKIPS;
-	while (dl && depth--) {
-		c -= dl;
-		dl = delta[c];
-		if (best.len >= limit)
-			break;
-		if (c < ps->bstart && c >= ps->gap_lo && skips) {
-			skips--;
-			depth++;
-			continue;
-		}
+	/* far table: anywhere in the window */
+	uint64_t fc[WLZ_FAR_WAYS];
+	const unsigned nf = far_cands(ps, p, fc);
+	for (unsigned k = 0; k < nf && best.len < limit; k++) {
+		c = fc[k];
 		if (!ps->map && !may_gain(ps, p, c, best.len, limit))
 			continue;
 		uint64_t o = c;
@@ -637,33 +561,13 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 		unsigned lv = 0;
 		if (ps->map)
 			L = depth_cut(ps, p, o, L, &lv);
-		int64_t g = flat_gain(ps, p, o, &L, 0, level_price(ps, p, L, lv));
+		int64_t g = flat_gain(ps, p, o, &L, 0, level_price(ps, L, lv));
 		if (L >= WLZ_MINMATCH && g > best.gain) {
 			best.len = L;
 			best.dist = p - o;
 			best.gain = g;
 			if (L >= ps->lp.nice)
 				return best;
-		}
-	}
-	/* shallow occurrences, under a depth limit */
-	for (int t = 0; ps->shl && t < 2; t++) {
-		const uint64_t *w = t ? ps->shs + wlz_hash_bytes(src + p, ps->lp.short_len, ps->shs_log) * SH_WAYS
-				      : ps->shl + wlz_hash_bytes(src + p, ps->lc->len, ps->shl_log) * SH_WAYS;
-		for (int k = 0; k < SH_WAYS && best.len < limit; k++) {
-			/* (a bucket fills its last way first: empty ways may come
-			 * before full ones) */
-			uint64_t o = w[k] - 1;
-			if (!w[k] || o >= p)
-				continue;
-			unsigned lv = 0;
-			uint64_t L = depth_cut(ps, p, o, diag_len(ps, p, o, limit), &lv);
-			int64_t g = flat_gain(ps, p, o, &L, 0, level_price(ps, p, L, lv));
-			if (L >= WLZ_MINMATCH && g > best.gain) {
-				best.len = L;
-				best.dist = p - o;
-				best.gain = g;
-			}
 		}
 	}
 	return best;
@@ -697,12 +601,7 @@ static size_t parse_lazy(wlz_parser *ps)
 		}
 		if (ps->map) {
 			/* This token's level, recorded for the matches after it. */
-			uint64_t s0 = p - c.dist, end = c.dist < c.len ? p : s0 + c.len;
-			unsigned m = 0;
-			for (uint64_t q = s0; q < end; q++)
-				if (ps->map[q] > m)
-					m = ps->map[q];
-			memset(ps->map + p, m + 1 > 255 ? 255 : (int)m + 1, c.len);
+			memset(ps->map + p, wlz_map_value(wlz_match_level(ps->map, p - c.dist, p, c.len)), c.len);
 		}
 		ps->tok[nt].lit = (uint32_t)(p - anchor);
 		ps->tok[nt].mlen = (uint32_t)c.len;
@@ -715,7 +614,6 @@ static size_t parse_lazy(wlz_parser *ps)
 		rep = c.dist;
 		p += c.len;
 		anchor = p;
-		sh_update(ps, p);
 	}
 	return nt;
 }
@@ -766,29 +664,39 @@ static int push_cand(wlz_parser *ps, size_t at, uint64_t L, uint64_t dist)
 	return 1;
 }
 
-/* Chain candidates at p, each longer than the last, into the cache. */
+/* Candidates at p, each longer than the last, into the cache: the near
+ * chain, then the far table. */
 static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *at)
 {
 	const uint8_t *src = ps->src;
 	uint64_t best = 0;
-	for (int chain = 0; chain < 2; chain++) {
-		const uint32_t *link = chain ? ps->lc->delta : ps->schain;
-		const uint64_t base = chain ? 0 : ps->ws;
-		unsigned depth = chain ? ps->lp.long_depth : ps->lp.short_depth;
-		uint64_t c = p;
-		uint32_t d = link[p - base];
-		while (d && depth-- && best < limit && best < ps->lp.nice) {
+	unsigned depth = ps->lp.short_depth;
+	uint64_t c = p;
+	uint32_t d = ps->schain[p - ps->ws];
+	uint64_t fc[WLZ_FAR_WAYS];
+	unsigned nf = 0, k = 0;
+	for (;;) {
+		if (best >= limit || best >= ps->lp.nice)
+			break;
+		if (d && depth) {
+			depth--;
 			c -= d;
-			d = link[c - base];
-			if (src[c + best] != src[p + best])
-				continue;
-			uint64_t o = c;
-			uint64_t L = diag_match(ps, p, &o, limit);
-			if (L > best && L >= WLZ_MINMATCH) {
-				if (!push_cand(ps, (*at)++, L, p - o))
-					return WLZ_ERR_NOMEM;
-				best = L;
-			}
+			d = ps->schain[c - ps->ws];
+		} else {
+			if (k == 0)
+				nf = far_cands(ps, p, fc);
+			if (k >= nf)
+				break;
+			c = fc[k++];
+		}
+		if (src[c + best] != src[p + best])
+			continue;
+		uint64_t o = c;
+		uint64_t L = diag_match(ps, p, &o, limit);
+		if (L > best && L >= WLZ_MINMATCH) {
+			if (!push_cand(ps, (*at)++, L, p - o))
+				return WLZ_ERR_NOMEM;
+			best = L;
 		}
 	}
 	return WLZ_OK;
@@ -868,20 +776,23 @@ static wlz_error parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 	return WLZ_OK;
 }
 
-wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart, uint64_t bend,
+wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64_t bend,
 			  int lazy_only, const wlz_token **tok, size_t *ntok)
 {
-	if (bend - bstart > ps->bsize)
+	if (bend - bstart > ps->bsize || v->window < ps->bsize)
 		return WLZ_ERR_INTERNAL;
-	ps->src = lc->src;
-	ps->n = lc->n;
-	ps->lc = lc;
+	ps->src = v->src;
+	ps->n = v->n;
+	ps->v = v;
 	ps->bstart = bstart;
 	ps->gap_lo = bstart > ps->gap * ps->bsize ? bstart - ps->gap * ps->bsize : 0;
 	ps->bend = bend;
-	ps->ws = bstart > ps->lp.near ? bstart - ps->lp.near : 0;
+	/* Near candidates stay inside the window from every position of the
+	 * block. */
+	const uint64_t near = ps->lp.near < v->window - ps->bsize ? ps->lp.near : v->window - ps->bsize;
+	ps->ws = bstart > near ? bstart - near : 0;
 	/* Hashing reads 16 bytes ahead; the last 16 bytes are never searched. */
-	uint64_t safe = lc->n >= 16 ? lc->n - 16 : 0;
+	uint64_t safe = v->n >= 16 ? v->n - 16 : 0;
 	ps->pend = bend < safe ? bend : safe;
 	if (ps->pend < bstart)
 		ps->pend = bstart;
@@ -892,11 +803,6 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart,
 		ps->cached_bend = bend;
 	}
 	ps->nw = 0;
-	if (ps->pop) {
-		ps->popsum[0] = 0;
-		for (uint64_t q = bstart; q < bend; q++)
-			ps->popsum[q - bstart + 1] = ps->popsum[q - bstart] + ps->pop[q];
-	}
 	if (ps->lp.optimal && !lazy_only && !ps->map && ps->flat < 2) {
 		ps->use_stats = 0;
 		WLZ_TRY(parse_optimal(ps, 0, ntok));

@@ -4,7 +4,7 @@
 #ifndef WLZ_PARSE_H
 #define WLZ_PARSE_H
 
-#include "encoder/matchfind.h"
+#include "encoder/farfind.h"
 
 /* One token: lit literal bytes, then a match of mlen bytes copied from
  * dist bytes back (mlen == 0 only for the block's literal tail, which is
@@ -19,14 +19,28 @@ typedef struct wlz_lparams {
 	unsigned short_len;     /* bytes hashed by the per-block chain */
 	unsigned short_depth;   /* candidates tried on it */
 	uint32_t near;          /* bytes before the block it covers */
-	unsigned long_len;      /* bytes hashed by the global chain */
-	unsigned long_depth;
+	unsigned long_len;      /* bytes hashed by the far table */
+	unsigned long_depth;    /* far candidates tried (at most WLZ_FAR_WAYS) */
 	unsigned lazy;          /* 0 greedy, 1 or 2 positions of lookahead */
 	unsigned optimal;       /* 1 = price-based forward parse */
 	unsigned nice;          /* stop searching at a match this long */
 	unsigned skip;          /* >0: step faster through incompressible runs */
 	int zlevel;             /* zstd level of the stream codec */
+	unsigned far_stride;    /* far table: one position in this many */
+	unsigned window_log;    /* default window (no --long) */
 } wlz_lparams;
+
+/* What a parser sees of the input: a buffer whose position p is src[p],
+ * positions counted from a multiple of the block size (so block numbers
+ * keep their differences), with at least 16 bytes after every block it
+ * parses unless the input ends first. */
+typedef struct wlz_view {
+	const uint8_t *src;
+	uint64_t n;             /* bytes in the buffer (the input's end, if reached) */
+	uint64_t base;          /* absolute position of src[0] */
+	uint64_t window;        /* no match reaches back further */
+	const wlz_far *far;     /* read-only while blocks are parsed */
+} wlz_view;
 
 const wlz_lparams *wlz_level_params(int level);
 
@@ -35,21 +49,18 @@ typedef struct wlz_parser wlz_parser;
 wlz_parser *wlz_parser_create(const wlz_lparams *lp, uint32_t block_size);
 void wlz_parser_free(wlz_parser *ps);
 
-/* Parses src[bstart..bend) of the whole input described by lc.  Returns the
+/* Parses src[bstart..bend) of the input described by v.  Returns the
  * tokens through *tok (owned by the parser, valid until the next call).
  * lazy_only: use the lazy parse even at price-based levels (a second
  * opinion the caller may keep when it codes smaller). */
-wlz_error wlz_parse_block(wlz_parser *ps, const wlz_lchain *lc, uint64_t bstart, uint64_t bend,
+wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64_t bend,
 			  int lazy_only, const wlz_token **tok, size_t *ntok);
 
-/* Depth-limited parsing: map is the level map of levels.h (final before
- * bstart; the parser writes the block's own entries as it emits tokens) and
- * no match may reach a level above depth.  Lazy parse only; blocks must be
- * parsed in order.  n: the input size (sizes the tables of shallow positions).
- * pop (may be NULL): per input byte, how many later matches of an unlimited
- * parse read it (saturating at 255); levels cost more where bytes are read
- * often.  The parser keeps pointers to map and pop until the next call. */
-wlz_error wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth, uint64_t n, const uint8_t *pop);
+/* Depth-limited parsing: map is the level map of levels.h, laid out as
+ * the view's buffer (final before bstart; the parser writes the block's own
+ * entries as it emits tokens), and no match may reach a level above depth.
+ * Lazy parse only.  The parser keeps the pointer until the next call. */
+void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth);
 
 /* Chain flattening: a match that reads bytes another match of its own block
  * wrote must then wait for it.  flat = 1 prices such matches (the lazy

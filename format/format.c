@@ -1,10 +1,12 @@
 /*
- * format.c - header, block index and ending: writing, reading, validating.
- * Everything here is checked against the archive's real size before any
- * field is trusted, so hostile sizes cannot cause large allocations.
+ * format.c - header, block headers, index and footer: writing, reading,
+ * validating.  Every size is checked against the bytes there are before it
+ * is trusted, so hostile sizes cannot cause large allocations.
  */
 #include <stdlib.h>
 #include "format/format.h"
+
+static const char *const sname[WLZ_NSTREAMS] = { "cmd", "lit", "len", "off" };
 
 void wlz_header_write(uint8_t out[WLZ_HEADER_SIZE], const wlz_header *h)
 {
@@ -18,10 +20,9 @@ void wlz_header_write(uint8_t out[WLZ_HEADER_SIZE], const wlz_header *h)
 	out[8] = (uint8_t)h->block_log;
 	out[9] = (uint8_t)h->level;
 	out[10] = (uint8_t)h->depth;
+	out[11] = (uint8_t)h->window_log;
 	wlz_wr64(out + 16, h->content_size);
-	wlz_wr64(out + 24, h->block_count);
-	wlz_wr64(out + 32, h->archive_size);
-	wlz_wr64(out + 40, wlz_xxh3(out, 40));
+	wlz_wr64(out + 24, wlz_xxh3(out, 24));
 }
 
 wlz_error wlz_header_read(const uint8_t *src, size_t src_size, wlz_header *h)
@@ -33,103 +34,84 @@ wlz_error wlz_header_read(const uint8_t *src, size_t src_size, wlz_header *h)
 	size_t n = src_size < 4 ? src_size : 4;
 	if (memcmp(src, magic, n) != 0)
 		return wlz_fail(WLZ_ERR_BAD_MAGIC, "the first 4 bytes are not 89 57 4C 5A");
-	if (src_size < WLZ_HEADER_SIZE)
-		return wlz_fail(WLZ_ERR_TRUNCATED, "%zu bytes, shorter than the 48-byte header", src_size);
+	if (src_size < 6)
+		return wlz_fail(WLZ_ERR_TRUNCATED, "%zu bytes, shorter than the %d-byte header", src_size,
+				WLZ_HEADER_SIZE);
 	h->version = wlz_rd16(src + 4);
 	/* The version before the checksum: an older or newer layout may hash
 	 * its header differently, and deserves the more useful message. */
 	if (h->version != WLZ_FORMAT_VERSION)
 		return wlz_fail(WLZ_ERR_BAD_VERSION, "format version %u (this library reads version %d)",
 				h->version, WLZ_FORMAT_VERSION);
-	if (WLZ_CHECKSUMS && wlz_rd64(src + 40) != wlz_xxh3(src, 40))
+	if (src_size < WLZ_HEADER_SIZE)
+		return wlz_fail(WLZ_ERR_TRUNCATED, "%zu bytes, shorter than the %d-byte header", src_size,
+				WLZ_HEADER_SIZE);
+	if (WLZ_CHECKSUMS && wlz_rd64(src + 24) != wlz_xxh3(src, 24))
 		return wlz_fail(WLZ_ERR_BAD_HEADER, "header checksum mismatch");
 	h->flags = wlz_rd16(src + 6);
 	h->block_log = src[8];
 	h->level = src[9];
 	h->depth = src[10];
+	h->window_log = src[11];
 	h->content_size = wlz_rd64(src + 16);
-	h->block_count = wlz_rd64(src + 24);
-	h->archive_size = wlz_rd64(src + 32);
 	if (h->flags != 0)
 		return wlz_fail(WLZ_ERR_BAD_HEADER, "unknown header flags 0x%04x", h->flags);
-	if (src[11] != 0 || wlz_rd32(src + 12) != 0)
-		return wlz_fail(WLZ_ERR_BAD_HEADER, "reserved header bytes 11..15 are not zero");
+	if (wlz_rd32(src + 12) != 0)
+		return wlz_fail(WLZ_ERR_BAD_HEADER, "reserved header bytes 12..15 are not zero");
 	if (h->block_log < WLZ_BLOCK_LOG_MIN || h->block_log > WLZ_BLOCK_LOG_MAX)
 		return wlz_fail(WLZ_ERR_BAD_HEADER, "block_log %u outside %d..%d", h->block_log,
 				WLZ_BLOCK_LOG_MIN, WLZ_BLOCK_LOG_MAX);
 	if (h->level < WLZ_LEVEL_MIN || h->level > WLZ_LEVEL_MAX)
 		return wlz_fail(WLZ_ERR_BAD_HEADER, "level %u outside %d..%d", h->level, WLZ_LEVEL_MIN,
 				WLZ_LEVEL_MAX);
+	if (h->window_log < h->block_log || h->window_log > WLZ_WINDOW_LOG_MAX)
+		return wlz_fail(WLZ_ERR_BAD_HEADER, "window_log %u outside block_log %u..%d", h->window_log,
+				h->block_log, WLZ_WINDOW_LOG_MAX);
 	/* (depth: every byte value is meaningful, 255 = unlimited) */
 	/* 2^56 bytes is far beyond any memory; it keeps later arithmetic exact. */
-	if (h->content_size > ((uint64_t)1 << 56))
+	if (h->content_size != WLZ_SIZE_UNKNOWN && h->content_size > WLZ_CONTENT_MAX)
 		return wlz_fail(WLZ_ERR_BAD_HEADER, "content_size %llu exceeds 2^56",
 				(unsigned long long)h->content_size);
-	if (h->block_count != wlz_block_count_for(h->content_size, h->block_log))
-		return wlz_fail(WLZ_ERR_BAD_HEADER, "block_count %llu, but content_size %llu needs %llu blocks",
-				(unsigned long long)h->block_count, (unsigned long long)h->content_size,
-				(unsigned long long)wlz_block_count_for(h->content_size, h->block_log));
 	return WLZ_OK;
 }
 
-/* Entry layout (SPEC.md, "Block index"). */
-void wlz_entry_write(uint8_t out[WLZ_INDEX_ENTRY_SIZE], const wlz_block_entry *e)
+void wlz_bhead_write(uint8_t out[WLZ_BHEAD_SIZE], const wlz_block_entry *e)
 {
-	memset(out, 0, WLZ_INDEX_ENTRY_SIZE);
-	wlz_wr64(out + 0, e->data_offset);
-	wlz_wr64(out + 8, e->checksum);
-	wlz_wr64(out + 16, e->payload_checksum);
-	wlz_wr32(out + 24, e->token_count);
-	out[28] = (uint8_t)e->max_level;
-	out[29] = (uint8_t)e->chained;
-	out[30] = (uint8_t)(e->chained >> 8);
-	out[31] = (uint8_t)(e->chained >> 16);
+	memset(out, 0, WLZ_BHEAD_SIZE);
+	wlz_wr32(out + 0, WLZ_BLOCK_TAG);
+	wlz_wr32(out + 4, e->length);
+	wlz_wr32(out + 8, e->token_count);
+	out[12] = (uint8_t)e->max_level;
+	out[13] = (uint8_t)e->chained;
+	out[14] = (uint8_t)(e->chained >> 8);
+	out[15] = (uint8_t)(e->chained >> 16);
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
-		out[32 + s] = e->codec[s];
-		wlz_wr32(out + 40 + 8 * s, e->csize[s]);
-		wlz_wr32(out + 44 + 8 * s, e->rsize[s]);
+		out[16 + s] = e->codec[s];
+		wlz_wr32(out + 20 + 8 * s, e->csize[s]);
+		wlz_wr32(out + 24 + 8 * s, e->rsize[s]);
 	}
+	wlz_wr64(out + 56, e->checksum);
+	wlz_wr64(out + 64, e->payload_checksum);
+	wlz_wr64(out + 72, wlz_xxh3(out, 72));
 }
 
-void wlz_entry_read(const uint8_t in[WLZ_INDEX_ENTRY_SIZE], wlz_block_entry *e)
+/* Rules that need no decoding (SPEC.md, section 3). */
+static wlz_error check_bhead(const wlz_block_entry *e, const wlz_header *h)
 {
-	e->data_offset = wlz_rd64(in + 0);
-	e->checksum = wlz_rd64(in + 8);
-	e->payload_checksum = wlz_rd64(in + 16);
-	e->token_count = wlz_rd32(in + 24);
-	e->max_level = in[28];
-	e->chained = in[29] | (uint32_t)in[30] << 8 | (uint32_t)in[31] << 16;
-	for (int s = 0; s < WLZ_NSTREAMS; s++) {
-		e->codec[s] = in[32 + s];
-		e->csize[s] = wlz_rd32(in + 40 + 8 * s);
-		e->rsize[s] = wlz_rd32(in + 44 + 8 * s);
-	}
-}
-
-static int is_zero(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return 0;
-	return 1;
-}
-
-/* Per-entry checks that need no decoding. */
-static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint64_t block_len, unsigned depth)
-{
-	static const char *const sname[WLZ_NSTREAMS] = { "cmd", "lit", "len", "off" };
-	if (!is_zero(raw + 36, 4) || !is_zero(raw + 72, 8))
-		return wlz_fail(WLZ_ERR_BAD_INDEX, "reserved index bytes are not zero");
+	const uint64_t B = (uint64_t)1 << h->block_log, L = e->length;
+	if (L == 0 || L > B)
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "block length %llu outside 1..%llu",
+				(unsigned long long)L, (unsigned long long)B);
 	if (e->rsize[WLZ_S_CMD] != e->token_count)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "cmd stream of %u bytes for %u tokens",
 				e->rsize[WLZ_S_CMD], e->token_count);
-	if (e->rsize[WLZ_S_LIT] > block_len)
+	if (e->rsize[WLZ_S_LIT] > L)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "%u literal bytes in a block of %llu bytes",
-				e->rsize[WLZ_S_LIT], (unsigned long long)block_len);
+				e->rsize[WLZ_S_LIT], (unsigned long long)L);
 	/* Every token writes at least MINMATCH bytes. */
-	if ((uint64_t)e->token_count * WLZ_MINMATCH > block_len)
+	if ((uint64_t)e->token_count * WLZ_MINMATCH > L)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "%u tokens cannot fit in a block of %llu bytes",
-				e->token_count, (unsigned long long)block_len);
+				e->token_count, (unsigned long long)L);
 	/* Each token has at most two length varints and an 8-byte offset. */
 	if (e->rsize[WLZ_S_LEN] > (uint64_t)e->token_count * 10)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "len stream of %u bytes for %u tokens",
@@ -141,9 +123,9 @@ static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint6
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "%u chained tokens of %u", e->chained, e->token_count);
 	if (e->token_count == 0 && e->max_level != 0)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "max_level %u in a block without tokens", e->max_level);
-	if (depth != WLZ_DEPTH_NONE && e->max_level > depth)
+	if (h->depth != WLZ_DEPTH_NONE && e->max_level > h->depth)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "max_level %u exceeds the archive's depth limit %u",
-				e->max_level, depth);
+				e->max_level, h->depth);
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
 		if (e->codec[s] >= WLZ_CODEC_COUNT)
 			return wlz_fail(WLZ_ERR_BAD_INDEX, "unknown codec %u for the %s stream",
@@ -157,114 +139,203 @@ static wlz_error check_entry(const uint8_t *raw, const wlz_block_entry *e, uint6
 	return WLZ_OK;
 }
 
-wlz_error wlz_content_digest(const uint8_t *index, uint64_t nb, uint64_t *digest)
+wlz_error wlz_bhead_read(const uint8_t in[WLZ_BHEAD_SIZE], const wlz_header *h, wlz_block_entry *e)
 {
-	uint8_t *sums = malloc(nb ? 8 * nb : 1);
-	if (!sums)
-		return WLZ_ERR_NOMEM;
-	for (uint64_t b = 0; b < nb; b++) {
-		wlz_block_entry e;
-		wlz_entry_read(index + b * WLZ_INDEX_ENTRY_SIZE, &e);
-		wlz_wr64(sums + 8 * b, e.checksum);
+	memset(e, 0, sizeof(*e));
+	if (wlz_rd32(in) != WLZ_BLOCK_TAG)
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "no block tag");
+	if (WLZ_CHECKSUMS && wlz_rd64(in + 72) != wlz_xxh3(in, 72))
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "block header checksum mismatch");
+	if (wlz_rd32(in + 52) != 0)
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "reserved block header bytes are not zero");
+	e->length = wlz_rd32(in + 4);
+	e->token_count = wlz_rd32(in + 8);
+	e->max_level = in[12];
+	e->chained = in[13] | (uint32_t)in[14] << 8 | (uint32_t)in[15] << 16;
+	for (int s = 0; s < WLZ_NSTREAMS; s++) {
+		e->codec[s] = in[16 + s];
+		e->csize[s] = wlz_rd32(in + 20 + 8 * s);
+		e->rsize[s] = wlz_rd32(in + 24 + 8 * s);
 	}
-	*digest = wlz_xxh3(sums, 8 * nb);
-	free(sums);
+	e->checksum = wlz_rd64(in + 56);
+	e->payload_checksum = wlz_rd64(in + 64);
+	return check_bhead(e, h);
+}
+
+static uint64_t digest_of(uint64_t n, const uint64_t *checksums)
+{
+	/* XXH3 of the checksums as 8 little-endian bytes each: on a
+	 * little-endian machine, the array itself. */
+	return wlz_xxh3(checksums, 8 * n);
+}
+
+void wlz_index_write(uint8_t *out, uint64_t n, const uint64_t *offsets, const uint64_t *checksums,
+		     uint64_t content_size)
+{
+	wlz_wr32(out, WLZ_INDEX_TAG);
+	wlz_wr32(out + 4, 0);
+	wlz_wr64(out + 8, n);
+	for (uint64_t b = 0; b < n; b++) {
+		wlz_wr64(out + 16 + 16 * b, offsets[b]);
+		wlz_wr64(out + 24 + 16 * b, checksums[b]);
+	}
+	uint8_t *t = out + 16 + 16 * n;
+	wlz_wr64(t, content_size);
+	wlz_wr64(t + 8, digest_of(n, checksums));
+	wlz_wr64(t + 16, wlz_xxh3(out, 32 + 16 * n));
+}
+
+void wlz_footer_write(uint8_t out[WLZ_FOOTER_SIZE], uint64_t index_offset, uint64_t member_size)
+{
+	wlz_wr64(out, index_offset);
+	wlz_wr64(out + 8, member_size);
+	wlz_wr64(out + 16, WLZ_END_MAGIC);
+}
+
+wlz_error wlz_footer_read(const uint8_t in[WLZ_FOOTER_SIZE], uint64_t *index_offset, uint64_t *member_size)
+{
+	if (wlz_rd64(in + 16) != WLZ_END_MAGIC)
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "no end magic where the footer should be");
+	*index_offset = wlz_rd64(in);
+	*member_size = wlz_rd64(in + 8);
 	return WLZ_OK;
 }
 
-wlz_error wlz_archive_validate(const uint8_t *src, size_t src_size, wlz_header *h)
+wlz_error wlz_index_check(const uint8_t *idx, uint64_t size, uint64_t n, const uint64_t *offsets,
+			  const uint64_t *checksums, uint64_t content_size)
 {
-	WLZ_TRY(wlz_header_read(src, src_size, h));
-	if (h->archive_size > src_size)
-		return wlz_fail(WLZ_ERR_TRUNCATED, "%zu bytes, but the header says %llu", src_size,
-				(unsigned long long)h->archive_size);
-	if (h->archive_size < src_size)  /* trailing bytes: not ours to ignore */
-		return wlz_fail(WLZ_ERR_BAD_HEADER, "%llu bytes after the archive's end",
-				(unsigned long long)(src_size - h->archive_size));
-	/* The index must fit before anything is read from it. */
-	uint64_t nb = h->block_count;
-	if (nb > (src_size - WLZ_HEADER_SIZE) / WLZ_INDEX_ENTRY_SIZE ||
-	    wlz_payload_offset(nb) + WLZ_FOOTER_SIZE > src_size)
-		return wlz_fail(WLZ_ERR_TRUNCATED, "an index of %llu blocks cannot fit in %zu bytes",
-				(unsigned long long)nb, src_size);
-	uint64_t pay = wlz_payload_offset(nb);
-	const uint8_t *idx = src + WLZ_HEADER_SIZE;
-	if (WLZ_CHECKSUMS && wlz_rd64(idx + nb * WLZ_INDEX_ENTRY_SIZE) != wlz_xxh3(idx, nb * WLZ_INDEX_ENTRY_SIZE))
+	if (size < WLZ_INDEX_FIXED || wlz_rd32(idx) != WLZ_INDEX_TAG)
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "no index tag after the last block");
+	if (wlz_rd64(idx + 8) != n || size != wlz_index_size(n))
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "the index lists %llu blocks, the archive has %llu",
+				(unsigned long long)wlz_rd64(idx + 8), (unsigned long long)n);
+	if (WLZ_CHECKSUMS && wlz_rd64(idx + 32 + 16 * n) != wlz_xxh3(idx, 32 + 16 * n))
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "index checksum mismatch");
-	if (wlz_rd64(src + src_size - 8) != WLZ_END_MAGIC)
-		return wlz_fail(WLZ_ERR_TRUNCATED, "no end magic in the last 8 bytes");
+	if (wlz_rd32(idx + 4) != 0)
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "reserved index bytes are not zero");
+	for (uint64_t b = 0; b < n; b++) {
+		if (wlz_rd64(idx + 16 + 16 * b) != offsets[b])
+			return wlz_fail(WLZ_ERR_BAD_INDEX, "index entry %llu: block at %llu, but it lies at %llu",
+					(unsigned long long)b, (unsigned long long)wlz_rd64(idx + 16 + 16 * b),
+					(unsigned long long)offsets[b]);
+		if (wlz_rd64(idx + 24 + 16 * b) != checksums[b])
+			return wlz_fail(WLZ_ERR_BAD_INDEX, "index entry %llu: content checksum differs from "
+					"the block header's", (unsigned long long)b);
+	}
+	if (wlz_rd64(idx + 16 + 16 * n) != content_size)
+		return wlz_fail(WLZ_ERR_BAD_INDEX, "the index says %llu content bytes, the blocks hold %llu",
+				(unsigned long long)wlz_rd64(idx + 16 + 16 * n),
+				(unsigned long long)content_size);
+	if (WLZ_CHECKSUMS && wlz_rd64(idx + 24 + 16 * n) != digest_of(n, checksums))
+		return wlz_fail(WLZ_ERR_CHECKSUM, "content checksum does not match the block checksums");
+	return WLZ_OK;
+}
 
-	/* Blocks are contiguous, in order, and end exactly at the footer. */
-	uint64_t at = pay;
-	uint64_t end = src_size - WLZ_FOOTER_SIZE;
-	for (uint64_t b = 0; b < nb; b++) {
-		wlz_block_entry e;
-		const uint8_t *raw = idx + b * WLZ_INDEX_ENTRY_SIZE;
-		wlz_entry_read(raw, &e);
-		uint64_t blen = (uint64_t)1 << h->block_log;
-		if (b == nb - 1)
-			blen = h->content_size - (b << h->block_log);
-		wlz_error err = check_entry(raw, &e, blen, h->depth);
-		if (err != WLZ_OK) {
-			wlz_detail_block(b);
-			return err;
+void wlz_member_free(wlz_member *m)
+{
+	if (m) {
+		free(m->blocks);
+		m->blocks = NULL;
+	}
+}
+
+wlz_error wlz_member_parse(const uint8_t *src, size_t size, uint64_t at, wlz_member *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->offset = at;
+	const uint8_t *p = src + at;
+	const uint64_t avail = size - at;
+	WLZ_TRY(wlz_header_read(p, (size_t)avail, &m->h));
+	const uint64_t B = (uint64_t)1 << m->h.block_log;
+	/* Walk the block headers; each is at least WLZ_BHEAD_SIZE bytes, which
+	 * bounds the count before anything is allocated. */
+	uint64_t cap = 0, n = 0, pos = WLZ_HEADER_SIZE, content = 0;
+	uint64_t *offs = NULL, *sums = NULL;
+	wlz_error err = WLZ_OK;
+	for (;;) {
+		if (avail - pos < 4) {
+			err = wlz_fail(WLZ_ERR_TRUNCATED, "the archive ends after %llu blocks, before its index",
+				       (unsigned long long)n);
+			break;
 		}
-		if (e.data_offset != at)
-			return wlz_fail(WLZ_ERR_BAD_INDEX, "block %llu: payload at %llu %s the previous one, "
-					"which ends at %llu", (unsigned long long)b,
-					(unsigned long long)e.data_offset,
-					e.data_offset < at ? "overlaps" : "leaves a gap after",
-					(unsigned long long)at);
-		for (int s = 0; s < WLZ_NSTREAMS; s++)
-			at += e.csize[s];
-		if (at > end)
-			return wlz_fail(WLZ_ERR_BAD_INDEX, "block %llu: payload runs %llu bytes into the footer",
-					(unsigned long long)b, (unsigned long long)(at - end));
+		if (wlz_rd32(p + pos) != WLZ_BLOCK_TAG)
+			break;
+		if (avail - pos < WLZ_BHEAD_SIZE) {
+			err = wlz_fail(WLZ_ERR_TRUNCATED, "block %llu: header cut short", (unsigned long long)n);
+			break;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			wlz_block_entry *nb = realloc(m->blocks, cap * sizeof(*nb));
+			uint64_t *no = realloc(offs, cap * sizeof(*no));
+			if (no)
+				offs = no;
+			uint64_t *ns = realloc(sums, cap * sizeof(*ns));
+			if (ns)
+				sums = ns;
+			if (nb)
+				m->blocks = nb;
+			if (!nb || !no || !ns) {
+				err = WLZ_ERR_NOMEM;
+				break;
+			}
+		}
+		wlz_block_entry *e = &m->blocks[n];
+		err = wlz_bhead_read(p + pos, &m->h, e);
+		if (err == WLZ_OK && n > 0 && m->blocks[n - 1].length != B)
+			err = wlz_fail(WLZ_ERR_BAD_INDEX, "a block of %u bytes before the last one",
+				       m->blocks[n - 1].length);
+		if (err != WLZ_OK) {
+			wlz_detail_block(n);
+			break;
+		}
+		const uint64_t psize = wlz_payload_size(e);
+		if (psize > avail - pos - WLZ_BHEAD_SIZE) {
+			err = wlz_fail(WLZ_ERR_TRUNCATED, "block %llu: payload of %llu bytes cut short",
+				       (unsigned long long)n, (unsigned long long)psize);
+			break;
+		}
+		e->data_offset = at + pos + WLZ_BHEAD_SIZE;
+		offs[n] = pos;
+		sums[n] = e->checksum;
+		content += e->length;
+		pos += WLZ_BHEAD_SIZE + psize;
+		n++;
 	}
-	if (at != end)
-		return wlz_fail(WLZ_ERR_BAD_INDEX, "%llu bytes between the last payload and the footer",
-				(unsigned long long)(end - at));
-	uint64_t digest;
-	WLZ_TRY(wlz_content_digest(idx, nb, &digest));
-	if (WLZ_CHECKSUMS && digest != wlz_rd64(src + end))
-		return wlz_fail(WLZ_ERR_CHECKSUM, "footer content checksum does not match the block checksums");
-	return WLZ_OK;
-}
-
-WLZ_EXPORT wlz_error wlz_get_content_size(const void *src, size_t src_size, uint64_t *content_size)
-{
-	wlz_header h;
-	wlz_detail_clear();
-	if (!content_size)
-		return WLZ_ERR_PARAM;
-	WLZ_TRY(wlz_header_read(src, src_size, &h));
-	*content_size = h.content_size;
-	return WLZ_OK;
-}
-
-WLZ_EXPORT wlz_error wlz_get_info(const void *src, size_t src_size, wlz_info *info)
-{
-	wlz_header h;
-	wlz_detail_clear();
-	if (!src || !info)
-		return WLZ_ERR_PARAM;
-	const uint8_t *p = src;
-	WLZ_TRY(wlz_archive_validate(p, src_size, &h));
-	memset(info, 0, sizeof(*info));
-	info->format_version = h.version;
-	info->level = h.level;
-	info->depth = h.depth == WLZ_DEPTH_NONE ? WLZ_DEPTH_UNLIMITED : (int)h.depth;
-	info->block_log = h.block_log;
-	info->content_size = h.content_size;
-	info->archive_size = h.archive_size;
-	info->block_count = h.block_count;
-	info->content_checksum = wlz_rd64(p + src_size - WLZ_FOOTER_SIZE);
-	for (uint64_t b = 0; b < h.block_count; b++) {
-		wlz_block_entry e;
-		wlz_entry_read(p + WLZ_HEADER_SIZE + b * WLZ_INDEX_ENTRY_SIZE, &e);
-		info->token_count += e.token_count;
-		if (e.max_level > info->max_level)
-			info->max_level = e.max_level;
+	if (err == WLZ_OK) {
+		/* Index, then footer.  The index must fit before its entries are read. */
+		const uint64_t isize = wlz_index_size(n);
+		if (avail - pos < isize + WLZ_FOOTER_SIZE) {
+			err = wlz_fail(WLZ_ERR_TRUNCATED, "the archive ends inside its index or footer");
+		} else {
+			err = wlz_index_check(p + pos, isize, n, offs, sums, content);
+			uint64_t ioff = 0, msize = 0;
+			if (err == WLZ_OK)
+				err = wlz_footer_read(p + pos + isize, &ioff, &msize);
+			if (err == WLZ_OK && (ioff != pos || msize != pos + isize + WLZ_FOOTER_SIZE))
+				err = wlz_fail(WLZ_ERR_BAD_INDEX, "the footer places the index at %llu in a member "
+					       "of %llu bytes; it lies at %llu in %llu", (unsigned long long)ioff,
+					       (unsigned long long)msize, (unsigned long long)pos,
+					       (unsigned long long)(pos + isize + WLZ_FOOTER_SIZE));
+			if (err == WLZ_OK && m->h.content_size != WLZ_SIZE_UNKNOWN && m->h.content_size != content)
+				err = wlz_fail(WLZ_ERR_BAD_HEADER, "the header says %llu content bytes, the blocks "
+					       "hold %llu", (unsigned long long)m->h.content_size,
+					       (unsigned long long)content);
+			if (err == WLZ_OK && content > WLZ_CONTENT_MAX)
+				err = wlz_fail(WLZ_ERR_BAD_HEADER, "content exceeds 2^56 bytes");
+			if (err == WLZ_OK) {
+				m->digest = wlz_rd64(p + pos + isize - 16);
+				m->size = pos + isize + WLZ_FOOTER_SIZE;
+			}
+		}
 	}
+	free(offs);
+	free(sums);
+	if (err != WLZ_OK) {
+		wlz_member_free(m);
+		return err;
+	}
+	m->nblocks = n;
+	m->content_size = content;
 	return WLZ_OK;
 }

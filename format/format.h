@@ -1,6 +1,13 @@
 /*
- * format.h - the archive layout of SPEC.md as C: constants, the parsed
- * header and block index, and their serialisation and validation.
+ * format.h - the archive layout of SPEC.md (version 4) as C: constants, the
+ * parsed header, block headers, index and footer, their serialisation and
+ * validation.
+ *
+ * An archive is one or more members back to back.  A member is
+ *   header | block* | index | footer
+ * where each block is its own 80-byte header followed by its payload, so a
+ * reader can go front to back from a pipe; the index and footer at the end
+ * give a seeking reader every block's place at once.
  */
 #ifndef WLZ_FORMAT_H
 #define WLZ_FORMAT_H
@@ -12,12 +19,17 @@
 #define WLZ_MAGIC2 'L'
 #define WLZ_MAGIC3 'Z'
 #define WLZ_END_MAGIC 0x0A0D444E457A6C77ull  /* "wlzEND\r\n" */
+#define WLZ_BLOCK_TAG 0x427A6C77u             /* "wlzB" */
+#define WLZ_INDEX_TAG 0x497A6C77u             /* "wlzI" */
 
-#define WLZ_INDEX_ENTRY_SIZE 80
-#define WLZ_INDEX_HASH_SIZE 8
-#define WLZ_FOOTER_SIZE 16
+#define WLZ_BHEAD_SIZE 80          /* a block's own header */
+#define WLZ_INDEX_ENTRY_SIZE 16    /* block offset, content checksum */
+#define WLZ_INDEX_FIXED 40         /* index bytes besides its entries */
+#define WLZ_FOOTER_SIZE 24
 #define WLZ_DEPTH_NONE 0xFF        /* header byte for "unlimited" */
-#define WLZ_CHAINED_MAX 0xFFFFFF   /* the index's chained count saturates (24 bits) */
+#define WLZ_CHAINED_MAX 0xFFFFFF   /* the chained count saturates (24 bits) */
+#define WLZ_SIZE_UNKNOWN UINT64_MAX
+#define WLZ_CONTENT_MAX ((uint64_t)1 << 56)
 
 /* The four streams of a block, in payload order. */
 enum { WLZ_S_CMD = 0, WLZ_S_LIT, WLZ_S_LEN, WLZ_S_OFF, WLZ_NSTREAMS };
@@ -50,21 +62,41 @@ static inline uint8_t wlz_off_head(uint64_t x, unsigned k)
 	return (uint8_t)(k << 5 | (x >> (8 * k)));
 }
 
+/* The dependency rule (SPEC.md, section 6.1), the one place it is written:
+ * map[q] is 0 for a literal byte and k + 1 for a byte a level-k match
+ * wrote; a match at dst reading mlen bytes from src has the largest map
+ * value among its source bytes before dst (it adds nothing by reading its
+ * own output).  The bytes it writes then get the result + 1, saturating. */
+static inline unsigned wlz_match_level(const uint8_t *map, uint64_t src, uint64_t dst, uint64_t mlen)
+{
+	const uint64_t end = src + mlen < dst ? src + mlen : dst;
+	unsigned m = 0;
+	for (uint64_t q = src; q < end; q++)
+		m = map[q] > m ? map[q] : m;
+	return m;
+}
+
+static inline uint8_t wlz_map_value(unsigned level)
+{
+	return (uint8_t)(level + 1 > 255 ? 255 : level + 1);
+}
+
 typedef struct wlz_header {
 	unsigned version;
 	unsigned flags;
 	unsigned block_log;
 	unsigned level;
 	unsigned depth;             /* WLZ_DEPTH_NONE = unlimited */
-	uint64_t content_size;
-	uint64_t block_count;
-	uint64_t archive_size;
+	unsigned window_log;        /* no match reaches back more than 2^window_log */
+	uint64_t content_size;      /* WLZ_SIZE_UNKNOWN when not stated */
 } wlz_header;
 
+/* A block's header as parsed (and, for a block in memory, where it lies). */
 typedef struct wlz_block_entry {
-	uint64_t data_offset;       /* from the archive's first byte */
+	uint64_t data_offset;       /* where the payload starts, in the caller's buffer */
 	uint64_t checksum;          /* XXH3-64 of the decoded block */
 	uint64_t payload_checksum;  /* XXH3-64 of the block's stored bytes */
+	uint32_t length;            /* decoded bytes, 1..B */
 	uint32_t token_count;
 	uint32_t max_level;
 	uint32_t chained;           /* tokens reading bytes a match of this block wrote */
@@ -73,30 +105,55 @@ typedef struct wlz_block_entry {
 	uint8_t codec[WLZ_NSTREAMS];
 } wlz_block_entry;
 
-static inline uint64_t wlz_index_offset(void) { return WLZ_HEADER_SIZE; }
-static inline uint64_t wlz_payload_offset(uint64_t nblocks)
+static inline uint64_t wlz_payload_size(const wlz_block_entry *e)
 {
-	return WLZ_HEADER_SIZE + nblocks * WLZ_INDEX_ENTRY_SIZE + WLZ_INDEX_HASH_SIZE;
+	return (uint64_t)e->csize[0] + e->csize[1] + e->csize[2] + e->csize[3];
 }
-static inline uint64_t wlz_block_count_for(uint64_t content_size, unsigned block_log)
+
+static inline uint64_t wlz_index_size(uint64_t nblocks)
 {
-	return (content_size + ((uint64_t)1 << block_log) - 1) >> block_log;
+	return WLZ_INDEX_FIXED + nblocks * WLZ_INDEX_ENTRY_SIZE;
 }
 
 void wlz_header_write(uint8_t out[WLZ_HEADER_SIZE], const wlz_header *h);
 wlz_error wlz_header_read(const uint8_t *src, size_t src_size, wlz_header *h);
 
-void wlz_entry_write(uint8_t out[WLZ_INDEX_ENTRY_SIZE], const wlz_block_entry *e);
-void wlz_entry_read(const uint8_t in[WLZ_INDEX_ENTRY_SIZE], wlz_block_entry *e);
+/* Block headers: e->data_offset is not stored.  wlz_bhead_read checks the
+ * header's own checksum and every rule that needs no decoding; block_size
+ * is the archive's B. */
+void wlz_bhead_write(uint8_t out[WLZ_BHEAD_SIZE], const wlz_block_entry *e);
+wlz_error wlz_bhead_read(const uint8_t in[WLZ_BHEAD_SIZE], const wlz_header *h, wlz_block_entry *e);
 
-/* The footer's content checksum: XXH3-64 of the blocks' content checksums,
- * 8 bytes little-endian each, in block order (so that no decoder needs a
- * serial pass over the whole output to check it). */
-wlz_error wlz_content_digest(const uint8_t *index, uint64_t nb, uint64_t *digest);
+/* The index after n blocks whose header offsets (from the member's first
+ * byte) and content checksums are given; out holds wlz_index_size(n). */
+void wlz_index_write(uint8_t *out, uint64_t n, const uint64_t *offsets, const uint64_t *checksums,
+		     uint64_t content_size);
+void wlz_footer_write(uint8_t out[WLZ_FOOTER_SIZE], uint64_t index_offset, uint64_t member_size);
 
-/* Checks everything outside the block payloads: header, index (hash, sizes,
- * contiguity), ending.  On success the entries can be read without further
- * bounds checks of their offsets. */
-wlz_error wlz_archive_validate(const uint8_t *src, size_t src_size, wlz_header *h);
+/* Checks an index (bytes [0, size)) against the blocks a reader saw: n
+ * blocks at offsets[] with checksums[] and content_size bytes in all. */
+wlz_error wlz_index_check(const uint8_t *idx, uint64_t size, uint64_t n, const uint64_t *offsets,
+			  const uint64_t *checksums, uint64_t content_size);
+/* Reads a footer: where the index starts and the member's size. */
+wlz_error wlz_footer_read(const uint8_t in[WLZ_FOOTER_SIZE], uint64_t *index_offset, uint64_t *member_size);
+
+/* One member of an archive in memory, fully validated (every block header,
+ * the index, the footer, the content checksum over the block checksums):
+ * its blocks in order, data_offset counted from src. */
+typedef struct wlz_member {
+	wlz_header h;
+	uint64_t offset;            /* of its first byte in the buffer */
+	uint64_t size;              /* bytes, footer included */
+	uint64_t content_size;
+	uint64_t nblocks;
+	wlz_block_entry *blocks;    /* malloc'ed; wlz_member_free */
+	uint64_t digest;            /* the footer's content checksum */
+} wlz_member;
+
+/* Parses the member at src[at..size); on success m->blocks is owned by the
+ * caller.  A hostile block count cannot make it allocate more than the
+ * buffer's size allows. */
+wlz_error wlz_member_parse(const uint8_t *src, size_t size, uint64_t at, wlz_member *m);
+void wlz_member_free(wlz_member *m);
 
 #endif

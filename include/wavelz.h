@@ -30,7 +30,7 @@ extern "C" {
 #define WLZ_VERSION_STRING "0.1.0"
 
 /* The archive format version this library writes (and the newest it reads). */
-#define WLZ_FORMAT_VERSION 3
+#define WLZ_FORMAT_VERSION 4
 
 #define WLZ_LEVEL_MIN 1
 #define WLZ_LEVEL_MAX 19
@@ -40,6 +40,14 @@ extern "C" {
 #define WLZ_BLOCK_LOG_MIN 16
 #define WLZ_BLOCK_LOG_MAX 26
 #define WLZ_BLOCK_LOG_DEFAULT 20
+
+/* Windows: no match reaches back more than 2^window_log bytes.  The format
+ * allows up to 2^40; this encoder writes at most 2^31 (--long=31). */
+#define WLZ_WINDOW_LOG_MAX 40
+#define WLZ_WINDOW_LOG_ENC_MAX 31
+/* Streaming decoders refuse windows over their memory limit; this is the
+ * default limit (2 GiB: every window the encoder picks by itself). */
+#define WLZ_MEMORY_LIMIT_DEFAULT ((uint64_t)1 << 31)
 
 /* Depth limit: -1 means unlimited. */
 #define WLZ_DEPTH_UNLIMITED (-1)
@@ -64,6 +72,9 @@ typedef enum wlz_error {
 	WLZ_ERR_BAD_TOKEN,      /* a token breaks a rule: bounds, stream lengths */
 	WLZ_ERR_CHECKSUM,       /* decoded bytes do not match their XXH3-64 */
 	WLZ_ERR_THREAD,         /* a worker thread could not be started */
+	WLZ_ERR_WINDOW,         /* the archive's window exceeds the memory limit */
+	WLZ_ERR_READ,           /* the read callback failed */
+	WLZ_ERR_WRITE,          /* the write callback failed (or asked to stop) */
 	WLZ_ERR_INTERNAL,       /* a bug: please report it */
 	WLZ_ERR_COUNT_          /* number of codes; not an error */
 } wlz_error;
@@ -97,7 +108,12 @@ typedef struct wlz_options {
 	int parallel;           /* 1..WLZ_PARALLEL_MAX: no match reads the
 				   parallel - 1 blocks before its own (default
 				   16: threads decoding neighbouring blocks do
-				   not wait on or read from each other) */
+				   not wait on or read from each other); an
+				   input of N blocks whose size is known uses
+				   at most N / 16 + 1, so small files keep
+				   their cross-block matches */
+	unsigned window_log;    /* 0: the level's default, cut to the input's
+				   size when known; else block_log..31 */
 	wlz_progress_fn progress;
 	void *progress_opaque;
 } wlz_options;
@@ -121,9 +137,27 @@ wlz_error wlz_options_check(const wlz_options *opt);
 size_t wlz_compress_bound(uint64_t src_size);
 
 /* Compress src[0..src_size) into dst as one archive; *dst_size receives its
- * size.  The encoder's match finder sees the whole input at once. */
+ * size. */
 wlz_error wlz_compress(wlz_cctx *cctx, void *dst, size_t dst_capacity,
 		       const void *src, size_t src_size, size_t *dst_size);
+
+/* Streaming I/O.  A read function fills buf with up to cap bytes and
+ * returns how many, 0 at the end of input, or (size_t)-1 on error.  A write
+ * function takes all n bytes and returns 0, or nonzero to stop the call
+ * (which then returns WLZ_ERR_WRITE). */
+typedef size_t (*wlz_read_fn)(void *opaque, void *buf, size_t cap);
+typedef int (*wlz_write_fn)(void *opaque, const void *buf, size_t n);
+
+/* Compress everything rd gives into one archive written through wr, in
+ * memory set by the options (wlz_compress_memory), whatever the input's
+ * size.  size_hint is the input's size if known, else UINT64_MAX; a known
+ * size is stored in the header and must then be exact. */
+wlz_error wlz_compress_stream(wlz_cctx *cctx, wlz_read_fn rd, void *rd_opaque,
+			      wlz_write_fn wr, void *wr_opaque, uint64_t size_hint);
+
+/* Peak memory, in bytes, of compressing with these options on threads
+ * threads (0 = all cores), whatever the input's size. */
+uint64_t wlz_compress_memory(const wlz_options *opt);
 
 /* -------------------------------------------------------------- decompress */
 
@@ -134,28 +168,45 @@ wlz_dctx *wlz_dctx_create(int threads);
 void wlz_dctx_free(wlz_dctx *dctx);
 void wlz_dctx_set_progress(wlz_dctx *dctx, wlz_progress_fn fn, void *opaque);
 
-/* Decode one whole archive.  Every block checksum and the content checksum
- * are verified; on any error the contents of dst are unspecified. */
+/* Decode a whole archive in memory: one or more members back to back,
+ * their contents concatenated.  Every block checksum and the content
+ * checksums are verified; on any error the contents of dst are
+ * unspecified. */
 wlz_error wlz_decompress(wlz_dctx *dctx, void *dst, size_t dst_capacity,
 			 const void *src, size_t src_size, size_t *dst_size);
+
+/* The largest window a streaming decode accepts (0 = the default,
+ * WLZ_MEMORY_LIMIT_DEFAULT); decoding memory is about the window plus the
+ * blocks in flight. */
+void wlz_dctx_set_memory_limit(wlz_dctx *dctx, uint64_t bytes);
+
+/* Decode the archive rd gives, front to back, writing the content through
+ * wr: memory is the window and the blocks in flight, whatever the size.
+ * Only blocks whose checksums held are written; on an error what was
+ * written before it stays written (the caller removes a partial file).
+ * *content_size (may be NULL) receives the bytes written. */
+wlz_error wlz_decompress_stream(wlz_dctx *dctx, wlz_read_fn rd, void *rd_opaque,
+				wlz_write_fn wr, void *wr_opaque, uint64_t *content_size);
 
 /* ---------------------------------------------------------------- inspect */
 
 typedef struct wlz_info {
 	unsigned format_version;
+	unsigned window_log;        /* matches reach back at most 2^window_log */
 	unsigned level;             /* level the archive was written at */
 	int depth;                  /* depth limit recorded, -1 = unlimited */
 	unsigned block_log;
 	uint64_t content_size;      /* decoded size in bytes */
-	uint64_t archive_size;      /* size of the archive in bytes */
+	uint64_t archive_size;      /* size of the member in bytes */
 	uint64_t block_count;
 	uint64_t content_checksum;  /* XXH3-64 of the blocks' content checksums */
 	uint64_t token_count;       /* sequences over all blocks */
 	unsigned max_level;         /* highest dependency level recorded */
 } wlz_info;
 
-/* Validate the header, index and ending of an archive (not the streams) and
- * describe it.  Needs the whole archive in memory. */
+/* Validate the headers, index and footer of the archive member at the
+ * start of src (not the streams) and describe it; info->archive_size says
+ * where the next member, if any, starts.  Needs the member in memory. */
 wlz_error wlz_get_info(const void *src, size_t src_size, wlz_info *info);
 
 /* Token statistics of an archive, with every token's dependency level
@@ -174,13 +225,14 @@ typedef struct wlz_stats {
 	uint64_t chained_misstated;  /* blocks whose recorded chained count is wrong */
 } wlz_stats;
 
-/* Decodes the streams of every block (not the content) and fills *st.
- * Needs memory of the content size.  Verifies payload checksums. */
+/* Decodes the streams of every block of the first member (not the content)
+ * and fills *st.  Needs memory of the content size.  Verifies payload
+ * checksums. */
 wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *st);
 
-/* Reads the content size from the first bytes of an archive (at least
- * WLZ_HEADER_SIZE of them), to size an output buffer before decoding. */
-#define WLZ_HEADER_SIZE 48
+/* The total content size of an archive in memory (every member), to size an
+ * output buffer before decoding. */
+#define WLZ_HEADER_SIZE 32
 wlz_error wlz_get_content_size(const void *src, size_t src_size,
 			       uint64_t *content_size);
 

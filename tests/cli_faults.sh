@@ -217,6 +217,47 @@ for sig in INT TERM; do
   pass "SIG$sig while decompressing"
 done
 
+# ----------------------------------------------------------- symbolic links
+# An output name that is a symbolic link: without -f it already exists (a
+# dangling link too); with -f the link itself is replaced by a regular file
+# and the file it pointed at is left as it was.  A link to a device is
+# still written through, like the device itself.
+mkdir links
+printf 'not to be overwritten\n' >links/target
+cp links/target links/target.orig
+ln -s target links/out.wlz
+ln -s target links/out
+ln -s missing links/dangling.wlz
+"$W" -q -1 small -o links/out.wlz </dev/null 2>err; rc=$?
+[ $rc -eq 1 ] && grep -q "already exists" err || fail "link without -f: exit $rc, '$(cat err)'"
+"$W" -q -1 small -o links/dangling.wlz </dev/null 2>err; rc=$?
+[ $rc -eq 1 ] && grep -q "already exists" err || fail "dangling link without -f: exit $rc, '$(cat err)'"
+[ -L links/out.wlz ] && [ -L links/dangling.wlz ] || fail "link without -f: a link was replaced"
+"$W" -q -1 -f small -o links/out.wlz </dev/null 2>err; rc=$?
+[ $rc -eq 0 ] || fail "link with -f (compress): exit $rc, '$(cat err)'"
+"$W" -q -d -f small.wlz -o links/out </dev/null 2>err; rc=$?
+[ $rc -eq 0 ] || fail "link with -f (decompress): exit $rc, '$(cat err)'"
+"$W" -q -1 -f small -o links/dangling.wlz </dev/null 2>err; rc=$?
+[ $rc -eq 0 ] || fail "dangling link with -f: exit $rc, '$(cat err)'"
+for f in out.wlz out dangling.wlz; do
+  [ -f links/$f ] && [ ! -L links/$f ] || fail "link with -f: links/$f is not a regular file now"
+done
+cmp -s links/target links/target.orig || fail "link with -f: the link's target was written"
+[ -e links/missing ] && fail "dangling link with -f: its target was created"
+"$W" -q -dc links/out.wlz </dev/null | cmp -s - small || fail "link with -f: links/out.wlz does not decode to the input"
+"$W" -q -dc links/dangling.wlz </dev/null | cmp -s - small || fail "dangling link with -f: wrong output"
+cmp -s links/out small || fail "link with -f (decompress): wrong output"
+ln -s /dev/null links/null
+"$W" -q -1 small -o links/null </dev/null 2>err; rc=$?
+[ $rc -eq 0 ] || fail "link to /dev/null: exit $rc, '$(cat err)'"
+"$W" -q -1 -f small -o links/null </dev/null 2>err; rc=$?
+[ $rc -eq 0 ] && [ -L links/null ] || fail "link to /dev/null with -f: exit $rc, '$(cat err)', or the link was replaced"
+left links target target.orig out.wlz out dangling.wlz null || fail "symbolic links: files left"
+intact small
+intact small.wlz
+rm -rf links err
+pass "output names that are symbolic links"
+
 if [ $fails -ne 0 ]; then
   echo "$fails failure(s)" >&2
   exit 1

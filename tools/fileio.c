@@ -375,17 +375,14 @@ int fio_open(fio_output *out, const char *path, int force,
 		}
 		if (!force)
 			return EEXIST;
-		/* Through a symbolic link, replace the file it names and
-		 * keep the link. */
-		if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
-			out->path = realpath(path, NULL);
-		else
-			out->path = strdup(path);
-	} else {
-		if (lstat(path, &lst) == 0 && !force)
-			return EEXIST;  /* a dangling link */
-		out->path = strdup(path);
+	} else if (lstat(path, &lst) == 0 && !force) {
+		return EEXIST;  /* a dangling link */
 	}
+	/* The finished file is renamed over path itself: a symbolic link
+	 * there (to a regular file, or dangling) is replaced by the output,
+	 * and the file it named is left untouched.  Writing through the link
+	 * would let whoever planted it pick which file gets overwritten. */
+	out->path = strdup(path);
 	if (!out->path) {
 		err = errno ? errno : ENOMEM;
 		reset_output(out);
