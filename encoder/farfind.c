@@ -6,7 +6,7 @@
 
 unsigned wlz_far_log_for(uint64_t window, unsigned stride)
 {
-	uint64_t want = window / (2 * (uint64_t)stride);
+	uint64_t want = window / stride;
 	unsigned lg = 10;
 	while (lg < 26 && ((uint64_t)WLZ_FAR_WAYS << lg) < want)
 		lg++;

@@ -29,7 +29,7 @@ typedef struct wlz_far {
 } wlz_far;
 
 /* Memory for a table covering window bytes (the bucket count is what it
- * depends on: about one bucket per 2 * stride window bytes). */
+ * depends on: about one entry per stride window bytes). */
 unsigned wlz_far_log_for(uint64_t window, unsigned stride);
 uint64_t wlz_far_memory(unsigned log);
 

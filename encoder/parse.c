@@ -18,8 +18,8 @@
 /* Level table: low levels greedy, middle lazy, high levels price-based. */
 static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
 	/*     slen sdep  near     llen ldep lazy opt nice skip zl stride wlog */
-	[1] = { 5,  1,   1 << 16,  16,  1,  0,  0,  32,  5,  1,  8,  27 },
-	[2] = { 5,  2,   1 << 17,  16,  2,  0,  0,  48,  6,  1,  8,  27 },
+	[1] = { 5,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  8,  27 },
+	[2] = { 5,  2,   1 << 17,  16,  3,  0,  0,  48,  6,  1,  8,  27 },
 	[3] = { 5,  4,   1 << 18,  12,  2,  0,  0,  64,  7,  3,  8,  28 },
 	[4] = { 5,  8,   1 << 18,  12,  4,  1,  0,  64,  0,  4,  8,  28 },
 	[5] = { 5,  16,  1 << 19,  12,  4,  2,  0,  96,  0,  5,  8,  28 },

@@ -35,6 +35,11 @@ typedef struct fio_input {
 	void *map_;             /* mapping to munmap, or NULL */
 	size_t map_len_;
 	void *buf_;             /* heap buffer to free, or NULL */
+	int fd_;                /* fio_open_stream: the descriptor */
+	int own_fd_;            /* ... which fio_close_stream closes */
+	unsigned long long size_; /* fio_open_stream: a regular file's size */
+	int eof_;
+	unsigned long long nread_; /* bytes fio_read gave */
 } fio_input;
 
 typedef struct fio_output {
@@ -59,6 +64,14 @@ const char *fio_strerror(int err);
 /* Load path ("-" = stdin) whole.  Returns 0 or an error code. */
 int fio_load(fio_input *in, const char *path);
 void fio_unload(fio_input *in);
+
+/* Open path ("-" = stdin) to be read in pieces with fio_read, filling the
+ * same stat fields as fio_load; *size gets a regular file's size, else
+ * UINT64_MAX.  Returns 0 or an error code. */
+int fio_open_stream(fio_input *in, const char *path, unsigned long long *size);
+/* Up to cap bytes; 0 at the end, (size_t)-1 on error (errno set). */
+size_t fio_read(fio_input *in, void *buf, size_t cap);
+void fio_close_stream(fio_input *in);
 
 /* Would writing path replace a regular file (or a dangling link)? */
 int fio_exists(const char *path);

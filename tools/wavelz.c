@@ -52,6 +52,8 @@ struct prefs {
 	int depth;
 	int flatten;
 	int parallel;
+	unsigned window_log;    /* --long / --window; 0 = the level's */
+	unsigned long long memory; /* --memory; 0 = the library's default */
 	int to_stdout;
 	const char *out_name;   /* -o */
 	int force;
@@ -65,6 +67,7 @@ struct progress {
 	int shown;              /* a line is on screen */
 	int width;              /* its length, to blank it */
 	double last;
+	double start;
 };
 
 struct job {
@@ -163,6 +166,7 @@ static void progress_start(struct job *job, const char *name, uint64_t size)
 	pr->shown = 0;
 	pr->width = 0;
 	pr->last = now_sec();   /* quick jobs never flash a line */
+	pr->start = pr->last;
 	pr->on = job->progress_ok &&
 		 (job->p->progress == 1 || size >= PROGRESS_MIN_SIZE);
 }
@@ -181,11 +185,23 @@ static void progress_update(void *opaque, uint64_t done, uint64_t total)
 	if (t - pr->last < PROGRESS_INTERVAL)
 		return;
 	pr->last = t;
-	n = fprintf(stderr, "\r%s: %3u%%  %s / %s", pr->name,
-		    total ? (unsigned)((double)done * 100.0 / (double)total)
-			  : 100u,
-		    human_size(a, sizeof(a), done),
-		    human_size(b, sizeof(b), total));
+	{
+		char c[16], eta[32] = "";
+		double rate = t > pr->start ? (double)done / (t - pr->start) : 0;
+		if (total && rate > 0 && done <= total) {
+			double left = (double)(total - done) / rate;
+			snprintf(eta, sizeof(eta), ", %um%02us left", (unsigned)(left / 60),
+				 (unsigned)left % 60);
+		}
+		if (total)
+			n = fprintf(stderr, "\r%s: %3u%%  %s / %s  %s/s%s", pr->name,
+				    (unsigned)((double)done * 100.0 / (double)total),
+				    human_size(a, sizeof(a), done), human_size(b, sizeof(b), total),
+				    human_size(c, sizeof(c), (uint64_t)rate), eta);
+		else
+			n = fprintf(stderr, "\r%s: %s  %s/s", pr->name, human_size(a, sizeof(a), done),
+				    human_size(c, sizeof(c), (uint64_t)rate));
+	}
 	if (n > 0 && n < pr->width)
 		fprintf(stderr, "%*s", pr->width - n, "");
 	if (n > pr->width)
@@ -251,7 +267,8 @@ static int open_pair(const struct prefs *p, const char *src, const char *dst,
 		file_error(dst, "already exists; not overwritten (use -f)");
 		return 1;
 	}
-	err = fio_load(in, src);
+	unsigned long long size;
+	err = fio_open_stream(in, src, &size);
 	if (err) {
 		file_error(name, "%s", fio_strerror(err));
 		return 1;
@@ -264,30 +281,19 @@ static int open_pair(const struct prefs *p, const char *src, const char *dst,
 		else
 			file_error(dst ? dst : STDOUT_DISPLAY, "%s",
 				   fio_strerror(err));
-		fio_unload(in);
+		fio_close_stream(in);
 		return 1;
 	}
 	return 0;
 }
 
-/* Write the result, move it into place, and honour --rm. */
+/* Move the finished output into place, and honour --rm. */
 static int finish_output(struct job *job, const char *src, const char *dst,
-			 fio_input *in, fio_output *out,
-			 const void *buf, size_t size)
+			 fio_input *in, fio_output *out)
 {
 	int direct = out->is_direct;
 	int err;
 
-	/* Large outputs go to a regular file from several threads at once. */
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int threads = job->p->threads > 0 ? job->p->threads : (int)(cores > 0 ? cores : 1);
-	err = fio_write_parallel(out, buf, size, threads);
-	if (err) {
-		fio_abort(out);
-		file_error(dst ? dst : STDOUT_DISPLAY, "write error: %s",
-			   fio_strerror(err));
-		return 1;
-	}
 	err = fio_commit(out, in, job->p->force);
 	if (err) {
 		if (err == EEXIST)
@@ -307,14 +313,53 @@ static int finish_output(struct job *job, const char *src, const char *dst,
 	return 0;
 }
 
+/* Streaming callbacks: the library reads and writes through these. */
+struct sink {
+	fio_output *out;        /* NULL: count only (-t) */
+	uint64_t n;
+	int err;
+};
+
+static size_t read_cb(void *opaque, void *buf, size_t cap)
+{
+	return fio_read(opaque, buf, cap);
+}
+
+static int write_cb(void *opaque, const void *buf, size_t n)
+{
+	struct sink *sk = opaque;
+	if (sk->out) {
+		int err = fio_write(sk->out, buf, n);
+		if (err) {
+			sk->err = err;
+			return 1;
+		}
+	}
+	sk->n += n;
+	return 0;
+}
+
+static void summary(struct job *job, const char *name, const char *dst, uint64_t in_size, uint64_t out_size,
+		    double t0, int compressing)
+{
+	char a[16], b[16];
+	double dt = now_sec() - t0;
+	uint64_t raw = compressing ? in_size : out_size, arc = compressing ? out_size : in_size;
+
+	DISPLAYLEVEL(2, "%-20s :%6.2f%%   (%6s => %6s, %s) %.1f MB/s\n", name,
+		     (double)arc * 100.0 / (double)(raw ? raw : 1),
+		     human_size(a, sizeof(a), in_size), human_size(b, sizeof(b), out_size),
+		     dst ? dst : (compressing || job->p->op != OP_TEST ? STDOUT_DISPLAY : "OK"),
+		     dt > 0 ? (double)raw / dt / 1e6 : 0.0);
+}
+
 static int compress_file(struct job *job, const char *src)
 {
 	const char *name = display_name(src);
 	fio_input in;
 	fio_output out;
 	char *dst = NULL;
-	unsigned char *buf = NULL;
-	size_t bound, csize = 0;
+	struct sink sk = { &out, 0, 0 };
 	double t0;
 	wlz_error e;
 	int ret = 1;
@@ -326,101 +371,104 @@ static int compress_file(struct job *job, const char *src)
 	if (open_pair(job->p, src, dst, &in, &out))
 		goto free_name;
 
-	bound = wlz_compress_bound(in.size);
-	if (bound == 0) {
-		file_error(name, "%s", wlz_error_name(WLZ_ERR_SRC_TOO_LARGE));
-		goto abort;
-	}
-	buf = malloc(bound);
-	if (!buf) {
-		file_error(name, "cannot allocate %zu bytes", bound);
-		goto abort;
-	}
-
 	t0 = now_sec();
-	progress_start(job, name, in.size);
-	e = wlz_compress(job->cctx, buf, bound, in.data, in.size, &csize);
+	progress_start(job, name, in.size_ == ~0ull ? 0 : in.size_);
+	e = wlz_compress_stream(job->cctx, read_cb, &in, write_cb, &sk,
+				in.size_ == ~0ull ? UINT64_MAX : (uint64_t)in.size_);
 	progress_end(job);
 	if (e != WLZ_OK) {
-		lib_error(name, e);
+		if (e == WLZ_ERR_WRITE && sk.err)
+			file_error(dst ? dst : STDOUT_DISPLAY, "write error: %s", fio_strerror(sk.err));
+		else if (e == WLZ_ERR_READ)
+			file_error(name, "read error: %s", strerror(errno));
+		else
+			lib_error(name, e);
 		goto abort;
 	}
-
-	if (finish_output(job, src, dst, &in, &out, buf, csize))
+	if (finish_output(job, src, dst, &in, &out))
 		goto unload;
 	ret = 0;
 	job->files_ok++;
-	job->total_in += in.size;
-	job->total_out += csize;
-	{
-		char a[16], b[16];
-		double dt = now_sec() - t0;
-
-		DISPLAYLEVEL(2, "%-20s :%6.2f%%   (%6s => %6s, %s)", name,
-			     (double)csize * 100.0 /
-			     (double)(in.size ? in.size : 1),
-			     human_size(a, sizeof(a), in.size),
-			     human_size(b, sizeof(b), csize),
-			     dst ? dst : STDOUT_DISPLAY);
-		DISPLAYLEVEL(3, "  %.2f s, %.1f MB/s", dt,
-			     dt > 0 ? (double)in.size / dt / 1e6 : 0.0);
-		DISPLAYLEVEL(2, "\n");
-	}
+	job->total_in += in.nread_;
+	job->total_out += sk.n;
+	summary(job, name, dst, in.nread_, sk.n, t0, 1);
 	goto unload;
 
 abort:
 	fio_abort(&out);
 unload:
-	free(buf);
-	fio_unload(&in);
+	fio_close_stream(&in);
 free_name:
 	free(dst);
 	return ret;
 }
 
-/*
- * Decode src whole into a new buffer.  The index is validated before the
- * allocation so that a damaged header cannot ask for absurd memory.
- */
-static int decode_whole(struct job *job, const char *name,
-			const fio_input *in, unsigned char **out, size_t *size)
-{
-	wlz_info info;
-	unsigned char *buf;
-	size_t got = 0;
-	wlz_error e;
+/* A source whose first bytes were already read (to tell an archive from
+ * other data, -dcf), given back before the rest. */
+struct source {
+	fio_input *in;
+	unsigned char pre[4];
+	size_t npre, at;
+};
 
-	*out = NULL;
-	*size = 0;
-	e = wlz_get_info(in->data, in->size, &info);
-	if (e != WLZ_OK) {
-		lib_error(name, e);
-		return 1;
+static size_t source_read(void *opaque, void *buf, size_t cap)
+{
+	struct source *so = opaque;
+	if (so->at < so->npre) {
+		size_t k = so->npre - so->at < cap ? so->npre - so->at : cap;
+		memcpy(buf, so->pre + so->at, k);
+		so->at += k;
+		return k;
 	}
-	if (info.content_size > SIZE_MAX - 1) {
-		file_error(name, "content of %" PRIu64 " bytes is too large "
-			   "for this system", info.content_size);
-		return 1;
+	return fio_read(so->in, buf, cap);
+}
+
+/* Decode the archive in from front to back into sk (a file, stdout, or
+ * nothing for -t).  -dcf passes what is not an archive through, as zstd
+ * does. */
+static int decode_stream(struct job *job, const char *name, fio_input *in, struct sink *sk)
+{
+	static const unsigned char magic[4] = { 0x89, 'W', 'L', 'Z' };
+	struct source so = { in, { 0 }, 0, 0 };
+	wlz_error e;
+	uint64_t got = 0;
+
+	if (job->p->force && job->p->to_stdout && sk->out) {
+		while (so.npre < 4) {
+			size_t k = fio_read(in, so.pre + so.npre, 4 - so.npre);
+			if (k == (size_t)-1) {
+				file_error(name, "read error: %s", strerror(errno));
+				return 1;
+			}
+			if (k == 0)
+				break;
+			so.npre += k;
+		}
+		if (so.npre < 4 || memcmp(so.pre, magic, 4) != 0) {
+			unsigned char buf[1 << 16];
+			size_t k;
+			if (write_cb(sk, so.pre, so.npre))
+				return 1;
+			while ((k = fio_read(in, buf, sizeof(buf))) != 0 && k != (size_t)-1)
+				if (write_cb(sk, buf, k))
+					return 1;
+			if (k == (size_t)-1)
+				file_error(name, "read error: %s", strerror(errno));
+			return k == (size_t)-1;
+		}
 	}
-	buf = fio_alloc_large((size_t)info.content_size);
-	if (!buf) {
-		file_error(name, "cannot allocate %" PRIu64 " bytes",
-			   info.content_size);
-		return 1;
-	}
-	progress_start(job, name, info.content_size);
-	e = wlz_decompress(job->dctx, buf, (size_t)info.content_size,
-			   in->data, in->size, &got);
+	progress_start(job, name, in->size_ == ~0ull ? 0 : in->size_);
+	e = wlz_decompress_stream(job->dctx, source_read, &so, write_cb, sk, &got);
 	progress_end(job);
-	if (e == WLZ_OK && got != info.content_size)
-		e = WLZ_ERR_INTERNAL;   /* the library broke its promise */
 	if (e != WLZ_OK) {
-		lib_error(name, e);
-		free(buf);
+		if (e == WLZ_ERR_WRITE && sk->err)
+			file_error(STDOUT_DISPLAY, "write error: %s", fio_strerror(sk->err));
+		else if (e == WLZ_ERR_READ)
+			file_error(name, "read error: %s", strerror(errno));
+		else
+			lib_error(name, e);
 		return 1;
 	}
-	*out = buf;
-	*size = got;
 	return 0;
 }
 
@@ -430,8 +478,7 @@ static int decompress_file(struct job *job, const char *src)
 	fio_input in;
 	fio_output out;
 	char *dst = NULL;
-	unsigned char *buf = NULL;
-	size_t size = 0;
+	struct sink sk = { &out, 0, 0 };
 	double t0;
 	int err, ret = 1;
 
@@ -449,30 +496,21 @@ static int decompress_file(struct job *job, const char *src)
 		goto free_name;
 
 	t0 = now_sec();
-	if (decode_whole(job, name, &in, &buf, &size))
+	if (decode_stream(job, name, &in, &sk))
 		goto abort;
-	if (finish_output(job, src, dst, &in, &out, buf, size))
+	if (finish_output(job, src, dst, &in, &out))
 		goto unload;
 	ret = 0;
 	job->files_ok++;
-	job->total_in += in.size;
-	job->total_out += size;
-	{
-		double dt = now_sec() - t0;
-
-		DISPLAYLEVEL(2, "%-20s : %zu bytes", name, size);
-		DISPLAYLEVEL(3, "  (%s)  %.2f s, %.1f MB/s",
-			     dst ? dst : STDOUT_DISPLAY, dt,
-			     dt > 0 ? (double)size / dt / 1e6 : 0.0);
-		DISPLAYLEVEL(2, "\n");
-	}
+	job->total_in += in.nread_;
+	job->total_out += sk.n;
+	summary(job, name, dst, in.nread_, sk.n, t0, 0);
 	goto unload;
 
 abort:
 	fio_abort(&out);
 unload:
-	free(buf);
-	fio_unload(&in);
+	fio_close_stream(&in);
 free_name:
 	free(dst);
 	return ret;
@@ -481,28 +519,25 @@ free_name:
 static int test_file(struct job *job, const char *src)
 {
 	const char *name = display_name(src);
-	unsigned char *buf;
-	size_t size;
+	struct sink sk = { NULL, 0, 0 };
+	unsigned long long size;
 	fio_input in;
+	double t0 = now_sec();
 	int err;
 
-	err = fio_load(&in, src);
+	err = fio_open_stream(&in, src, &size);
 	if (err) {
 		file_error(name, "%s", fio_strerror(err));
 		return 1;
 	}
-	err = decode_whole(job, name, &in, &buf, &size);
+	err = decode_stream(job, name, &in, &sk);
 	if (!err) {
-		char a[16];
-
-		DISPLAYLEVEL(2, "%-20s : OK (%s)\n", name,
-			     human_size(a, sizeof(a), size));
 		job->files_ok++;
-		job->total_in += in.size;
-		job->total_out += size;
-		free(buf);
+		job->total_in += in.nread_;
+		job->total_out += sk.n;
+		summary(job, name, NULL, in.nread_, sk.n, t0, 0);
 	}
-	fio_unload(&in);
+	fio_close_stream(&in);
 	return err;
 }
 
@@ -567,38 +602,53 @@ static int list_file(const char *src, struct list_totals *t)
 		file_error(name, "%s", fio_strerror(err));
 		return 1;
 	}
-	wlz_stats st;
-	e = wlz_get_info(in.data, in.size, &info);
-	/* -lv decodes every block's tokens to recompute their levels. */
-	if (e == WLZ_OK && g_verbosity >= 3)
-		e = wlz_get_stats(in.data, in.size, &st);
+	/* One row per member: concatenated archives list each. */
+	size_t at = 0;
+	unsigned member = 0;
+	do {
+		wlz_stats st;
+		char label[64];
+		e = wlz_get_info(in.data + at, in.size - at, &info);
+		/* -lv decodes every block's tokens to recompute their levels. */
+		if (e == WLZ_OK && g_verbosity >= 3)
+			e = wlz_get_stats(in.data + at, in.size - at, &st);
+		if (e != WLZ_OK) {
+			lib_error(name, e);
+			fio_unload(&in);
+			return 1;
+		}
+		if (info.block_log >= 20)
+			snprintf(bs, sizeof(bs), "%u MiB", 1u << (info.block_log - 20));
+		else
+			snprintf(bs, sizeof(bs), "%u KiB", 1u << (info.block_log - 10));
+		if (info.depth < 0)
+			snprintf(depth, sizeof(depth), "-");
+		else
+			snprintf(depth, sizeof(depth), "%d", info.depth);
+		at += (size_t)info.archive_size;
+		if (member || at < in.size)
+			snprintf(label, sizeof(label), " (member %u)", member + 1);
+		else
+			label[0] = 0;
+		printf("%7" PRIu64 " %7s %5u %5s %3u %11s %12s %7.3f %12" PRIu64
+		       "  %016" PRIx64 "  %s%s\n",
+		       info.block_count, bs, info.level, depth, info.format_version,
+		       human_size(a, sizeof(a), info.archive_size),
+		       human_size(b, sizeof(b), info.content_size),
+		       ratio(info.content_size, info.archive_size), info.token_count,
+		       info.content_checksum, name, label);
+		if (g_verbosity >= 3) {
+			printf("  window: %s\n", human_size(a, sizeof(a), (uint64_t)1 << info.window_log));
+			print_stats(&info, &st);
+		}
+		t->blocks += info.block_count;
+		t->archive += info.archive_size;
+		t->content += info.content_size;
+		t->tokens += info.token_count;
+		member++;
+	} while (at < in.size);
 	fio_unload(&in);
-	if (e != WLZ_OK) {
-		lib_error(name, e);
-		return 1;
-	}
-	if (info.block_log >= 20)
-		snprintf(bs, sizeof(bs), "%u MiB", 1u << (info.block_log - 20));
-	else
-		snprintf(bs, sizeof(bs), "%u KiB", 1u << (info.block_log - 10));
-	if (info.depth < 0)
-		snprintf(depth, sizeof(depth), "-");
-	else
-		snprintf(depth, sizeof(depth), "%d", info.depth);
-	printf("%7" PRIu64 " %7s %5u %5s %3u %11s %12s %7.3f %12" PRIu64
-	       "  %016" PRIx64 "  %s\n",
-	       info.block_count, bs, info.level, depth, info.format_version,
-	       human_size(a, sizeof(a), info.archive_size),
-	       human_size(b, sizeof(b), info.content_size),
-	       ratio(info.content_size, info.archive_size), info.token_count,
-	       info.content_checksum, name);
-	if (g_verbosity >= 3)
-		print_stats(&info, &st);
 	t->files++;
-	t->blocks += info.block_count;
-	t->archive += info.archive_size;
-	t->content += info.content_size;
-	t->tokens += info.token_count;
 	return 0;
 }
 
@@ -646,7 +696,16 @@ static void usage(FILE *f, const char *prog)
 "                       2 bits a match (default: on); --flatten=full leaves none\n"
 "      --parallel=N     no match reads the N-1 blocks before its own, so N\n"
 "                       threads decode side by side without waiting on each\n"
-"                       other (1..%d, default %d; 1: smallest archive)\n"
+"                       other (1..%d, default %d; 1: smallest archive; an\n"
+"                       input of n blocks uses at most n/16 + 1)\n"
+"      --long[=N]       window of 2^N bytes (default N=31, 2 GiB); without it\n"
+"                       the level's (128M at -1,-2; 256M at -3..-9; 1G above),\n"
+"                       cut to the input's size when known\n"
+"      --window=SIZE    the same as a size (64K..2G)\n"
+"\n"
+"Decompression:\n"
+"      --memory=SIZE    refuse archives whose window is larger (default 2G)\n"
+"  -dcf                 pass input that is not an archive through unchanged\n"
 "\n"
 "General:\n"
 "  -T#, --threads=#     worker threads; 0 = all cores (default 0)\n"
@@ -807,6 +866,26 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 			if (!whole_uint(val, &v) || v < 1 || v > WLZ_PARALLEL_MAX)
 				bad_usage(prog, "bad parallel block count '%s' (1..%d)", val, WLZ_PARALLEL_MAX);
 			p->parallel = (int)v;
+		} else if (IS("--long")) {
+			if (!whole_uint(val, &v) || v < WLZ_BLOCK_LOG_MIN || v > WLZ_WINDOW_LOG_ENC_MAX)
+				bad_usage(prog, "bad window log '%s' (%d..%d)", val, WLZ_BLOCK_LOG_MIN,
+					  WLZ_WINDOW_LOG_ENC_MAX);
+			p->window_log = (unsigned)v;
+		} else if (IS("--window")) {
+			const char *sz = val;
+			if (!read_size(&sz, &v) || *sz || v < 1)
+				bad_usage(prog, "bad size '%s'", val);
+			unsigned lg = 0;
+			while (((unsigned long long)1 << lg) < v)
+				lg++;
+			if (lg < WLZ_BLOCK_LOG_MIN || lg > WLZ_WINDOW_LOG_ENC_MAX)
+				bad_usage(prog, "window %s outside 64K..2G", val);
+			p->window_log = lg;
+		} else if (IS("--memory")) {
+			const char *sz = val;
+			if (!read_size(&sz, &v) || *sz || v < 1)
+				bad_usage(prog, "bad size '%s'", val);
+			p->memory = v;
 		} else if (IS("--flatten")) {
 			if (strcmp(val, "full") != 0)
 				bad_usage(prog, "bad flattening '%s' (only 'full')", val);
@@ -816,7 +895,9 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 		}
 		return;
 	}
-	if (IS("--compress"))
+	if (IS("--long"))
+		p->window_log = WLZ_WINDOW_LOG_ENC_MAX;
+	else if (IS("--compress"))
 		p->op = OP_COMPRESS;
 	else if (IS("--decompress") || IS("--uncompress"))
 		p->op = OP_DECOMPRESS;
@@ -1030,6 +1111,7 @@ int main(int argc, char **argv)
 	opt.depth = p.depth;
 	opt.flatten = p.flatten;
 	opt.parallel = p.parallel;
+	opt.window_log = p.window_log;
 	opt.progress = progress_update;
 	opt.progress_opaque = &job.prog;
 
@@ -1070,6 +1152,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		wlz_dctx_set_progress(job.dctx, progress_update, &job.prog);
+		wlz_dctx_set_memory_limit(job.dctx, p.memory);
 		for (i = 0; i < nfiles; i++)
 			ret |= p.op == OP_TEST ? test_file(&job, files[i])
 					       : decompress_file(&job, files[i]);
