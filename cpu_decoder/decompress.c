@@ -590,6 +590,11 @@ WLZ_EXPORT wlz_error wlz_decompress_stream(wlz_dctx *dc, wlz_read_fn rd, void *r
 				err = wlz_fail(WLZ_ERR_TRUNCATED, "the archive ends inside its header");
 			break;
 		}
+		if (members > 0 && wlz_header_read(hd, got, &(wlz_header){ 0 }) == WLZ_ERR_BAD_MAGIC) {
+			err = wlz_fail(WLZ_ERR_BAD_MAGIC, "bytes after the archive's end that are not another "
+				       "archive");
+			break;
+		}
 		sdec sd;
 		memset(&sd, 0, sizeof(sd));
 		sd.dc = dc;

@@ -37,8 +37,15 @@ typedef struct worker {
 	size_t keep_cap;
 } worker;
 
+/* A block's far-table anchors, kept until the table receives them. */
+typedef struct alist {
+	wlz_anchor *a;
+	size_t n, cap;
+} alist;
+
 typedef struct blk {
 	uint64_t bstart, bend;  /* buffer positions */
+	uint64_t abs_block;     /* block number in the input */
 	uint8_t *data;          /* coded payload */
 	size_t size, cap;
 	wlz_block_entry e;
@@ -71,6 +78,10 @@ typedef struct eng {
 	wlz_view view;
 	blk *blks;
 	uint64_t nblk;          /* blocks in this round */
+	alist *lists;           /* anchors of block b at b % nlists */
+	uint64_t nlists;
+	uint64_t far_block;     /* blocks before it are in the far table */
+	uint64_t far_to;        /* ... and those before this go in next */
 	/* thread pool */
 	pthread_mutex_t mu;
 	pthread_cond_t go, idle;
@@ -79,7 +90,6 @@ typedef struct eng {
 	int busy;               /* workers still in this phase */
 	atomic_uint_fast64_t next;
 	uint64_t ntasks;
-	uint64_t far_to;
 	atomic_int err;
 	int nthreads;
 } eng;
@@ -214,12 +224,14 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	const uint64_t B = (uint64_t)1 << o.block_log, W = (uint64_t)1 << window_log_for(&o, lp, UINT64_MAX);
 	const uint64_t gap = gap_for(&o, UINT64_MAX);
 	const uint64_t cap = W + segment_for(W, B, gap) + B + LOOKAHEAD;
-	const uint64_t far = wlz_far_memory(wlz_far_log_for(W, lp->far_stride));
+	const uint64_t far = wlz_far_memory(wlz_far_log_for(W, lp->far_rate));
 	/* per thread: near chain, tokens, streams, coded block (parse.c,
 	 * block_encode.c), about */
 	const uint64_t per = 4 * ((uint64_t)lp->near + B) + 16 * B + (lp->optimal ? 48 * B : 0);
 	const uint64_t t = (uint64_t)wlz_resolve_threads(o.threads);
-	return 2 * cap + far + t * per + (gap + 1) * B;
+	/* anchors of three rounds (8 bytes each) */
+	const uint64_t anchors = 3 * (gap + 1) * B / lp->far_rate * 8 * 2;
+	return 2 * cap + far + anchors + t * per + (gap + 1) * B;
 }
 
 /* ---------------------------------------------------------------- blocks */
@@ -248,6 +260,22 @@ static wlz_error do_block(eng *en, worker *w, blk *bk)
 	size_t psize;
 	wlz_block_entry e;
 	wlz_parser_set_parallel(w->ps, (int)en->gap + 1);
+	if (en->lp->long_depth) {
+		alist *al = &en->lists[bk->abs_block % en->nlists];
+		const uint64_t len = bk->bend - bk->bstart;
+		if (al->cap < len) {
+			wlz_anchor *a = realloc(al->a, (size_t)len * sizeof(*a));
+			if (!a)
+				return WLZ_ERR_NOMEM;
+			al->a = a;
+			al->cap = len;
+		}
+		/* Anchors hash 16 bytes: none in the input's last 16. */
+		const uint64_t safe = en->view.n >= 16 ? en->view.n - 16 : 0;
+		const uint64_t to = bk->bend < safe ? bk->bend : safe;
+		al->n = to > bk->bstart ? wlz_far_anchors(&en->far, en->src, bk->bstart, to, al->a) : 0;
+		wlz_parser_set_anchors(w->ps, al->a, al->n);
+	}
 	wlz_parser_set_depth(w->ps, depth >= 0 ? en->map : NULL, depth);
 	if (lp->optimal && depth < 0) {
 		/* The price model is an estimate: on noisy data (PacBio
@@ -298,10 +326,13 @@ static void run_tasks(eng *en, int id)
 		if (k >= en->ntasks || atomic_load(&en->err) != WLZ_OK)
 			break;
 		wlz_error err = WLZ_OK;
-		if (en->phase == 1)
-			wlz_far_insert(&en->far, en->src, en->view.base, en->far_to, (unsigned)k,
-				       (unsigned)en->ntasks);
-		else
+		if (en->phase == 1) {
+			for (uint64_t b = en->far_block; b < en->far_to; b++) {
+				const alist *al = &en->lists[b % en->nlists];
+				wlz_far_insert(&en->far, al->a, al->n, b << en->bl, (unsigned)k,
+					       (unsigned)en->ntasks);
+			}
+		} else
 			err = do_block(en, w, &en->blks[k]);
 		if (err != WLZ_OK) {
 			int ok = WLZ_OK;
@@ -448,6 +479,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	const wlz_options *opt = &cc->opt;
 	/* The first fill decides the header: an input that ends in it has a
 	 * known size, whatever the caller said. */
+	en->bl = opt->block_log;
 	en->B = (uint64_t)1 << opt->block_log;
 	uint64_t W0 = (uint64_t)1 << window_log_for(opt, en->lp, size_hint);
 	uint64_t cap0 = W0 + segment_for(W0, en->B, gap_for(opt, UINT64_MAX)) + en->B + LOOKAHEAD;
@@ -467,10 +499,12 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	const uint64_t round = (en->gap + 1) * en->B;
 	en->map = malloc((size_t)en->cap);
 	en->blks = calloc((size_t)(en->gap + 1), sizeof(blk));
-	if (!en->map || !en->blks)
+	en->nlists = 3 * (en->gap + 1);
+	en->lists = calloc((size_t)en->nlists, sizeof(alist));
+	if (!en->map || !en->blks || !en->lists)
 		return WLZ_ERR_NOMEM;
-	WLZ_TRY(wlz_far_init(&en->far, wlz_far_log_for(en->W, en->lp->far_stride), en->lp->long_len,
-			     en->lp->far_stride));
+	WLZ_TRY(wlz_far_init(&en->far, wlz_far_log_for(en->W, en->lp->far_rate), en->lp->long_len,
+			     en->lp->far_rate));
 	en->view = (wlz_view){ en->src, 0, 0, en->W, &en->far };
 
 	wlz_header h = {
@@ -494,15 +528,13 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		if (en->done >= en->fill)
 			break;
 		const uint64_t rend = en->done + round < en->fill ? en->done + round : en->fill;
-		/* Far table: every position before the round's gap. */
-		const uint64_t abs0 = en->view.base + en->done, lag = en->gap * en->B;
-		const uint64_t to = abs0 > lag ? abs0 - lag : 0;
-		if (en->far.next < en->view.base)
-			en->far.next = en->view.base;  /* (a window under the gap) */
-		if (to > en->far.next && en->lp->long_depth) {
+		/* Far table: every block before the round's gap. */
+		const uint64_t first = (en->view.base + en->done) >> en->bl;
+		const uint64_t to = first > en->gap ? first - en->gap : 0;
+		if (to > en->far_block && en->lp->long_depth) {
 			en->far_to = to;
 			WLZ_TRY(run_phase(en, 1, (uint64_t)en->nthreads));
-			en->far.next = to;
+			en->far_block = to;
 		}
 		en->view.n = en->fill;
 		memset(en->map + en->done, 0, rend - en->done);
@@ -511,6 +543,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 			blk *bk = &en->blks[en->nblk++];
 			bk->bstart = p;
 			bk->bend = p + en->B < rend ? p + en->B : rend;
+			bk->abs_block = (en->view.base + p) >> en->bl;
 		}
 		WLZ_TRY(run_phase(en, 2, en->nblk));
 		for (uint64_t k = 0; k < en->nblk; k++)
@@ -521,7 +554,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 				      known == UINT64_MAX ? 0 : known);
 	}
 	if (known != UINT64_MAX && en->total != known)
-		return wlz_fail(WLZ_ERR_READ, "the input was said to hold %llu bytes but held %llu",
+		return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
 				(unsigned long long)known, (unsigned long long)en->total);
 	return put_end(o, en->total);
 }
@@ -579,6 +612,9 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	for (uint64_t k = 0; en->blks && k <= en->gap; k++)
 		free(en->blks[k].data);
 	free(en->blks);
+	for (uint64_t k = 0; en->lists && k < en->nlists; k++)
+		free(en->lists[k].a);
+	free(en->lists);
 	free(en->src);
 	free(en->map);
 	wlz_far_destroy(&en->far);

@@ -1,17 +1,21 @@
 /*
  * farfind.h - the sparse long-distance match finder.
  *
- * A table of bounded size remembers positions of the window at every
- * stride-th input position (absolute positions, so the table survives the
- * input buffer sliding), WLZ_FAR_WAYS per bucket, most recent first.  The
- * parser looks up every position: a repeat of at least hash_len + stride - 1
- * bytes has a start that some aligned earlier copy hashes like, wherever it
- * lies in the window.  Dense near matching is the parser's own short chain
- * (parse.h); this finds what lies beyond it, which is what overlapping reads
- * of a FASTQ file need.
+ * Anchors are the positions whose hashed bytes select them (about one in
+ * `rate`, by content, as zstd's long-distance matcher picks its own): a
+ * repeat of hash_len bytes or more has anchors at the same places in both
+ * copies, so looking up only the anchors of the block being parsed finds
+ * copies anywhere in the window, for a table and a number of lookups that
+ * are a fraction of a dense finder's.  Dense near matching is the parser's
+ * own short chain (parse.h); this finds what lies beyond it, which is what
+ * overlapping reads of a FASTQ file need.
  *
- * Positions are kept as their low 32 bits: a candidate is always verified
- * against the bytes, and distances are at most 2^31.
+ * The table keeps WLZ_FAR_WAYS anchors per bucket, most recent first, as
+ * their absolute positions' low 32 bits (a candidate is always verified
+ * against the bytes, and windows are at most 2^31).  Each block's anchors
+ * are listed when the block is parsed (wlz_far_anchors), so the table is
+ * filled from the lists later, when the block is old enough to be read,
+ * without hashing the input again.
  */
 #ifndef WLZ_FARFIND_H
 #define WLZ_FARFIND_H
@@ -24,34 +28,52 @@ typedef struct wlz_far {
 	uint32_t *slot;         /* buckets x WLZ_FAR_WAYS, (position + 1) mod 2^32, 0 = empty */
 	unsigned log;           /* log2 of the bucket count */
 	unsigned hash_len;      /* bytes hashed, 8..16 */
-	unsigned stride;        /* a power of two */
-	uint64_t next;          /* absolute position inserted up to */
+	uint64_t amask;         /* an anchor's hash has these bits clear */
 } wlz_far;
 
-/* Memory for a table covering window bytes (the bucket count is what it
- * depends on: about one entry per stride window bytes). */
-unsigned wlz_far_log_for(uint64_t window, unsigned stride);
+/* An anchor: its buffer position and bucket. */
+typedef struct wlz_anchor {
+	uint32_t pos;           /* from the block's start */
+	uint32_t bucket;
+} wlz_anchor;
+
+/* The bucket count for a window (about one way per anchor of the window),
+ * and the table's memory. */
+unsigned wlz_far_log_for(uint64_t window, unsigned rate);
 uint64_t wlz_far_memory(unsigned log);
 
-wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned stride);
+wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate);
 void wlz_far_destroy(wlz_far *f);
 
-/* Inserts the aligned absolute positions [f->next, to) whose bucket belongs
- * to part `part` of `nparts` (disjoint ranges of buckets, so that threads
- * may insert at once and the table does not depend on their number).
- * src + q - base must hold q's hash_len bytes.  The caller sets f->next =
- * to once every part is done. */
-void wlz_far_insert(wlz_far *f, const uint8_t *src, uint64_t base, uint64_t to, unsigned part,
+/* Hash of the bytes at p: anchor selection in its low bits, bucket in its
+ * high ones. */
+static inline uint64_t wlz_far_hash64(const wlz_far *f, const uint8_t *p)
+{
+	const uint64_t k1 = 0x9E3779B185EBCA87ull, k2 = 0xC2B2AE3D27D4EB4Full;
+	uint64_t a = wlz_rd64(p), b = wlz_rd64(p + f->hash_len - 8);
+	uint64_t h = ((a * k1) ^ (b * k2) ^ ((a * k1) >> 29)) * k2;
+	return h ^ (h >> 31);
+}
+
+static inline uint32_t wlz_far_bucket_of(const wlz_far *f, uint64_t h)
+{
+	return (uint32_t)(h >> (64 - f->log));
+}
+
+static inline const uint32_t *wlz_far_bucket(const wlz_far *f, uint32_t b)
+{
+	return f->slot + (size_t)b * WLZ_FAR_WAYS;
+}
+
+/* Lists the anchors of src[from, to) into out (room for to - from), in
+ * order; returns how many.  Bytes up to to + hash_len must be readable. */
+size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint64_t to, wlz_anchor *out);
+
+/* Enters a block's anchors (block_abs: the block's absolute position),
+ * those whose bucket belongs to part `part` of `nparts` (disjoint ranges of
+ * buckets, so that threads may insert at once and the table does not depend
+ * on their number). */
+void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_abs, unsigned part,
 		    unsigned nparts);
-
-static inline uint64_t wlz_far_hash(const wlz_far *f, const uint8_t *p)
-{
-	return wlz_hash_bytes(p, f->hash_len, f->log);
-}
-
-static inline const uint32_t *wlz_far_bucket(const wlz_far *f, uint64_t h)
-{
-	return f->slot + h * WLZ_FAR_WAYS;
-}
 
 #endif

@@ -17,7 +17,7 @@
 
 /* Level table: low levels greedy, middle lazy, high levels price-based. */
 static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
-	/*     slen sdep  near     llen ldep lazy opt nice skip zl stride wlog */
+	/*     slen sdep  near     llen ldep lazy opt nice skip zl rate wlog */
 	[1] = { 5,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  8,  27 },
 	[2] = { 5,  2,   1 << 17,  16,  3,  0,  0,  48,  6,  1,  8,  27 },
 	[3] = { 5,  4,   1 << 18,  12,  2,  0,  0,  64,  7,  3,  8,  28 },
@@ -102,6 +102,8 @@ struct wlz_parser {
 	unsigned max_map;       /* highest map value a source byte may have */
 	int64_t lpen;           /* price of one level of a candidate, 1/16 bits */
 	const wlz_view *v;
+	const wlz_anchor *anc;  /* the block's far-table anchors, by position */
+	size_t nanc, ak;        /* ... and the next one a search may be at */
 };
 
 /* Under a depth limit a byte of level k is only a source while k < D, and
@@ -477,22 +479,32 @@ static inline int may_gain(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_
 }
 
 /* The far table's candidates at p (buffer positions, before the block and
- * outside the gap, within the window), most recent first. */
-static inline unsigned far_cands(const wlz_parser *ps, uint64_t p, uint64_t out[WLZ_FAR_WAYS])
+ * outside the gap, within the window), most recent first: only at anchors
+ * (farfind.h).  Searches come in position order, so the anchors are met
+ * with a cursor. */
+static inline unsigned far_cands(wlz_parser *ps, uint64_t p, uint64_t out[WLZ_FAR_WAYS])
 {
 	const wlz_far *f = ps->v->far;
-	if (!f || !ps->lp.long_depth || p + 16 + f->hash_len > ps->n)
+	if (!f || !ps->lp.long_depth)
 		return 0;
-	/* The table is far larger than the caches: the bucket of a position a
-	 * little ahead is fetched while this one is measured. */
-	__builtin_prefetch(wlz_far_bucket(f, wlz_far_hash(f, ps->src + p + 16)));
-	const uint32_t *w = wlz_far_bucket(f, wlz_far_hash(f, ps->src + p));
+	const uint64_t rel = p - ps->bstart;
+	size_t k = ps->ak;
+	while (k < ps->nanc && ps->anc[k].pos < rel)
+		k++;
+	ps->ak = k;
+	if (k == ps->nanc || ps->anc[k].pos != rel)
+		return 0;
+	/* The table is far larger than the caches: fetch a later anchor's
+	 * bucket while this one is measured. */
+	if (k + 4 < ps->nanc)
+		__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 4].bucket));
+	const uint32_t *w = wlz_far_bucket(f, ps->anc[k].bucket);
 	const uint64_t ap = ps->v->base + p;
 	unsigned n = 0;
-	for (unsigned k = 0; k < WLZ_FAR_WAYS && n < ps->lp.long_depth; k++) {
-		if (!w[k])
+	for (unsigned i = 0; i < WLZ_FAR_WAYS && n < ps->lp.long_depth; i++) {
+		if (!w[i])
 			break;
-		const uint64_t d = (uint32_t)(ap + 1 - w[k]);
+		const uint64_t d = (uint32_t)(ap + 1 - w[i]);
 		if (d == 0 || d > ps->v->window || d > p)
 			continue;
 		const uint64_t c = p - d;
@@ -503,8 +515,14 @@ static inline unsigned far_cands(const wlz_parser *ps, uint64_t p, uint64_t out[
 	return n;
 }
 
+void wlz_parser_set_anchors(wlz_parser *ps, const wlz_anchor *a, size_t n)
+{
+	ps->anc = a;
+	ps->nanc = n;
+}
+
 /* Best candidate at p by gain; gain <= 0 means "emit a literal". */
-static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
+static cand search(wlz_parser *ps, uint64_t p, uint64_t rep)
 {
 	const uint64_t limit = ps->bend - p;
 	cand best = {0, 0, 0};
@@ -528,7 +546,8 @@ static cand search(const wlz_parser *ps, uint64_t p, uint64_t rep)
 	uint32_t d = ps->schain[p - ps->ws];
 	while (d && depth--) {
 		c -= d;
-		d = ps->schain[c - ps->ws];
+		/* (the next link only if it will be followed: a miss) */
+		d = depth ? ps->schain[c - ps->ws] : 0;
 		if (best.len >= limit)
 			break;
 		if (!ps->map && !may_gain(ps, p, c, best.len, limit))
@@ -681,7 +700,7 @@ static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *
 		if (d && depth) {
 			depth--;
 			c -= d;
-			d = ps->schain[c - ps->ws];
+			d = depth ? ps->schain[c - ps->ws] : 0;
 		} else {
 			if (k == 0)
 				nf = far_cands(ps, p, fc);
@@ -803,6 +822,7 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 		ps->cached_bend = bend;
 	}
 	ps->nw = 0;
+	ps->ak = 0;
 	if (ps->lp.optimal && !lazy_only && !ps->map && ps->flat < 2) {
 		ps->use_stats = 0;
 		WLZ_TRY(parse_optimal(ps, 0, ntok));

@@ -26,7 +26,7 @@ typedef struct wlz_lparams {
 	unsigned nice;          /* stop searching at a match this long */
 	unsigned skip;          /* >0: step faster through incompressible runs */
 	int zlevel;             /* zstd level of the stream codec */
-	unsigned far_stride;    /* far table: one position in this many */
+	unsigned far_rate;      /* far table: about one anchor in this many positions */
 	unsigned window_log;    /* default window (no --long) */
 } wlz_lparams;
 
@@ -61,6 +61,10 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
  * entries as it emits tokens), and no match may reach a level above depth.
  * Lazy parse only.  The parser keeps the pointer until the next call. */
 void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth);
+
+/* The block's far-table anchors (wlz_far_anchors over the block), for the
+ * next wlz_parse_block; the parser keeps the pointer. */
+void wlz_parser_set_anchors(wlz_parser *ps, const wlz_anchor *a, size_t n);
 
 /* Chain flattening: a match that reads bytes another match of its own block
  * wrote must then wait for it.  flat = 1 prices such matches (the lazy

@@ -135,6 +135,11 @@ static wlz_error check_bhead(const wlz_block_entry *e, const wlz_header *h)
 					sname[s], e->csize[s], e->rsize[s]);
 		if (e->codec[s] != WLZ_CODEC_RAW && e->csize[s] == 0)
 			return wlz_fail(WLZ_ERR_BAD_INDEX, "zstd %s stream of 0 bytes", sname[s]);
+		/* zstd only where it is smaller: so a payload is bounded by its
+		 * block before a streaming reader allocates room for it. */
+		if (e->codec[s] != WLZ_CODEC_RAW && e->csize[s] >= e->rsize[s])
+			return wlz_fail(WLZ_ERR_BAD_INDEX, "zstd %s stream stored in %u bytes for %u",
+					sname[s], e->csize[s], e->rsize[s]);
 	}
 	return WLZ_OK;
 }

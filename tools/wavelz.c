@@ -379,7 +379,7 @@ static int compress_file(struct job *job, const char *src)
 	if (e != WLZ_OK) {
 		if (e == WLZ_ERR_WRITE && sk.err)
 			file_error(dst ? dst : STDOUT_DISPLAY, "write error: %s", fio_strerror(sk.err));
-		else if (e == WLZ_ERR_READ)
+		else if (e == WLZ_ERR_READ && strstr(wlz_error_detail(), "failed"))
 			file_error(name, "read error: %s", strerror(errno));
 		else
 			lib_error(name, e);
@@ -463,7 +463,7 @@ static int decode_stream(struct job *job, const char *name, fio_input *in, struc
 	if (e != WLZ_OK) {
 		if (e == WLZ_ERR_WRITE && sk->err)
 			file_error(STDOUT_DISPLAY, "write error: %s", fio_strerror(sk->err));
-		else if (e == WLZ_ERR_READ)
+		else if (e == WLZ_ERR_READ && strstr(wlz_error_detail(), "failed"))
 			file_error(name, "read error: %s", strerror(errno));
 		else
 			lib_error(name, e);
