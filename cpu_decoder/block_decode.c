@@ -73,6 +73,9 @@ static wlz_error check_frames(int s, const uint8_t *in, size_t n, size_t rs)
 		size_t f = ZSTD_findFrameCompressedSize(in, n);
 		if (n >= 4 && (wlz_rd32(in) & 0xFFFFFFF0u) == 0x184D2A50u)
 			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: a skippable zstd frame", stream_name[s]);
+		/* (libzstd also knows the magic of its pre-1.0 formats) */
+		if (n < 4 || wlz_rd32(in) != 0xFD2FB528u)
+			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: no zstd frame magic", stream_name[s]);
 		if (ZSTD_isError(f))
 			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: zstd: %s", stream_name[s], ZSTD_getErrorName(f));
 		unsigned long long c = ZSTD_getFrameContentSize(in, f);
@@ -95,7 +98,8 @@ static wlz_error open_stream(wlz_bdec *bd, int s, const uint8_t *in, const wlz_b
 {
 	size_t rs = e->rsize[s];
 	if (e->codec[s] == WLZ_CODEC_RAW) {
-		/* The footer's 16 bytes follow the last stream; 16 more we copy. */
+		/* At least 32 readable bytes follow the last stream (the next
+		 * block header or the index, or a streaming reader's slack). */
 		if (rs >= SLACK) {
 			*out = in;
 			return WLZ_OK;

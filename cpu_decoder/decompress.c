@@ -554,6 +554,8 @@ static wlz_error stream_member(sdec *sd, const uint8_t hd[WLZ_HEADER_SIZE])
 				return wlz_fail(WLZ_ERR_WRITE, "writing the output failed");
 			dc->done += jb.end - sd->out;
 			sd->out = jb.end;
+			if (sd->out > WLZ_CONTENT_MAX)
+				return wlz_fail(WLZ_ERR_BAD_HEADER, "content exceeds 2^56 bytes");
 		}
 		if (ended)
 			break;

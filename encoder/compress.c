@@ -488,6 +488,9 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		return WLZ_ERR_NOMEM;
 	en->cap = cap0;
 	WLZ_TRY(fill_to(en, cap0));
+	if (en->eof && size_hint != UINT64_MAX && en->total != size_hint)
+		return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
+				(unsigned long long)size_hint, (unsigned long long)en->total);
 	uint64_t known = en->eof ? en->total : size_hint;
 	if (known != UINT64_MAX && known > WLZ_CONTENT_MAX)
 		return WLZ_ERR_SRC_TOO_LARGE;
