@@ -532,7 +532,9 @@ static wlz_error stream_member(sdec *sd, const uint8_t hd[WLZ_HEADER_SIZE])
 	for (;;) {
 		/* A run may not pass a multiple of C (it must fit the second copy). */
 		uint64_t room = (C - sd->out % C) / sd->B;
-		uint64_t want = k < room ? k : room, n;
+		/* (no room for a whole block only after a short one, the last:
+		 * the index tag comes next, else an error) */
+		uint64_t want = room == 0 ? 1 : k < room ? k : room, n;
 		int ended;
 		WLZ_TRY(read_batch(sd, want, &n, &ended));
 		if (n) {

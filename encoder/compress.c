@@ -245,7 +245,8 @@ static wlz_error keep_tokens(worker *w, const wlz_token *tok, size_t ntok)
 		w->keep = t;
 		w->keep_cap = ntok;
 	}
-	memcpy(w->keep, tok, ntok * sizeof(*tok));
+	if (ntok)
+		memcpy(w->keep, tok, ntok * sizeof(*tok));
 	return WLZ_OK;
 }
 

@@ -16,7 +16,7 @@
 # (the DIRs relative to the prefix, as GNUInstallDirs names them).
 set -u
 
-CMAKE=cmake BUILD= CONFIG= CC_=cc CFLAGS_= LDFLAGS_= BINDIR=bin INCLUDEDIR=include LIBDIR=lib
+CMAKE=cmake BUILD='' CONFIG='' CC_=cc CFLAGS_='' LDFLAGS_='' BINDIR=bin INCLUDEDIR=include LIBDIR=lib
 for arg; do
   case $arg in
     --cmake=*) CMAKE=${arg#*=} ;;

@@ -1,14 +1,23 @@
 /*
  * test_api.c - misuse of the public API: NULL arguments, buffers one byte
  * too small, options out of range, error names, freeing NULL, and input
- * that is not a wavelz archive at all.
+ * that is not a wavelz archive at all.  Then what format version 4 added:
+ * the layout (block headers, index and footer agree), members back to back,
+ * streaming through callbacks that hand over odd pieces (the bytes of
+ * wlz_compress; a writer that says stop; failing readers), and windows
+ * (the option, the memory limit of the stream decoder, matches never
+ * reaching back further).
  */
 #include "testutil.h"
 #include "wavelz.h"
 
+#define _POSIX_C_SOURCE 200809L  /* fork, alarm */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #define CHECK_ERR(call, want) \
@@ -204,7 +213,7 @@ static void small_buffers(const uint8_t *src, size_t n)
 
 static void not_an_archive(uint64_t seed, const uint8_t *arc, size_t asize)
 {
-	static const size_t sizes[] = { 0, 1, 4, 47, 48, 49, 100, 4096, 100000 };
+	static const size_t sizes[] = { 0, 1, 4, 31, 32, 33, 95, 96, 97, 100, 4096, 100000 };
 	wlz_dctx *dctx = wlz_dctx_create(2);
 	uint8_t *out = tu_xmalloc(1 << 20), *junk = tu_xmalloc(100000);
 	size_t sz;
@@ -222,6 +231,7 @@ static void not_an_archive(uint64_t seed, const uint8_t *arc, size_t asize)
 		tu_rng_fill(&r, p, sizes[i]);
 		CHECK_NOT_OK(wlz_decompress(dctx, out, 1 << 20, p, sizes[i], &sz));
 		CHECK_NOT_OK(wlz_get_info(p, sizes[i], &info));
+		CHECK_NOT_OK(wlz_get_content_size(p, sizes[i], &cs));
 		if (sizes[i] >= WLZ_HEADER_SIZE)
 			CHECK_ERR(wlz_get_content_size(p, sizes[i], &cs), WLZ_ERR_BAD_MAGIC);
 		free(p);
@@ -253,12 +263,17 @@ static void not_an_archive(uint64_t seed, const uint8_t *arc, size_t asize)
 		CHECK_NOT_OK(wlz_decompress(dctx, out, 1 << 20, p, asize, &sz));
 		free(p);
 	}
-	/* Two archives back to back are not one archive. */
+	/* A version 3 archive (the version field, header checksum fixed) is
+	 * refused by its version, not taken for something else. */
 	{
-		uint8_t *p = tu_xmalloc(2 * asize);
+		uint8_t *p = tu_xmalloc(asize);
 		memcpy(p, arc, asize);
-		memcpy(p + asize, arc, asize);
-		CHECK_NOT_OK(wlz_decompress(dctx, out, 1 << 20, p, 2 * asize, &sz));
+		TU_CHECK(p[4] == WLZ_FORMAT_VERSION && p[5] == 0, "version field %u %u", p[4], p[5]);
+		p[4] = 3;
+		tu_fix_header(p);
+		CHECK_ERR(wlz_get_info(p, asize, &info), WLZ_ERR_BAD_VERSION);
+		CHECK_ERR(wlz_get_content_size(p, asize, &cs), WLZ_ERR_BAD_VERSION);
+		CHECK_ERR(wlz_decompress(dctx, out, 1 << 20, p, asize, &sz), WLZ_ERR_BAD_VERSION);
 		free(p);
 	}
 	wlz_dctx_free(dctx);
@@ -266,18 +281,222 @@ static void not_an_archive(uint64_t seed, const uint8_t *arc, size_t asize)
 	free(junk);
 }
 
+/* Every byte of an archive accounted for: the block headers walked from
+ * the front and the index found from the footer name the same blocks, and
+ * header + blocks + index + footer is the whole member. */
+static void layout(const uint8_t *arc, size_t asize, size_t n, unsigned block_log, const char *what)
+{
+	size_t nb = tu_block_count(n, block_log), index_at = 0, start = 1;
+	tu_block *blk = tu_xmalloc((nb + 1) * sizeof *blk);
+	size_t *heads = tu_xmalloc((nb + 1) * sizeof *heads);
+	long walked = tu_walk_blocks(arc, asize, 0, blk, nb + 1, &index_at);
+	long indexed = tu_index_blocks(arc, asize, &start, heads, nb + 1);
+	wlz_info info;
+
+	TU_CHECK(walked == (long)nb && indexed == (long)nb && start == 0,
+		 "%s: %zu blocks: %ld walked, %ld in the index, member at %zu", what, nb, walked, indexed, start);
+	if (walked == (long)nb && indexed == (long)nb) {
+		size_t payloads = 0;
+		uint64_t content = 0;
+		for (size_t b = 0; b < nb; b++) {
+			TU_CHECK(blk[b].head == heads[b], "%s: block %zu at %zu, the index says %zu", what, b,
+				 blk[b].head, heads[b]);
+			TU_CHECK(blk[b].length == (b + 1 < nb ? (size_t)1 << block_log : n - (b << block_log)),
+				 "%s: block %zu of %u bytes", what, b, blk[b].length);
+			payloads += blk[b].psize;
+			content += blk[b].length;
+		}
+		TU_CHECK(content == n, "%s: the block headers hold %llu bytes", what, (unsigned long long)content);
+		TU_CHECK(index_at == TU_HEADER_SIZE + nb * TU_BHEAD_SIZE + payloads,
+			 "%s: index at %zu", what, index_at);
+		TU_CHECK(asize == index_at + TU_INDEX_FIXED + TU_INDEX_ENTRY * nb + TU_FOOTER_SIZE,
+			 "%s: %zu bytes, expected header + blocks + index + footer = %zu", what, asize,
+			 index_at + TU_INDEX_FIXED + TU_INDEX_ENTRY * nb + TU_FOOTER_SIZE);
+		TU_CHECK(tu_rd64(arc + index_at + 16 + TU_INDEX_ENTRY * nb) == n,
+			 "%s: the index's content size", what);
+		TU_CHECK(tu_rd64(arc + 16) == n, "%s: the header's content size %llu", what,
+			 (unsigned long long)tu_rd64(arc + 16));
+		TU_CHECK(wlz_get_info(arc, asize, &info) == WLZ_OK && info.block_count == nb &&
+			 info.archive_size == asize && info.content_size == n,
+			 "%s: get_info disagrees with the layout", what);
+	}
+	free(blk);
+	free(heads);
+}
+
+/* ----------------------------------------------------------- concatenation */
+
+/* Compresses src[0..n) with the given options into a new buffer. */
+static uint8_t *make_archive(const uint8_t *src, size_t n, unsigned block_log, int level, unsigned window_log,
+			     size_t *asize)
+{
+	wlz_options opt;
+	wlz_options_init(&opt);
+	opt.block_log = block_log;
+	opt.level = level;
+	opt.window_log = window_log;
+	wlz_cctx *c = wlz_cctx_create(&opt);
+	size_t cap = wlz_compress_bound(n);
+	uint8_t *a = tu_xmalloc(cap);
+	wlz_error e = c ? wlz_compress(c, a, cap, src, n, asize) : WLZ_ERR_PARAM;
+	TU_CHECK(e == WLZ_OK, "compress %zu bytes (block_log %u level %d window_log %u): %s", n, block_log,
+		 level, window_log, wlz_error_name(e));
+	wlz_cctx_free(c);
+	if (e != WLZ_OK) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* Members back to back decode to their contents back to back. */
+static void concatenation(uint64_t seed, const uint8_t *src, size_t n, const uint8_t *arc, size_t asize)
+{
+	const size_t n2 = 200003;
+	uint8_t *src2 = tu_xmalloc(n2), *a2, *a0, *cat, *want, *out;
+	size_t s2 = 0, s0 = 0, sz;
+	wlz_dctx *d1 = wlz_dctx_create(1), *d3 = wlz_dctx_create(3);
+	wlz_info info;
+	uint64_t cs;
+
+	tu_fill(TU_TEXT, src2, n2, seed + 1);
+	a2 = make_archive(src2, n2, 17, 5, 0, &s2);
+	a0 = make_archive(src, 0, 16, 3, 0, &s0);  /* an empty member */
+	if (!a2 || !a0 || !d1 || !d3) {
+		TU_CHECK(0, "concatenation: setup");
+		goto done;
+	}
+	TU_CHECK(s0 == TU_HEADER_SIZE + TU_INDEX_FIXED + TU_FOOTER_SIZE, "the empty archive has %zu bytes", s0);
+	layout(a0, s0, 0, 16, "empty input");
+	layout(a2, s2, n2, 17, "text 200003, block_log 17");
+
+	/* arc | arc: the same member twice */
+	cat = tu_xmalloc(2 * asize + s2 + s0);
+	want = tu_xmalloc(2 * n + n2);
+	out = tu_xmalloc(2 * n + n2 + 1);
+	memcpy(cat, arc, asize);
+	memcpy(cat + asize, arc, asize);
+	memcpy(want, src, n);
+	memcpy(want + n, src, n);
+	for (int t = 0; t < 2; t++) {
+		wlz_dctx *d = t ? d3 : d1;
+		sz = 0;
+		memset(out, 0xA5, 2 * n);
+		CHECK_ERR(wlz_decompress(d, out, 2 * n, cat, 2 * asize, &sz), WLZ_OK);
+		TU_CHECK(sz == 2 * n && memcmp(out, want, 2 * n) == 0,
+			 "two copies of one archive: %zu bytes decoded, expected the content twice (%zu)", sz, 2 * n);
+		/* Room for one member only is too small. */
+		CHECK_ERR(wlz_decompress(d, out, 2 * n - 1, cat, 2 * asize, &sz), WLZ_ERR_DST_TOO_SMALL);
+		CHECK_ERR(wlz_decompress(d, out, n, cat, 2 * asize, &sz), WLZ_ERR_DST_TOO_SMALL);
+	}
+	CHECK_ERR(wlz_get_content_size(cat, 2 * asize, &cs), WLZ_OK);
+	TU_CHECK(cs == 2 * n, "content size of two members: %llu, expected %zu", (unsigned long long)cs, 2 * n);
+	/* get_info describes the first member and says where the next starts. */
+	CHECK_ERR(wlz_get_info(cat, 2 * asize, &info), WLZ_OK);
+	TU_CHECK(info.archive_size == asize && info.content_size == n,
+		 "get_info of two members: archive_size %llu (member %zu), content_size %llu (%zu)",
+		 (unsigned long long)info.archive_size, asize, (unsigned long long)info.content_size, n);
+	CHECK_ERR(wlz_get_info(cat + info.archive_size, 2 * asize - (size_t)info.archive_size, &info), WLZ_OK);
+
+	/* arc | empty | a2: different block sizes, levels, an empty member */
+	memcpy(cat + asize, a0, s0);
+	memcpy(cat + asize + s0, a2, s2);
+	memcpy(want + n, src2, n2);
+	{
+		const size_t total = asize + s0 + s2, content = n + n2;
+		for (int t = 0; t < 2; t++) {
+			sz = 0;
+			CHECK_ERR(wlz_decompress(t ? d3 : d1, out, content + 1, cat, total, &sz), WLZ_OK);
+			TU_CHECK(sz == content && memcmp(out, want, content) == 0,
+				 "three members (%d thread(s)): %zu bytes decoded of %zu", t ? 3 : 1, sz, content);
+		}
+		CHECK_ERR(wlz_get_content_size(cat, total, &cs), WLZ_OK);
+		TU_CHECK(cs == content, "content size of three members: %llu, expected %zu", (unsigned long long)cs,
+			 content);
+		/* get_content_size needs every member: a prefix that stops at
+		 * a member's end is whole, one that stops anywhere else is not. */
+		CHECK_ERR(wlz_get_content_size(cat, asize, &cs), WLZ_OK);
+		TU_CHECK(cs == n, "the first member alone: %llu", (unsigned long long)cs);
+		CHECK_ERR(wlz_get_content_size(cat, asize + s0, &cs), WLZ_OK);
+		TU_CHECK(cs == n, "the first two members: %llu", (unsigned long long)cs);
+		static const size_t cut[] = { 1, 4, 31, 32, 100, 1000 };
+		for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+			size_t len = total - cut[i];
+			uint8_t *p = tu_xmalloc(len);  /* exactly its size (ASan) */
+			memcpy(p, cat, len);
+			CHECK_NOT_OK(wlz_get_content_size(p, len, &cs));
+			sz = 1;
+			CHECK_NOT_OK(wlz_decompress(d3, out, content, p, len, &sz));
+			TU_CHECK(sz == 0, "a failed decode reports %zu bytes", sz);
+			free(p);
+		}
+		/* The second member cut short right after its header. */
+		CHECK_ERR(wlz_get_content_size(cat, asize + WLZ_HEADER_SIZE, &cs), WLZ_ERR_TRUNCATED);
+		/* Bytes after the last member that are not a member. */
+		{
+			static const uint8_t tails[][4] = { { 0, 0, 0, 0 }, { 0x89, 'W', 'L', 'Y' } };
+			for (int k = 0; k < 2; k++) {
+				for (size_t len = 1; len <= 4; len++) {
+					uint8_t *p = tu_xmalloc(total + len);
+					memcpy(p, cat, total);
+					memcpy(p + total, tails[k], len);
+					wlz_error e = wlz_decompress(d1, out, content + 1, p, total + len, &sz);
+					TU_CHECK(e != WLZ_OK, "%zu trailing bytes %02x.. decoded to WLZ_OK", len, tails[k][0]);
+					e = wlz_get_content_size(p, total + len, &cs);
+					TU_CHECK(e != WLZ_OK, "%zu trailing bytes %02x..: get_content_size accepted them",
+						 len, tails[k][0]);
+					if (k == 0)
+						TU_CHECK(e == WLZ_ERR_BAD_MAGIC, "trailing zero bytes: %s",
+							 wlz_error_name(e));
+					free(p);
+				}
+			}
+		}
+		/* A damaged second member fails the whole decode. */
+		{
+			tu_block b0;
+			uint8_t *p = tu_xmalloc(total);
+			memcpy(p, cat, total);
+			if (tu_walk_blocks(p, total, asize + s0, &b0, 1, NULL) >= 1) {
+				p[b0.payload + b0.psize / 2] ^= 0x04;
+				CHECK_ERR(wlz_decompress(d3, out, content, p, total, &sz), WLZ_ERR_CHECKSUM);
+			} else {
+				TU_CHECK(0, "no block in the third member");
+			}
+			free(p);
+		}
+	}
+	free(cat);
+	free(want);
+	free(out);
+done:
+	free(src2);
+	free(a2);
+	free(a0);
+	wlz_dctx_free(d1);
+	wlz_dctx_free(d3);
+}
+
 /* wlz_error_detail names the failing block and rule, also when a worker
  * thread found it, and a successful call clears it. */
 static void error_detail(const uint8_t *arc, size_t asize, size_t n)
 {
 	uint8_t *bad = tu_xmalloc(asize), *out = tu_xmalloc(n);
+	tu_block blk[3];
+	size_t heads[3];
 	memcpy(bad, arc, asize);
-	/* the first payload byte of block 2 (index entry 2, data_offset) */
-	uint64_t at = 0;
-	memcpy(&at, bad + 48 + 80 * 2, 8);
-	TU_CHECK(at < asize, "block 2 offset %llu", (unsigned long long)at);
-	if (at < asize)
-		bad[at] ^= 0x40;
+	/* the first payload byte of block 2, found from the front and from
+	 * the index at the end */
+	long nb = tu_walk_blocks(bad, asize, 0, blk, 3, NULL);
+	long ni = tu_index_blocks(bad, asize, NULL, heads, 3);
+	TU_CHECK(nb >= 3 && ni == nb && heads[2] == blk[2].head && blk[2].psize > 0,
+		 "block 2: %ld blocks walked, %ld indexed", nb, ni);
+	if (nb < 3) {
+		free(bad);
+		free(out);
+		return;
+	}
+	bad[blk[2].payload] ^= 0x40;
 	for (int threads = 1; threads <= 4; threads += 3) {
 		wlz_dctx *d = wlz_dctx_create(threads);
 		size_t got = 0;
@@ -299,6 +518,615 @@ static void error_detail(const uint8_t *arc, size_t asize, size_t n)
 		wlz_dctx_free(d);
 	}
 	free(bad);
+	free(out);
+}
+
+/* --------------------------------------------------------------- streaming */
+
+/* A reader over a buffer that hands out odd pieces: 1 byte, 7 bytes, or a
+ * random size (up to 100 KiB) each call; optionally fails at byte fail_at. */
+enum { PIECE_1 = 1, PIECE_7 = 7, PIECE_RANDOM = 0 };
+typedef struct reader {
+	const uint8_t *p;
+	size_t n, at;
+	int piece;
+	tu_rng r;
+	size_t fail_at;      /* (size_t)-1 = never */
+	long calls, zero_cap, after_end;
+} reader;
+
+static void reader_init(reader *rd, const uint8_t *p, size_t n, int piece, uint64_t seed)
+{
+	memset(rd, 0, sizeof *rd);
+	rd->p = p;
+	rd->n = n;
+	rd->piece = piece;
+	rd->fail_at = (size_t)-1;
+	tu_rng_seed(&rd->r, seed);
+}
+
+static size_t piece_read(void *opaque, void *buf, size_t cap)
+{
+	reader *rd = opaque;
+	size_t k;
+	rd->calls++;
+	if (cap == 0)
+		rd->zero_cap++;
+	if (rd->at >= rd->fail_at)
+		return (size_t)-1;
+	if (rd->at == rd->n) {
+		rd->after_end++;
+		return 0;
+	}
+	k = rd->piece ? (size_t)rd->piece : 1 + (size_t)tu_rng_below(&rd->r, 100 << 10);
+	if (k > cap)
+		k = cap;
+	if (k > rd->n - rd->at)
+		k = rd->n - rd->at;
+	if (rd->fail_at != (size_t)-1 && k > rd->fail_at - rd->at)
+		k = rd->fail_at - rd->at;
+	memcpy(buf, rd->p + rd->at, k);
+	rd->at += k;
+	return k;
+}
+
+/* A writer into a growing buffer that refuses (returns 1) once more than
+ * limit bytes would have been written, and counts calls after that. */
+typedef struct sink {
+	uint8_t *p;
+	size_t n, cap, limit;
+	long calls, refused, after_refusal;
+} sink;
+
+static void sink_init(sink *s, size_t limit)
+{
+	memset(s, 0, sizeof *s);
+	s->limit = limit;
+}
+
+static int sink_write(void *opaque, const void *buf, size_t n)
+{
+	sink *s = opaque;
+	s->calls++;
+	if (s->refused) {
+		s->after_refusal++;
+		return 1;
+	}
+	if (n > s->limit - s->n) {
+		s->refused = 1;
+		return 1;
+	}
+	if (s->cap - s->n < n) {
+		size_t cap = s->cap ? s->cap : 4096;
+		while (cap - s->n < n)
+			cap *= 2;
+		uint8_t *p = realloc(s->p, cap);
+		if (!p) {
+			fprintf(stderr, "out of memory\n");
+			exit(EXIT_FAILURE);
+		}
+		s->p = p;
+		s->cap = cap;
+	}
+	memcpy(s->p + s->n, buf, n);
+	s->n += n;
+	return 0;
+}
+
+static const char *piece_name(int piece)
+{
+	return piece == PIECE_1 ? "1-byte" : piece == PIECE_7 ? "7-byte" : "random";
+}
+
+/* Streams arc through wlz_decompress_stream with the given reader pieces;
+ * checks the content against want and every callback rule.  Returns the
+ * error. */
+static wlz_error stream_decode(wlz_dctx *d, const uint8_t *arc, size_t asize, int piece, const uint8_t *want,
+			       size_t wn, const char *what)
+{
+	reader rd;
+	sink sk;
+	uint64_t cs = 12345;
+	reader_init(&rd, arc, asize, piece, wn);
+	sink_init(&sk, (size_t)-1);
+	wlz_error e = wlz_decompress_stream(d, piece_read, &rd, sink_write, &sk, &cs);
+	TU_CHECK(rd.zero_cap == 0, "%s: the reader was asked for 0 bytes %ld times", what, rd.zero_cap);
+	TU_CHECK(cs == sk.n, "%s: content_size %llu, but %zu bytes were written", what, (unsigned long long)cs, sk.n);
+	/* Only verified blocks are written: on success the content, on an
+	 * error a prefix of it. */
+	TU_CHECK(sk.n <= wn && (sk.n == 0 || memcmp(sk.p, want, sk.n) == 0),
+		 "%s (%s pieces): %zu bytes written are not a prefix of the %zu-byte content", what,
+		 piece_name(piece), sk.n, wn);
+	if (e == WLZ_OK) {
+		TU_CHECK(sk.n == wn, "%s (%s pieces): %zu bytes decoded of %zu", what, piece_name(piece), sk.n, wn);
+		TU_CHECK(rd.at == asize, "%s: decode stopped at byte %zu of %zu", what, rd.at, asize);
+	}
+	free(sk.p);
+	return e;
+}
+
+static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t *arc, size_t asize)
+{
+	static const int pieces[] = { PIECE_1, PIECE_7, PIECE_RANDOM };
+	wlz_options opt;
+	wlz_dctx *d1 = wlz_dctx_create(1), *d3 = wlz_dctx_create(3);
+	wlz_error e;
+	reader rd;
+	sink sk;
+	uint64_t cs;
+
+	if (!d1 || !d3) {
+		TU_CHECK(0, "dctx_create");
+		goto out;
+	}
+	/* NULL arguments */
+	{
+		wlz_cctx *c = wlz_cctx_create(NULL);
+		reader_init(&rd, src, n, PIECE_7, 1);
+		sink_init(&sk, (size_t)-1);
+		CHECK_ERR(wlz_compress_stream(NULL, piece_read, &rd, sink_write, &sk, n), WLZ_ERR_PARAM);
+		CHECK_ERR(wlz_compress_stream(c, NULL, &rd, sink_write, &sk, n), WLZ_ERR_PARAM);
+		CHECK_ERR(wlz_compress_stream(c, piece_read, &rd, NULL, &sk, n), WLZ_ERR_PARAM);
+		CHECK_ERR(wlz_decompress_stream(NULL, piece_read, &rd, sink_write, &sk, &cs), WLZ_ERR_PARAM);
+		CHECK_ERR(wlz_decompress_stream(d1, NULL, &rd, sink_write, &sk, &cs), WLZ_ERR_PARAM);
+		CHECK_ERR(wlz_decompress_stream(d1, piece_read, &rd, NULL, &sk, &cs), WLZ_ERR_PARAM);
+		TU_CHECK(rd.calls == 0 && sk.calls == 0, "callbacks called by refused calls");
+		wlz_cctx_free(c);
+	}
+
+	/* Compression through callbacks, the size given: the bytes of
+	 * wlz_compress, whatever pieces the input comes in and on any number
+	 * of threads. */
+	for (int threads = 1; threads <= 3; threads += 2) {
+		wlz_options_init(&opt);
+		opt.block_log = 16;
+		opt.threads = threads;
+		wlz_cctx *c = wlz_cctx_create(&opt);
+		TU_CHECK(c != NULL, "cctx_create");
+		for (size_t i = 0; c && i < sizeof pieces / sizeof pieces[0]; i++) {
+			reader_init(&rd, src, n, pieces[i], seed + i);
+			sink_init(&sk, (size_t)-1);
+			e = wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, n);
+			TU_CHECK(e == WLZ_OK && sk.n == asize && memcmp(sk.p, arc, asize) == 0,
+				 "compress_stream (%s pieces, %d thread(s)): %s, %zu bytes; wlz_compress wrote %zu "
+				 "bytes%s", piece_name(pieces[i]), threads, wlz_error_name(e), sk.n, asize,
+				 sk.n == asize ? " that differ" : "");
+			TU_CHECK(rd.at == n && rd.zero_cap == 0, "compress_stream read %zu of %zu bytes, %ld calls "
+				 "for 0 bytes", rd.at, n, rd.zero_cap);
+			free(sk.p);
+		}
+		/* Without the size: still an archive of this content. */
+		if (c) {
+			reader_init(&rd, src, n, PIECE_RANDOM, seed);
+			sink_init(&sk, (size_t)-1);
+			e = wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, UINT64_MAX);
+			TU_CHECK(e == WLZ_OK, "compress_stream without a size: %s", wlz_error_name(e));
+			if (e == WLZ_OK) {
+				CHECK_ERR(wlz_get_content_size(sk.p, sk.n, &cs), WLZ_OK);
+				TU_CHECK(cs == n, "content size %llu", (unsigned long long)cs);
+				CHECK_ERR(stream_decode(d3, sk.p, sk.n, PIECE_RANDOM, src, n, "no size hint"), WLZ_OK);
+			}
+			free(sk.p);
+			/* The writer says stop: compression stops with WLZ_ERR_WRITE. */
+			reader_init(&rd, src, n, PIECE_RANDOM, seed);
+			sink_init(&sk, 1000);
+			CHECK_ERR(wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, n), WLZ_ERR_WRITE);
+			TU_CHECK(sk.after_refusal == 0, "compress_stream wrote %ld times after the writer refused",
+				 sk.after_refusal);
+			free(sk.p);
+			/* The reader fails: WLZ_ERR_READ. */
+			reader_init(&rd, src, n, PIECE_RANDOM, seed);
+			rd.fail_at = n / 2;
+			sink_init(&sk, (size_t)-1);
+			CHECK_ERR(wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, n), WLZ_ERR_READ);
+			free(sk.p);
+			/* A size hint that is wrong: never an archive of other
+			 * content (the size is in the header, so an error, or
+			 * the right archive). */
+			for (int d = -1; d <= 1; d += 2) {
+				reader_init(&rd, src, n, PIECE_7, seed);
+				sink_init(&sk, (size_t)-1);
+				e = wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, (uint64_t)(n + d));
+				if (e == WLZ_OK)
+					CHECK_ERR(stream_decode(d1, sk.p, sk.n, PIECE_RANDOM, src, n, "size hint off by one"),
+						  WLZ_OK);
+				free(sk.p);
+			}
+			/* The context still works. */
+			reader_init(&rd, src, n, PIECE_7, seed);
+			sink_init(&sk, (size_t)-1);
+			e = wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, n);
+			TU_CHECK(e == WLZ_OK && sk.n == asize && memcmp(sk.p, arc, asize) == 0,
+				 "compress_stream after the failures: %s", wlz_error_name(e));
+			free(sk.p);
+		}
+		wlz_cctx_free(c);
+	}
+
+	/* Decompression through callbacks, in odd pieces, 1 and 3 threads. */
+	for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
+		char what[64];
+		snprintf(what, sizeof what, "decompress_stream, %s pieces", piece_name(pieces[i]));
+		CHECK_ERR(stream_decode(d1, arc, asize, pieces[i], src, n, what), WLZ_OK);
+		CHECK_ERR(stream_decode(d3, arc, asize, pieces[i], src, n, what), WLZ_OK);
+	}
+	/* A writer that says stop ends the decode with WLZ_ERR_WRITE and is
+	 * not called again; content_size says what it took. */
+	{
+		static const size_t limits[] = { 0, 1, 65536, 65537, 200000 };
+		for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+			for (int t = 0; t < 2; t++) {
+				reader_init(&rd, arc, asize, PIECE_RANDOM, seed + i);
+				sink_init(&sk, limits[i]);
+				cs = 777;
+				e = wlz_decompress_stream(t ? d3 : d1, piece_read, &rd, sink_write, &sk, &cs);
+				TU_CHECK(e == WLZ_ERR_WRITE, "writer stops after %zu bytes (%d thread(s)): %s", limits[i],
+					 t ? 3 : 1, wlz_error_name(e));
+				TU_CHECK(sk.refused == 1 && sk.after_refusal == 0,
+					 "writer stops after %zu bytes: called %ld more times", limits[i], sk.after_refusal);
+				TU_CHECK(cs == sk.n && sk.n <= limits[i] && (sk.n == 0 || memcmp(sk.p, src, sk.n) == 0),
+					 "writer stops after %zu bytes: content_size %llu, %zu bytes taken", limits[i],
+					 (unsigned long long)cs, sk.n);
+				free(sk.p);
+			}
+		}
+	}
+	/* A reader that fails: WLZ_ERR_READ, and what was written is right. */
+	{
+		static const size_t at[] = { 0, 5, 40, 20000 };
+		for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+			reader_init(&rd, arc, asize, PIECE_7, seed);
+			rd.fail_at = at[i];
+			sink_init(&sk, (size_t)-1);
+			e = wlz_decompress_stream(d3, piece_read, &rd, sink_write, &sk, &cs);
+			TU_CHECK(e == WLZ_ERR_READ, "reader fails at %zu: %s", at[i], wlz_error_name(e));
+			TU_CHECK(sk.n == 0 || (sk.n <= n && memcmp(sk.p, src, sk.n) == 0), "reader fails at %zu: "
+				 "wrong bytes written", at[i]);
+			free(sk.p);
+		}
+	}
+	/* Truncated archives and an empty input are errors; what was written
+	 * before is a prefix of the content. */
+	{
+		const size_t lens[] = { 0, 1, 20, 32, 33, 200, asize / 2, asize - 24, asize - 1 };
+		for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+			char what[64];
+			snprintf(what, sizeof what, "stream of the first %zu bytes", lens[i]);
+			e = stream_decode(d3, arc, lens[i], PIECE_RANDOM, src, n, what);
+			TU_CHECK(e != WLZ_OK && e < WLZ_ERR_COUNT_, "%s: %s", what, wlz_error_name(e));
+			if (lens[i] >= WLZ_HEADER_SIZE)
+				TU_CHECK(e == WLZ_ERR_TRUNCATED, "%s: %s, expected WLZ_ERR_TRUNCATED", what,
+					 wlz_error_name(e));
+		}
+	}
+	/* A damaged block: the blocks before it are written, it is not. */
+	{
+		tu_block blk[4];
+		uint8_t *bad = tu_xmalloc(asize);
+		memcpy(bad, arc, asize);
+		if (tu_walk_blocks(bad, asize, 0, blk, 4, NULL) >= 4) {
+			bad[blk[3].payload + blk[3].psize - 1] ^= 0x01;
+			for (int t = 0; t < 2; t++) {
+				reader_init(&rd, bad, asize, PIECE_RANDOM, seed);
+				sink_init(&sk, (size_t)-1);
+				e = wlz_decompress_stream(t ? d3 : d1, piece_read, &rd, sink_write, &sk, &cs);
+				TU_CHECK(e == WLZ_ERR_CHECKSUM && sk.n <= 3 * 65536 && memcmp(sk.p, src, sk.n) == 0,
+					 "damaged block 3 (%d thread(s)): %s, %zu bytes written", t ? 3 : 1,
+					 wlz_error_name(e), sk.n);
+				free(sk.p);
+			}
+		} else {
+			TU_CHECK(0, "fewer than 4 blocks");
+		}
+		free(bad);
+	}
+	/* Members back to back, and bytes after the last that are not one. */
+	{
+		uint8_t *cat = tu_xmalloc(2 * asize + 1), *want = tu_xmalloc(2 * n);
+		memcpy(cat, arc, asize);
+		memcpy(cat + asize, arc, asize);
+		memcpy(want, src, n);
+		memcpy(want + n, src, n);
+		CHECK_ERR(stream_decode(d3, cat, 2 * asize, PIECE_RANDOM, want, 2 * n, "two members"), WLZ_OK);
+		CHECK_ERR(stream_decode(d1, cat, 2 * asize, PIECE_7, want, 2 * n, "two members"), WLZ_OK);
+		cat[asize] = 0;
+		CHECK_ERR(stream_decode(d3, cat, asize + 1, PIECE_RANDOM, want, 2 * n, "one trailing zero"),
+			  WLZ_ERR_BAD_MAGIC);
+		CHECK_NOT_OK(stream_decode(d3, cat, 2 * asize, PIECE_RANDOM, want, 2 * n, "garbage after a member"));
+		cat[asize] = arc[0];
+		CHECK_NOT_OK(stream_decode(d3, cat, asize + 3, PIECE_1, want, 2 * n, "3 bytes of a second header"));
+		free(cat);
+		free(want);
+	}
+
+	/* An input larger than the compressor's first read, its size not
+	 * given: the header leaves the content size open (all bits set), the
+	 * index and footer still give it. */
+	{
+		const size_t big = 3 << 20;
+		uint8_t *b = tu_xmalloc(big);
+		tu_fill(TU_FASTQ, b, big, seed + 3);
+		wlz_options_init(&opt);
+		opt.block_log = 16;
+		opt.window_log = 16;
+		opt.level = 1;
+		wlz_cctx *c = wlz_cctx_create(&opt);
+		reader_init(&rd, b, big, PIECE_RANDOM, seed);
+		sink_init(&sk, (size_t)-1);
+		e = c ? wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, UINT64_MAX) : WLZ_ERR_PARAM;
+		TU_CHECK(e == WLZ_OK, "3 MiB without a size: %s", wlz_error_name(e));
+		if (e == WLZ_OK) {
+			uint8_t *out = tu_xmalloc(big);
+			size_t got = 0;
+			wlz_info info;
+			TU_CHECK(sk.n > WLZ_HEADER_SIZE && tu_rd64(sk.p + 16) == UINT64_MAX,
+				 "an unknown size in the header: %016llx", (unsigned long long)tu_rd64(sk.p + 16));
+			CHECK_ERR(wlz_get_info(sk.p, sk.n, &info), WLZ_OK);
+			TU_CHECK(info.content_size == big && info.window_log == 16 && info.block_count == big >> 16,
+				 "unknown size: get_info content_size %llu window_log %u", (unsigned long long)info.content_size,
+				 info.window_log);
+			CHECK_ERR(wlz_get_content_size(sk.p, sk.n, &cs), WLZ_OK);
+			TU_CHECK(cs == big, "unknown size: get_content_size %llu", (unsigned long long)cs);
+			CHECK_ERR(wlz_decompress(d3, out, big, sk.p, sk.n, &got), WLZ_OK);
+			TU_CHECK(got == big && memcmp(out, b, big) == 0, "unknown size: decoded %zu bytes", got);
+			CHECK_ERR(stream_decode(d3, sk.p, sk.n, PIECE_RANDOM, b, big, "unknown size"), WLZ_OK);
+			/* The stream decoder's window is exactly enough. */
+			wlz_dctx_set_memory_limit(d3, 1u << 16);
+			CHECK_ERR(stream_decode(d3, sk.p, sk.n, PIECE_RANDOM, b, big, "unknown size, 64 KiB limit"), WLZ_OK);
+			wlz_dctx_set_memory_limit(d3, 0);
+			free(out);
+		}
+		free(sk.p);
+		/* A size hint that is wrong, the input larger than the first
+		 * read: the header already went out, so an error (or, if the
+		 * encoder found a way, an archive of exactly this content). */
+		for (int dlt = -1; c && dlt <= 1; dlt += 2) {
+			reader_init(&rd, b, big, PIECE_RANDOM, seed);
+			sink_init(&sk, (size_t)-1);
+			e = wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, (uint64_t)(big + dlt));
+			printf("3 MiB with a size hint of %+d byte: %s\n", dlt, wlz_error_name(e));
+			if (e == WLZ_OK)
+				CHECK_ERR(stream_decode(d1, sk.p, sk.n, PIECE_RANDOM, b, big, "size hint off by one"), WLZ_OK);
+			free(sk.p);
+		}
+		wlz_cctx_free(c);
+		free(b);
+	}
+	/* The empty input through callbacks: with its size given, the archive
+	 * of wlz_compress; without, an archive of no content. */
+	{
+		wlz_cctx *c = wlz_cctx_create(NULL);
+		uint8_t ref[256];
+		size_t rsize = 0;
+		CHECK_ERR(c ? wlz_compress(c, ref, sizeof ref, src, 0, &rsize) : WLZ_ERR_PARAM, WLZ_OK);
+		for (int hint = 0; c && hint < 2; hint++) {
+			reader_init(&rd, src, 0, PIECE_1, seed);
+			sink_init(&sk, (size_t)-1);
+			e = wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, hint ? 0 : UINT64_MAX);
+			TU_CHECK(e == WLZ_OK && (!hint || (sk.n == rsize && memcmp(sk.p, ref, rsize) == 0)),
+				 "empty input (%s): %s, %zu bytes (wlz_compress: %zu)", hint ? "size 0" : "no size",
+				 wlz_error_name(e), sk.n, rsize);
+			if (e == WLZ_OK)
+				CHECK_ERR(stream_decode(d1, sk.p, sk.n, PIECE_1, src, 0, "empty"), WLZ_OK);
+			free(sk.p);
+		}
+		wlz_cctx_free(c);
+	}
+out:
+	wlz_dctx_free(d1);
+	wlz_dctx_free(d3);
+}
+
+/* The stream decoder keeps the window and the blocks in flight in a ring of
+ * W + 4 T B bytes.  A content whose short last block ends less than a
+ * block before the ring's end, in a batch that took exactly the blocks
+ * left (so the index tag is still unread), must still end: 750000 bytes in
+ * 64 KiB blocks, window 2^18, 2 threads (batches of 1, 2, 4, then 5 blocks
+ * up to the ring's end at 786432).  Run in a child with a time limit, so
+ * that a decoder that never returns fails this check instead of hanging
+ * the test. */
+static void stream_ring_edge(uint64_t seed)
+{
+	const size_t n = 750000;
+	uint8_t *src = tu_xmalloc(n);
+	size_t asize = 0;
+	tu_fill(TU_FASTQ, src, n, seed + 11);
+	uint8_t *arc = make_archive(src, n, 16, 3, 18, &asize);
+	if (!arc) {
+		free(src);
+		return;
+	}
+	for (int threads = 1; threads <= 8; threads++) {
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0) {
+			const long before = tu_failures;
+			alarm(20);
+			wlz_dctx *d = wlz_dctx_create(threads);
+			wlz_error e = d ? stream_decode(d, arc, asize, PIECE_RANDOM, src, n, "ring edge") : WLZ_ERR_NOMEM;
+			wlz_dctx_free(d);
+			_exit(e == WLZ_OK && tu_failures == before ? 0 : 1);
+		}
+		int status = 0;
+		TU_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "fork");
+		TU_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			 "750000 bytes, 64 KiB blocks, window 2^18, %d decoder thread(s): decompress_stream %s", threads,
+			 WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? "did not return within 20 s (a loop)"
+			 : WIFSIGNALED(status) ? "crashed" : "failed");
+	}
+	free(arc);
+	free(src);
+}
+
+/* ------------------------------------------------------------------ window */
+
+static void window(uint64_t seed, const uint8_t *src, size_t n)
+{
+	wlz_options opt;
+	wlz_dctx *d = wlz_dctx_create(2);
+	size_t asize = 0, got = 0;
+	uint8_t *arc, *out = tu_xmalloc(n);
+	wlz_info info;
+	reader rd;
+	sink sk;
+	wlz_error e;
+
+	/* The option's range: 0 (the default) or block_log .. 31. */
+	{
+		static const struct {
+			unsigned block_log, window_log;
+			int ok;
+		} cases[] = { { 16, 0, 1 }, { 16, 15, 0 }, { 16, 16, 1 }, { 20, 19, 0 }, { 20, 20, 1 },
+			      { 16, 31, 1 }, { 16, 32, 0 }, { 26, 26, 1 }, { 16, 40, 0 } };
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			wlz_options_init(&opt);
+			opt.block_log = cases[i].block_log;
+			opt.window_log = cases[i].window_log;
+			e = wlz_options_check(&opt);
+			wlz_cctx *c = wlz_cctx_create(&opt);
+			TU_CHECK((e == WLZ_OK) == cases[i].ok && (c != NULL) == cases[i].ok &&
+				 (cases[i].ok || e == WLZ_ERR_PARAM),
+				 "block_log %u window_log %u: options_check %s, cctx %s", cases[i].block_log,
+				 cases[i].window_log, wlz_error_name(e), c ? "made" : "refused");
+			wlz_cctx_free(c);
+		}
+		wlz_options_init(&opt);
+		TU_CHECK(opt.window_log == 0, "default window_log %u", opt.window_log);
+	}
+	/* Compression memory: set by the window, not by any input. */
+	{
+		wlz_options a, b;
+		wlz_options_init(&a);
+		wlz_options_init(&b);
+		a.window_log = 20;
+		b.window_log = 26;
+		uint64_t ma = wlz_compress_memory(&a), mb = wlz_compress_memory(&b), m0 = wlz_compress_memory(NULL);
+		TU_CHECK(ma > ((uint64_t)1 << 20) && mb > ma + ((uint64_t)1 << 26) - ((uint64_t)1 << 20) && m0 > 0,
+			 "compress_memory: window 2^20 %llu, 2^26 %llu, defaults %llu", (unsigned long long)ma,
+			 (unsigned long long)mb, (unsigned long long)m0);
+	}
+
+	if (!d) {
+		TU_CHECK(0, "dctx_create");
+		free(out);
+		return;
+	}
+	/* The smallest window: one block. */
+	arc = make_archive(src, n, 16, 3, 16, &asize);
+	if (arc) {
+		CHECK_ERR(wlz_get_info(arc, asize, &info), WLZ_OK);
+		TU_CHECK(info.window_log == 16, "window_log %u, asked for 16", info.window_log);
+		TU_CHECK(tu_rd32(arc + 8) >> 24 == 16, "header byte 11 (window_log) is %u", arc[11]);
+		CHECK_ERR(wlz_decompress(d, out, n, arc, asize, &got), WLZ_OK);
+		TU_CHECK(got == n && memcmp(out, src, n) == 0, "window 2^16: decoded %zu bytes", got);
+		CHECK_ERR(stream_decode(d, arc, asize, PIECE_RANDOM, src, n, "window 2^16"), WLZ_OK);
+		/* A memory limit below the window: refused before anything is
+		 * written; at the window: decoded. */
+		static const uint64_t below[] = { 65535, 4096, 1 };
+		for (size_t i = 0; i < sizeof below / sizeof below[0]; i++) {
+			wlz_dctx_set_memory_limit(d, below[i]);
+			reader_init(&rd, arc, asize, PIECE_7, seed);
+			sink_init(&sk, (size_t)-1);
+			uint64_t cs = 1;
+			e = wlz_decompress_stream(d, piece_read, &rd, sink_write, &sk, &cs);
+			TU_CHECK(e == WLZ_ERR_WINDOW && sk.calls == 0 && cs == 0,
+				 "memory limit %llu, window 65536: %s, %ld writes", (unsigned long long)below[i],
+				 wlz_error_name(e), sk.calls);
+			free(sk.p);
+			/* The in-memory decoder needs no window of its own. */
+			CHECK_ERR(wlz_decompress(d, out, n, arc, asize, &got), WLZ_OK);
+		}
+		wlz_dctx_set_memory_limit(d, 65536);
+		CHECK_ERR(stream_decode(d, arc, asize, PIECE_RANDOM, src, n, "memory limit = window"), WLZ_OK);
+		wlz_dctx_set_memory_limit(d, 0);  /* back to the default */
+		CHECK_ERR(stream_decode(d, arc, asize, PIECE_RANDOM, src, n, "default memory limit"), WLZ_OK);
+		free(arc);
+	}
+	/* Matches reach back at most the window: X, 64 KiB of other random
+	 * bytes, X again.  The second X is 2^17 bytes after the first. */
+	{
+		const size_t bs = 1 << 16, m = 3 * bs;
+		uint8_t *x = tu_xmalloc(m);
+		tu_rng r;
+		tu_rng_seed(&r, seed + 9);
+		tu_rng_fill(&r, x, 2 * bs);
+		memcpy(x + 2 * bs, x, bs);
+		size_t s16 = 0, s18 = 0, s0 = 0;
+		uint8_t *a16 = make_archive(x, m, 16, 3, 16, &s16);
+		uint8_t *a18 = make_archive(x, m, 16, 3, 18, &s18);
+		uint8_t *a0 = make_archive(x, m, 16, 3, 0, &s0);
+		TU_CHECK(!a16 || s16 >= m, "window 2^16: %zu bytes for %zu, the repeat 2^17 back was used", s16, m);
+		TU_CHECK(!a18 || s18 < 2 * bs + bs / 8, "window 2^18: %zu bytes, the repeat was not used", s18);
+		TU_CHECK(!a0 || s0 < 2 * bs + bs / 8, "default window: %zu bytes, the repeat was not used", s0);
+		if (a0) {
+			CHECK_ERR(wlz_get_info(a0, s0, &info), WLZ_OK);
+			TU_CHECK(info.window_log == 18, "default window for %zu bytes: 2^%u, expected 2^18", m,
+				 info.window_log);
+		}
+		uint8_t *o = tu_xmalloc(m);
+		const uint8_t *as[3] = { a16, a18, a0 };
+		const size_t ss[3] = { s16, s18, s0 };
+		for (int k = 0; k < 3; k++) {
+			if (!as[k])
+				continue;
+			CHECK_ERR(wlz_decompress(d, o, m, as[k], ss[k], &got), WLZ_OK);
+			TU_CHECK(got == m && memcmp(o, x, m) == 0, "X Y X, archive %d: decoded bytes differ", k);
+		}
+		/* The window is the archive's: the same archive claiming a
+		 * window of 2^16 has a match reaching back further. */
+		if (a18) {
+			a18[11] = 16;
+			tu_fix_header(a18);
+			e = wlz_decompress(d, o, m, a18, s18, &got);
+			TU_CHECK(e == WLZ_ERR_BAD_TOKEN, "a match beyond a claimed window 2^16: %s", wlz_error_name(e));
+			reader_init(&rd, a18, s18, PIECE_RANDOM, seed);
+			sink_init(&sk, (size_t)-1);
+			e = wlz_decompress_stream(d, piece_read, &rd, sink_write, &sk, NULL);
+			TU_CHECK(e == WLZ_ERR_BAD_TOKEN && sk.n <= 2 * bs && memcmp(sk.p, x, sk.n) == 0,
+				 "stream, a match beyond a claimed window 2^16: %s, %zu bytes written", wlz_error_name(e),
+				 sk.n);
+			free(sk.p);
+		}
+		free(o);
+		free(a16);
+		free(a18);
+		free(a0);
+		free(x);
+	}
+	/* The stream decoder's window wraps many times: 8 MiB in a window of
+	 * 1 MiB, with references across blocks all along. */
+	{
+		const size_t big = 8 << 20;
+		uint8_t *b = tu_xmalloc(big);
+		size_t bsz = 0;
+		tu_fill(TU_FASTQ, b, big, seed + 5);
+		uint8_t *ab = make_archive(b, big, 16, 1, 20, &bsz);
+		if (ab) {
+			wlz_stats *st = tu_xmalloc(sizeof *st);
+			CHECK_ERR(wlz_get_stats(ab, bsz, st), WLZ_OK);
+			TU_CHECK(st->cross_block > 1000, "8 MiB of FASTQ, window 2^20: %llu matches cross blocks",
+				 (unsigned long long)st->cross_block);
+			free(st);
+			CHECK_ERR(wlz_get_info(ab, bsz, &info), WLZ_OK);
+			TU_CHECK(info.window_log == 20, "window_log %u, asked for 20", info.window_log);
+			for (int threads = 1; threads <= 4; threads *= 4) {
+				wlz_dctx *dt = wlz_dctx_create(threads);
+				if (!dt) {
+					TU_CHECK(0, "dctx_create");
+					continue;
+				}
+				wlz_dctx_set_memory_limit(dt, (uint64_t)1 << 20);
+				CHECK_ERR(stream_decode(dt, ab, bsz, PIECE_RANDOM, b, big, "8 MiB, window 2^20"), WLZ_OK);
+				wlz_dctx_set_memory_limit(dt, ((uint64_t)1 << 20) - 1);
+				CHECK_ERR(stream_decode(dt, ab, bsz, PIECE_RANDOM, b, big, "8 MiB, limit under 2^20"),
+					  WLZ_ERR_WINDOW);
+				wlz_dctx_free(dt);
+			}
+			free(ab);
+		}
+		free(b);
+	}
+	wlz_dctx_free(d);
 	free(out);
 }
 
@@ -327,7 +1155,12 @@ int main(void)
 		null_args(arc, asize, n);
 		small_buffers(src, n);
 		not_an_archive(seed, arc, asize);
+		layout(arc, asize, n, 16, "fastq 300000, block_log 16");
+		concatenation(seed, src, n, arc, asize);
 		error_detail(arc, asize, n);
+		streaming(seed, src, n, arc, asize);
+		stream_ring_edge(seed);
+		window(seed, src, n);
 	} else {
 		TU_CHECK(0, "cannot make the test archive");
 	}

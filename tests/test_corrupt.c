@@ -3,7 +3,9 @@
  * WLZ_OK and never crash: a bit flip at every byte position (more patterns
  * on a sample) and every truncation.  Each damaged archive sits in a buffer
  * of exactly its size, so a sanitizer build (WLZ_SANITIZE) catches reads
- * past the end.
+ * past the end.  The stream decoder gets a sample of the same damage: it
+ * must fail too, having written only a prefix of the content (it writes
+ * only blocks whose checksums held).
  *
  * usage: test_corrupt [input_bytes]   (default 200000)
  * A crash prints the mode (index into modes[], 9 = truncation) and the
@@ -70,6 +72,51 @@ static int valid_error(wlz_error e)
 	return e > WLZ_OK && e < WLZ_ERR_COUNT_;
 }
 
+/* The stream decoder over an archive in memory (odd piece sizes), its
+ * output compared with the content as it comes. */
+typedef struct sstate {
+	const uint8_t *arc;
+	size_t asize, at;
+	const uint8_t *want;
+	size_t n, out;
+	int wrong;
+} sstate;
+
+static size_t s_read(void *opaque, void *buf, size_t cap)
+{
+	sstate *s = opaque;
+	size_t k = 1 + (s->at * 2654435761u >> 7) % 40000;
+	if (k > cap)
+		k = cap;
+	if (k > s->asize - s->at)
+		k = s->asize - s->at;
+	memcpy(buf, s->arc + s->at, k);
+	s->at += k;
+	return k;
+}
+
+static int s_write(void *opaque, const void *buf, size_t n)
+{
+	sstate *s = opaque;
+	if (n > s->n - s->out || memcmp(buf, s->want + s->out, n) != 0)
+		s->wrong = 1;
+	else
+		s->out += n;
+	return 0;  /* keep going: a decoder that goes on writing is caught */
+}
+
+/* Streams a (damaged) archive; returns the error, *wrong set if anything
+ * written was not the content's next bytes. */
+static wlz_error stream_try(wlz_dctx *dctx, const uint8_t *arc, size_t asize, const uint8_t *want, size_t n,
+			    int *wrong)
+{
+	sstate s = { arc, asize, 0, want, n, 0, 0 };
+	uint64_t got = 0;
+	wlz_error e = wlz_decompress_stream(dctx, s_read, &s, s_write, &s, &got);
+	*wrong = s.wrong || (e == WLZ_OK && s.out != n);
+	return e;
+}
+
 /* One archive of the set. */
 typedef struct spec {
 	const char *what;
@@ -95,7 +142,8 @@ static void attack(const spec *sp, uint64_t seed)
 	static const struct {
 		uint8_t mask;
 		size_t step; /* try every step-th position (plus both ends) */
-	} modes[] = { { 0x01, 1 }, { 0x80, 7 }, { 0xFF, 19 }, { 0x10, 29 } };
+		int stream;  /* the stream decoder too */
+	} modes[] = { { 0x01, 1, 0 }, { 0x80, 7, 0 }, { 0xFF, 19, 1 }, { 0x10, 29, 1 } };
 
 	tu_fill(sp->kind, src, n, seed);
 	wlz_options_init(&opt);
@@ -126,7 +174,7 @@ static void attack(const spec *sp, uint64_t seed)
 	bad = tu_xmalloc((csize + 1) * sizeof *bad);
 
 	for (unsigned m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-		size_t tried = 0, wrong = 0;
+		size_t tried = 0, wrong = 0, streamed = 0, s_ok = 0, s_wrong = 0;
 		double tm = tu_now();
 		nbad = 0;
 		cur_mode = m;
@@ -137,6 +185,16 @@ static void attack(const spec *sp, uint64_t seed)
 			work[pos] ^= modes[m].mask;
 			e = wlz_decompress(dctx, dst, n, work, csize, &dsize);
 			(void)wlz_get_info(work, csize, &info); /* may pass: streams unchecked */
+			if (modes[m].stream) {
+				int bad_out = 0;
+				wlz_error se = stream_try(dctx, work, csize, src, n, &bad_out);
+				streamed++;
+				s_ok += se == WLZ_OK;
+				s_wrong += bad_out;
+				TU_CHECK(se != WLZ_OK && !bad_out && valid_error(se),
+					 "%s: xor 0x%02x @%zu: decompress_stream %s%s", sp->what, modes[m].mask, pos,
+					 wlz_error_name(se), bad_out ? ", wrote bytes that are not the content" : "");
+			}
 			work[pos] ^= modes[m].mask;
 			tried++;
 			if (e == WLZ_OK) {
@@ -150,8 +208,9 @@ static void attack(const spec *sp, uint64_t seed)
 			if (valid_error(e))
 				counts[e]++;
 		}
-		printf("  xor 0x%02x: %zu positions tried, %zu accepted (%zu with wrong output), %.1f s\n",
-		       modes[m].mask, tried, nbad, wrong, tu_now() - tm);
+		printf("  xor 0x%02x: %zu positions tried, %zu accepted (%zu with wrong output); streamed %zu, %zu "
+		       "accepted, %zu wrote wrong bytes; %.1f s\n", modes[m].mask, tried, nbad, wrong, streamed, s_ok,
+		       s_wrong, tu_now() - tm);
 		TU_CHECK(wrong == 0, "%s: xor 0x%02x: %zu damaged archives decoded to WRONG bytes with WLZ_OK",
 			 sp->what, modes[m].mask, wrong);
 		if (nbad) {
@@ -169,7 +228,7 @@ static void attack(const spec *sp, uint64_t seed)
 	cur_mode = 9;
 	{
 		double t1 = tu_now();
-		size_t info_ok = 0, size_bad = 0;
+		size_t info_ok = 0, size_bad = 0, streamed = 0, s_bad = 0;
 		for (size_t len = 0; len < csize; len++) {
 			uint8_t *p = work + (csize - len);
 			uint64_t cs;
@@ -182,25 +241,55 @@ static void attack(const spec *sp, uint64_t seed)
 				counts[e]++;
 			if (wlz_get_info(p, len, &info) == WLZ_OK)
 				info_ok++;
-			if (len < WLZ_HEADER_SIZE && wlz_get_content_size(p, len, &cs) == WLZ_OK)
+			/* The content size needs the whole archive now. */
+			if (wlz_get_content_size(p, len, &cs) == WLZ_OK)
 				size_bad++;
+			if (len % 37 == 0 || len + 200 > csize) {
+				int bad_out = 0;
+				wlz_error se = stream_try(dctx, p, len, src, n, &bad_out);
+				streamed++;
+				if (se == WLZ_OK || bad_out || (len >= WLZ_HEADER_SIZE && se != WLZ_ERR_TRUNCATED)) {
+					s_bad++;
+					TU_CHECK(0, "%s: decompress_stream of the first %zu bytes: %s%s, expected "
+						 "WLZ_ERR_TRUNCATED", sp->what, len, wlz_error_name(se),
+						 bad_out ? ", wrote bytes that are not the content" : "");
+				}
+			}
 		}
-		printf("  truncations: %zu lengths tried, %zu decoded, %zu passed get_info, %.1f s\n",
-		       csize, nbad, info_ok, tu_now() - t1);
+		printf("  truncations: %zu lengths tried, %zu decoded, %zu passed get_info, %zu get_content_size; "
+		       "%zu streamed, %zu wrong; %.1f s\n", csize, nbad, info_ok, size_bad, streamed, s_bad,
+		       tu_now() - t1);
 		report("truncated to length", bad, nbad);
 		TU_CHECK(nbad == 0, "%s: %zu truncated archives decoded to WLZ_OK", sp->what, nbad);
 		TU_CHECK(info_ok == 0, "%s: %zu truncated archives passed wlz_get_info", sp->what, info_ok);
-		TU_CHECK(size_bad == 0, "%s: %zu prefixes shorter than the header passed "
-			 "wlz_get_content_size", sp->what, size_bad);
+		TU_CHECK(size_bad == 0, "%s: %zu truncated archives passed wlz_get_content_size", sp->what,
+			 size_bad);
 	}
-	/* Trailing bytes after the archive's end are not part of it either. */
+	/* Trailing bytes after the archive's end are not part of it either:
+	 * a zero byte, or the start of a second member (each truncation of a
+	 * second copy; the archive is a valid member only when it is whole). */
 	{
-		uint8_t *longer = tu_xmalloc(csize + 1);
+		uint8_t *longer = tu_xmalloc(2 * csize);
+		uint8_t *dst2 = tu_xmalloc(2 * n + 1);
+		size_t cut_ok = 0;
+		uint64_t cs;
 		memcpy(longer, arc, csize);
 		longer[csize] = 0;
 		e = wlz_decompress(dctx, dst, n, longer, csize + 1, &dsize);
 		TU_CHECK(e != WLZ_OK, "%s: archive + 1 trailing byte decoded to WLZ_OK", sp->what);
+		memcpy(longer + csize, arc, csize);
+		for (size_t len = 1; len < csize; len += len < 64 || len + 64 > csize ? 1 : 13) {
+			if (wlz_decompress(dctx, dst2, 2 * n, longer, csize + len, &dsize) == WLZ_OK ||
+			    wlz_get_content_size(longer, csize + len, &cs) == WLZ_OK)
+				cut_ok++;
+		}
+		TU_CHECK(cut_ok == 0, "%s: %zu archives followed by part of a second member passed", sp->what,
+			 cut_ok);
+		e = wlz_decompress(dctx, dst2, 2 * n, longer, 2 * csize, &dsize);
+		TU_CHECK(e == WLZ_OK && dsize == 2 * n && memcmp(dst2, src, n) == 0 && memcmp(dst2 + n, src, n) == 0,
+			 "%s: two whole members: %s", sp->what, wlz_error_name(e));
 		free(longer);
+		free(dst2);
 	}
 
 	/* A dctx that saw all of that still works. */

@@ -6,10 +6,14 @@
  * bytes do not compress, so the archive can only be about 2 MiB smaller than
  * the input if the second R was coded as references 68 MiB back.
  *
- * Then the --parallel rule (wlz_options.parallel): with parallel = N, a
- * block repeated N - 1 blocks later must not be coded as references, one
- * repeated N blocks later must be, and a source allowed at its start may
- * not run on into the gap.
+ * The window: the default one (cut to the input) reaches the repeat, one of
+ * 64 MiB must not; the stream decoder decodes both within its window.
+ *
+ * Then the --parallel rule (wlz_options.parallel): with parallel = N and an
+ * input of at least 16 (N - 1) blocks, a block repeated N - 1 blocks later
+ * must not be coded as references, one repeated N blocks later must be, and
+ * a source allowed at its start may not run on into the gap; with fewer
+ * blocks the gap shrinks to blocks / 16.
  *
  * usage: test_longrange [level ...]   (default: levels 1 and 3)
  */
@@ -51,26 +55,47 @@ static size_t gap_roundtrip(uint8_t *src, size_t n, int level, int par, const ch
 	return e == WLZ_OK ? csize : 0;
 }
 
-/* X (one 64 KiB block of random bytes), k - 1 blocks of other random
- * bytes, X again. */
-static size_t gap_case(int level, int par, unsigned k, uint64_t seed)
+/* The gap of the --parallel rule for an input of nb blocks whose size is
+ * known: min(parallel - 1, nb / 16). */
+static size_t gap_of(int par, size_t nb)
 {
-	const size_t bs = (size_t)1 << 16, n = (k + 1) * bs;
+	return nb / 16 < (size_t)par - 1 ? nb / 16 : (size_t)par - 1;
+}
+
+/* The container's bytes for nb blocks: header, an 80-byte header per block,
+ * the index (40 bytes and 16 a block) and the footer.  An archive of random
+ * blocks without references is the input plus this. */
+static size_t overhead(size_t nb)
+{
+	return WLZ_HEADER_SIZE + nb * (80 + 16) + 40 + 24;
+}
+
+/* X (one 64 KiB block of random bytes), k - 1 blocks of other random
+ * bytes, X again, then other random blocks up to nb blocks in all (the
+ * gap scales with the input: the full gap of parallel - 1 blocks needs at
+ * least 16 (parallel - 1) blocks). */
+static size_t gap_case(int level, int par, unsigned k, size_t nb, uint64_t seed)
+{
+	const size_t bs = (size_t)1 << 16;
+	if (nb < k + 1)
+		nb = k + 1;
+	const size_t n = nb * bs;
 	uint8_t *src = tu_xmalloc(n);
 	tu_rng rng;
 	tu_rng_seed(&rng, seed);
-	tu_rng_fill(&rng, src, k * bs);
+	tu_rng_fill(&rng, src, n);
 	memcpy(src + k * bs, src, bs);
 	return gap_roundtrip(src, n, level, par, "block repeat");
 }
 
-/* 18 blocks of 64 KiB random bytes; at the middle of block 17, a copy of
- * 32 KiB starting 100 bytes before the end of block 1: at parallel 16 only
- * those 100 bytes may be referenced, the rest lies in block 2, inside the
- * gap (a source may not run on into it). */
-static size_t gap_cross_case(int level, int par, uint64_t seed)
+/* nb blocks (at least 18) of 64 KiB random bytes; at the middle of block
+ * 17, a copy of 32 KiB starting 100 bytes before the end of block 1: at
+ * parallel 16 (with a full gap of 15 blocks) only those 100 bytes may be
+ * referenced, the rest lies in block 2, inside the gap (a source may not
+ * run on into it). */
+static size_t gap_cross_case(int level, int par, size_t nb, uint64_t seed)
 {
-	const size_t bs = (size_t)1 << 16, n = 18 * bs;
+	const size_t bs = (size_t)1 << 16, n = nb * bs;
 	uint8_t *src = tu_xmalloc(n);
 	tu_rng rng;
 	tu_rng_seed(&rng, seed);
@@ -84,29 +109,114 @@ static void gap_rule(const int *levels, int nlevels, uint64_t seed)
 	const size_t bs = (size_t)1 << 16;
 	for (int li = 0; li < nlevels; li++) {
 		const int lv = levels[li], par = 4;
+		/* 48 blocks: the full gap of 3 blocks.  Random bytes: an
+		 * archive of the input's size plus the container's bytes (less
+		 * 1 KiB for chance matches) means no references, one a block
+		 * smaller (within 1/8 block) means the repeat was used. */
+		const size_t nb = 16 * (par - 1), n = nb * bs, stored = n + overhead(nb) - 1024,
+			     used = n + overhead(nb) - bs + bs / 8;
+		TU_CHECK(gap_of(par, nb) == (size_t)par - 1, "gap %zu", gap_of(par, nb));
 		/* The repeat 3 blocks back: inside the gap, so stored as is. */
-		size_t in_gap = gap_case(lv, par, par - 1, seed);
+		size_t in_gap = gap_case(lv, par, par - 1, nb, seed);
 		/* The same without the rule: references (the test can fail). */
-		size_t no_rule = gap_case(lv, 1, par - 1, seed);
+		size_t no_rule = gap_case(lv, 1, par - 1, nb, seed);
 		/* 4 blocks back: just past the gap. */
-		size_t past = gap_case(lv, par, par, seed);
-		printf("level %d, parallel %d: repeat %d blocks back %zu bytes (%zu with parallel 1), "
-		       "%d blocks back %zu bytes\n", lv, par, par - 1, in_gap, no_rule, par, past);
-		TU_CHECK(in_gap >= (size_t)par * bs,
+		size_t past = gap_case(lv, par, par, nb, seed);
+		printf("level %d, parallel %d, %zu blocks: repeat %d blocks back %zu bytes (%zu with parallel 1), "
+		       "%d blocks back %zu bytes (input %zu)\n", lv, par, nb, par - 1, in_gap, no_rule, par, past, n);
+		TU_CHECK(in_gap >= stored,
 			 "level %d: a repeat inside the gap was coded as references (%zu bytes)", lv, in_gap);
-		TU_CHECK(no_rule && no_rule < (size_t)(par - 1) * bs + bs / 8,
+		TU_CHECK(no_rule && no_rule < used,
 			 "level %d: parallel 1 did not use the repeat (%zu bytes)", lv, no_rule);
-		TU_CHECK(past && past < (size_t)par * bs + bs / 8,
+		TU_CHECK(past && past < used,
 			 "level %d: the repeat past the gap was not used (%zu bytes)", lv, past);
-		/* A source before the gap that runs on into it. */
-		size_t cross = gap_cross_case(lv, 16, seed), cross1 = gap_cross_case(lv, 1, seed);
-		printf("level %d: 32 KiB copy running into the gap: %zu bytes at parallel 16, %zu at 1\n", lv,
-		       cross, cross1);
-		TU_CHECK(cross >= 18 * bs - 1024,
+		/* One block fewer: the gap scales down to 2 blocks, and the
+		 * repeat 3 blocks back is used. */
+		{
+			const size_t nb2 = nb - 1, n2 = nb2 * bs;
+			size_t scaled = gap_case(lv, par, par - 1, nb2, seed);
+			printf("level %d, parallel %d, %zu blocks (gap %zu): repeat %d blocks back %zu bytes\n", lv, par,
+			       nb2, gap_of(par, nb2), par - 1, scaled);
+			TU_CHECK(scaled && scaled < n2 + overhead(nb2) - bs + bs / 8,
+				 "level %d: %zu blocks have a gap of %zu, but the repeat %d blocks back was not used "
+				 "(%zu bytes)", lv, nb2, gap_of(par, nb2), par - 1, scaled);
+			/* and 2 blocks back is still inside it */
+			size_t inside = gap_case(lv, par, par - 2, nb2, seed);
+			TU_CHECK(inside >= n2 + overhead(nb2) - 1024, "level %d: %zu blocks, a repeat 2 blocks back was coded as references "
+				 "(%zu bytes)", lv, nb2, inside);
+		}
+		/* Small inputs keep their cross-block matches: 8 blocks, gap 0,
+		 * a repeat 1 block back is used even at parallel 16. */
+		{
+			size_t small = gap_case(lv, 16, 1, 8, seed);
+			TU_CHECK(small && small < 8 * bs + overhead(8) - bs + bs / 8,
+				 "level %d: 8 blocks at parallel 16 (gap 0): the repeat 1 block back was not used "
+				 "(%zu bytes)", lv, small);
+		}
+		/* A source before the gap that runs on into it: 240 blocks, the
+		 * full gap of 15 at parallel 16. */
+		const size_t cnb = 16 * 15, cn = cnb * bs;
+		size_t cross = gap_cross_case(lv, 16, cnb, seed), cross1 = gap_cross_case(lv, 1, cnb, seed);
+		printf("level %d: 32 KiB copy running into the gap: %zu bytes at parallel 16, %zu at 1 (input %zu)\n",
+		       lv, cross, cross1, cn);
+		TU_CHECK(cross >= cn + overhead(cnb) - 1024,
 			 "level %d: a source ran on into the gap (%zu bytes, 100 may be referenced)", lv, cross);
-		TU_CHECK(cross1 && cross1 < 18 * bs - bs / 4,
+		TU_CHECK(cross1 && cross1 < cn + overhead(cnb) - bs / 4,
 			 "level %d: parallel 1 did not use the 32 KiB copy (%zu bytes)", lv, cross1);
 	}
+}
+
+/* A writer that compares the stream decoder's output with the input as it
+ * comes, and a reader of the archive in 1 MiB pieces. */
+struct cmp_sink {
+	const uint8_t *want;
+	size_t n, at;
+	int differ;
+};
+
+static int cmp_write(void *opaque, const void *buf, size_t n)
+{
+	struct cmp_sink *c = opaque;
+	if (n > c->n - c->at || memcmp(buf, c->want + c->at, n) != 0)
+		c->differ = 1;
+	else
+		c->at += n;
+	return c->differ;
+}
+
+struct mem_src {
+	const uint8_t *p;
+	size_t n, at;
+};
+
+static size_t mem_read(void *opaque, void *buf, size_t cap)
+{
+	struct mem_src *m = opaque;
+	size_t k = m->n - m->at < cap ? m->n - m->at : cap;
+	if (k > MiB)
+		k = MiB;
+	memcpy(buf, m->p + m->at, k);
+	m->at += k;
+	return k;
+}
+
+/* Streams arc through a decoder whose memory limit is `limit`. */
+static wlz_error stream_check(const uint8_t *arc, size_t csize, const uint8_t *src, size_t n, int threads,
+			      uint64_t limit, size_t *at)
+{
+	wlz_dctx *dc = wlz_dctx_create(threads);
+	struct mem_src in = { arc, csize, 0 };
+	struct cmp_sink out = { src, n, 0, 0 };
+	uint64_t got = 0;
+	if (!dc)
+		return WLZ_ERR_NOMEM;
+	wlz_dctx_set_memory_limit(dc, limit);
+	wlz_error e = wlz_decompress_stream(dc, mem_read, &in, cmp_write, &out, &got);
+	wlz_dctx_free(dc);
+	if (e == WLZ_OK && (out.differ || got != n || out.at != n))
+		e = WLZ_ERR_INTERNAL;
+	*at = out.at;
+	return e;
 }
 
 int main(int argc, char **argv)
@@ -178,6 +288,22 @@ int main(int argc, char **argv)
 				 "info: content_size %llu block_count %llu",
 				 (unsigned long long)info.content_size,
 				 (unsigned long long)info.block_count);
+			/* The default window, cut to the input: 2^27 >= 70 MiB. */
+			TU_CHECK(info.window_log == 27, "info: window_log %u, expected 27", info.window_log);
+		}
+
+		/* The stream decoder keeps a window of 2^27 bytes and finds the
+		 * repeat 68 MiB back in it; a limit under the window refuses. */
+		if (li == 0 && e == WLZ_OK) {
+			size_t at = 0;
+			t0 = tu_now();
+			e = stream_check(arc, csize, src, n, 2, (uint64_t)1 << info.window_log, &at);
+			TU_CHECK(e == WLZ_OK, "level %d: decompress_stream: %s, %zu bytes right", opt.level,
+				 wlz_error_name(e), at);
+			printf("level %d: stream-decoded in %.2f s (2 threads)\n", opt.level, tu_now() - t0);
+			e = stream_check(arc, csize, src, n, 2, ((uint64_t)1 << info.window_log) - 1, &at);
+			TU_CHECK(e == WLZ_ERR_WINDOW && at == 0, "level %d: memory limit under the window: %s", opt.level,
+				 wlz_error_name(e));
 		}
 
 		/* Blocks 68 MiB apart land on different workers: try a few. */
@@ -207,6 +333,31 @@ int main(int argc, char **argv)
 			}
 			printf("level %d: decoded in %.2f s (%d threads)\n", opt.level, t1 - t0,
 			       threads[ti]);
+		}
+
+		/* A window of 64 MiB: the repeat 68 MiB back is out of reach,
+		 * so the archive is no smaller than the input; the stream
+		 * decoder's window (64 MiB and the blocks in flight) wraps. */
+		if (li == 0) {
+			opt.window_log = 26;
+			cctx = wlz_cctx_create(&opt);
+			e = cctx ? wlz_compress(cctx, arc, cap, src, n, &csize) : WLZ_ERR_PARAM;
+			wlz_cctx_free(cctx);
+			TU_CHECK(e == WLZ_OK, "level %d, window 2^26: compress: %s", opt.level, wlz_error_name(e));
+			if (e == WLZ_OK) {
+				size_t at = 0;
+				printf("level %d, window 2^26: %zu -> %zu bytes\n", opt.level, n, csize);
+				TU_CHECK(csize >= n, "level %d, window 2^26: %zu bytes, a match reached back 68 MiB",
+					 opt.level, csize);
+				TU_CHECK(wlz_get_info(arc, csize, &info) == WLZ_OK && info.window_log == 26,
+					 "window 2^26: get_info window_log %u", info.window_log);
+				e = wlz_decompress(dctx, dst, n, arc, csize, &dsize);
+				TU_CHECK(e == WLZ_OK && dsize == n && memcmp(dst, src, n) == 0,
+					 "level %d, window 2^26: decompress: %s", opt.level, wlz_error_name(e));
+				e = stream_check(arc, csize, src, n, 1, (uint64_t)1 << 26, &at);
+				TU_CHECK(e == WLZ_OK, "level %d, window 2^26: decompress_stream: %s, %zu bytes right",
+					 opt.level, wlz_error_name(e), at);
+			}
 		}
 	}
 	wlz_dctx_free(dctx);

@@ -2,7 +2,10 @@
  * test_realdata.c - round trips of real FASTQ and English text slices (the
  * .zst files in tests/data, see tests/data/README.md) at levels 1, 3 and 19
  * with 64 KiB and 1 MiB blocks.  Generated data misses what real data has: long
- * near-repeats, skewed symbol statistics, line structure.
+ * near-repeats, skewed symbol statistics, line structure.  Each archive
+ * also goes through the stream decoder (its window exactly the archive's),
+ * and at level 1 the stream encoder, reading odd pieces, must write the
+ * bytes of wlz_compress.
  *
  * usage: test_realdata FILE.zst ...
  */
@@ -49,6 +52,42 @@ static uint8_t *read_zst(const char *path, size_t *n)
 	return out;
 }
 
+/* Stream callbacks: a buffer read in pieces of 1 to 128 KiB (varying),
+ * output compared with another as it comes. */
+typedef struct rd {
+	const uint8_t *p;
+	size_t n, at;
+} rd;
+
+static size_t rd_piece(void *opaque, void *buf, size_t cap)
+{
+	rd *r = opaque;
+	size_t k = 1 + (r->at * 2654435761u >> 5) % (128u << 10);
+	if (k > cap)
+		k = cap;
+	if (k > r->n - r->at)
+		k = r->n - r->at;
+	memcpy(buf, r->p + r->at, k);
+	r->at += k;
+	return k;
+}
+
+typedef struct wr {
+	const uint8_t *want;
+	size_t n, at;
+	int differ;
+} wr;
+
+static int wr_cmp(void *opaque, const void *buf, size_t n)
+{
+	wr *w = opaque;
+	if (n > w->n - w->at || memcmp(buf, w->want + w->at, n) != 0)
+		w->differ = 1;
+	else
+		w->at += n;
+	return w->differ;
+}
+
 static void one_file(const char *path, wlz_dctx *d1, wlz_dctx *d2)
 {
 	static const int levels[] = { 1, 3, 19 };
@@ -89,11 +128,39 @@ static void one_file(const char *path, wlz_dctx *d1, wlz_dctx *d2)
 				continue;
 			TU_CHECK(csize <= cap, "archive over the bound");
 			e = wlz_get_info(arc, csize, &info);
-			TU_CHECK(e == WLZ_OK && info.content_size == n &&
+			TU_CHECK(e == WLZ_OK && info.content_size == n && info.archive_size == csize &&
 				 info.block_count == tu_block_count(n, opt.block_log) &&
-				 (int)info.level == opt.level && info.block_log == opt.block_log,
-				 "%s level %d block_log %u: get_info %s", base, opt.level,
-				 opt.block_log, wlz_error_name(e));
+				 (int)info.level == opt.level && info.block_log == opt.block_log &&
+				 info.window_log >= opt.block_log && info.window_log <= 31 &&
+				 (info.window_log == opt.block_log || ((size_t)1 << (info.window_log - 1)) < n),
+				 "%s level %d block_log %u: get_info %s (window_log %u)", base, opt.level,
+				 opt.block_log, wlz_error_name(e), info.window_log);
+
+			/* The stream decoder, within exactly the archive's window. */
+			if (e == WLZ_OK) {
+				rd in = { arc, csize, 0 };
+				wr out = { src, n, 0, 0 };
+				uint64_t got = 0;
+				wlz_dctx_set_memory_limit(d2, (uint64_t)1 << info.window_log);
+				e = wlz_decompress_stream(d2, rd_piece, &in, wr_cmp, &out, &got);
+				wlz_dctx_set_memory_limit(d2, 0);
+				TU_CHECK(e == WLZ_OK && got == n && out.at == n && !out.differ,
+					 "%s level %d block_log %u: decompress_stream %s, %llu bytes%s", base, opt.level,
+					 opt.block_log, wlz_error_name(e), (unsigned long long)got,
+					 out.differ ? ", bytes differ" : "");
+			}
+			/* The stream encoder writes the same bytes. */
+			if (opt.level == 1) {
+				rd in = { src, n, 0 };
+				wr out = { arc, csize, 0, 0 };
+				cctx = wlz_cctx_create(&opt);
+				e = cctx ? wlz_compress_stream(cctx, rd_piece, &in, wr_cmp, &out, n) : WLZ_ERR_PARAM;
+				wlz_cctx_free(cctx);
+				TU_CHECK(e == WLZ_OK && out.at == csize && !out.differ,
+					 "%s level 1 block_log %u: compress_stream %s, %zu bytes%s of %zu", base,
+					 opt.block_log, wlz_error_name(e), out.at, out.differ ? " then different" : "",
+					 csize);
+			}
 
 			for (int t = 0; t < 2; t++) {
 				size_t dsize = 0;

@@ -42,8 +42,59 @@ static uint64_t content_digest(const uint8_t *src, size_t n, unsigned block_log)
 	return d;
 }
 
+/* The window an archive of n bytes gets with these options: the option's,
+ * or the level's default (128 MiB or more at every level), cut to the
+ * input's size rounded up to a power of two, never under a block.  (Only
+ * for inputs under 128 MiB.) */
+static unsigned expected_window_log(const wlz_options *opt, size_t n)
+{
+	const unsigned cap = opt->window_log ? opt->window_log : 27;
+	unsigned wl = 0;
+	while (wl < cap && ((size_t)1 << wl) < n)
+		wl++;
+	return wl < opt->block_log ? opt->block_log : wl;
+}
+
+/* Streaming callbacks: the archive from memory in pieces of up to 128 KiB
+ * (of varying size), the content compared as it comes. */
+struct stream_in {
+	const uint8_t *p;
+	size_t n, at;
+	uint64_t r;
+};
+
+static size_t stream_read(void *opaque, void *buf, size_t cap)
+{
+	struct stream_in *in = opaque;
+	size_t k = 1 + (size_t)((in->r = in->r * 6364136223846793005ull + 1442695040888963407ull) >> 47);
+	if (k > cap)
+		k = cap;
+	if (k > in->n - in->at)
+		k = in->n - in->at;
+	memcpy(buf, in->p + in->at, k);
+	in->at += k;
+	return k;
+}
+
+struct stream_cmp {
+	const uint8_t *want;
+	size_t n, at;
+	int differ;
+};
+
+static int stream_write(void *opaque, const void *buf, size_t n)
+{
+	struct stream_cmp *c = opaque;
+	if (n > c->n - c->at || memcmp(buf, c->want + c->at, n) != 0)
+		c->differ = 1;
+	else
+		c->at += n;
+	return c->differ;
+}
+
 /* Compresses src with cctx, checks the archive's description, decodes it
- * with every dctx and compares.  Returns the archive size (0 on failure). */
+ * with every dctx and with the stream decoder, and compares.  Returns the
+ * archive size (0 on failure). */
 static size_t roundtrip(wlz_cctx *cctx, const wlz_options *opt, const uint8_t *src,
 			size_t n, const char *what)
 {
@@ -65,6 +116,7 @@ static size_t roundtrip(wlz_cctx *cctx, const wlz_options *opt, const uint8_t *s
 
 	memset(&info, 0xA5, sizeof info);
 	e = wlz_get_info(cbuf, csize, &info);
+	const int info_ok = e == WLZ_OK;
 	TU_CHECK(e == WLZ_OK, "%s: get_info: %s", what, wlz_error_name(e));
 	if (e == WLZ_OK) {
 		TU_CHECK(info.content_size == n, "%s: content_size %llu", what,
@@ -88,12 +140,30 @@ static size_t roundtrip(wlz_cctx *cctx, const wlz_options *opt, const uint8_t *s
 		if (opt->depth >= 0)
 			TU_CHECK((int)info.max_level <= opt->depth, "%s: max_level %u > depth %d",
 				 what, info.max_level, opt->depth);
+		TU_CHECK(info.window_log == expected_window_log(opt, n),
+			 "%s: window_log %u, expected %u", what, info.window_log, expected_window_log(opt, n));
 	}
 
+	/* The content size needs the whole archive (index and footer). */
 	uint64_t cs = 0;
-	e = wlz_get_content_size(cbuf, WLZ_HEADER_SIZE, &cs);
+	e = wlz_get_content_size(cbuf, csize, &cs);
 	TU_CHECK(e == WLZ_OK && cs == n, "%s: get_content_size: %s, %llu", what,
 		 wlz_error_name(e), (unsigned long long)cs);
+	e = wlz_get_content_size(cbuf, csize - 1, &cs);
+	TU_CHECK(e != WLZ_OK, "%s: get_content_size of all but the last byte: %s", what, wlz_error_name(e));
+
+	/* The stream decoder (2 threads), its window exactly the archive's. */
+	if (info_ok) {
+		struct stream_in in = { cbuf, csize, 0, 0 };
+		struct stream_cmp out = { src, n, 0, 0 };
+		uint64_t got = 0;
+		wlz_dctx_set_memory_limit(dctxs[1], (uint64_t)1 << info.window_log);
+		e = wlz_decompress_stream(dctxs[1], stream_read, &in, stream_write, &out, &got);
+		wlz_dctx_set_memory_limit(dctxs[1], 0);
+		TU_CHECK(e == WLZ_OK && got == n && out.at == n && !out.differ,
+			 "%s: decompress_stream: %s, %llu bytes%s", what, wlz_error_name(e),
+			 (unsigned long long)got, out.differ ? ", bytes differ" : "");
+	}
 
 	for (size_t t = 0; t < NDEC; t++) {
 		size_t dsize = (size_t)-1;
@@ -120,10 +190,12 @@ static size_t roundtrip(wlz_cctx *cctx, const wlz_options *opt, const uint8_t *s
 /* Size limits that keep the bad cases out: a broken ratio is a bug too. */
 static void check_ratio(int kind, size_t n, size_t csize, const wlz_options *opt, const char *what)
 {
-	/* Each of the first opt->parallel blocks may only read itself (the gap
-	 * rule, SPEC.md section 8), so each stores the repeated chunk once. */
+	/* Each of the first gap + 1 blocks may only read itself (the gap rule,
+	 * SPEC.md section 8: gap = min(parallel - 1, blocks / 16) when the size
+	 * is known), so each stores the repeated chunk once. */
 	const size_t bs = (size_t)1 << opt->block_log, nb = (n + bs - 1) / bs;
-	const size_t firsts = nb < (size_t)opt->parallel ? nb : (size_t)opt->parallel;
+	const size_t gap = nb / 16 < (size_t)opt->parallel - 1 ? nb / 16 : (size_t)opt->parallel - 1;
+	const size_t firsts = nb < gap + 1 ? nb : gap + 1;
 	if (csize == 0 || n < 65536)
 		return;
 	switch (kind) {

@@ -3,8 +3,10 @@
  * and 16 threads, under both scheduling designs, repeatedly, always to the
  * same bytes; and archives corrupted in a middle block, which every thread
  * count must reject without hanging (threads waiting on the bad block have
- * to stop).  Small blocks give many blocks and references into blocks that
- * are still being decoded.  Built with WLZ_SANITIZE=thread, CI runs it under
+ * to stop).  The stream decoder, which decodes batches of blocks on the
+ * same workers into a window that wraps, gets the same archives.  Small
+ * blocks give many blocks and references into blocks that are still being
+ * decoded.  Built with WLZ_SANITIZE=thread, CI runs it under
  * ThreadSanitizer.
  *
  * usage: test_threads [rounds [small]]   (default 3 rounds; "small": inputs a
@@ -21,9 +23,58 @@
 static const int nthreads[] = { 1, 2, 3, 8, 16 };
 static size_t NT = sizeof nthreads / sizeof nthreads[0];
 
+/* Stream decoder callbacks: the archive from memory in pieces of up to
+ * 64 KiB, the output compared with the content as it comes. */
+typedef struct sio {
+	const uint8_t *arc;
+	size_t asize, at;
+	const uint8_t *want;
+	size_t n, out;
+	int wrong;
+} sio;
+
+static size_t sio_read(void *opaque, void *buf, size_t cap)
+{
+	sio *s = opaque;
+	size_t k = 1 + (s->at * 40503u >> 3) % 65536;
+	if (k > cap)
+		k = cap;
+	if (k > s->asize - s->at)
+		k = s->asize - s->at;
+	memcpy(buf, s->arc + s->at, k);
+	s->at += k;
+	return k;
+}
+
+static int sio_write(void *opaque, const void *buf, size_t n)
+{
+	sio *s = opaque;
+	if (n > s->n - s->out || memcmp(buf, s->want + s->out, n) != 0)
+		s->wrong = 1;
+	else
+		s->out += n;
+	return s->wrong;
+}
+
+/* Streams arc with the window limited to `limit` bytes (0: the default). */
+static wlz_error stream_decode(wlz_dctx *dc, const uint8_t *arc, size_t csize, const uint8_t *want, size_t n,
+			       uint64_t limit, int *wrong)
+{
+	sio s = { arc, csize, 0, want, n, 0, 0 };
+	uint64_t got = 0;
+	wlz_dctx_set_memory_limit(dc, limit);
+	wlz_error e = wlz_decompress_stream(dc, sio_read, &s, sio_write, &s, &got);
+	wlz_dctx_set_memory_limit(dc, 0);
+	*wrong = s.wrong || got != s.out || (e == WLZ_OK && s.out != n);
+	return e;
+}
+
 static void check_archive(const uint8_t *src, size_t n, const uint8_t *arc, size_t csize, int rounds,
 			  const char *what)
 {
+	wlz_info info;
+	const int have_info = wlz_get_info(arc, csize, &info) == WLZ_OK;
+	TU_CHECK(have_info, "%s: get_info", what);
 	uint8_t *out = tu_xmalloc(n);
 	for (int design = 0; design < 2; design++) {
 		setenv("WAVELZ_SCHED", design ? "defer" : "wait", 1);
@@ -38,6 +89,14 @@ static void check_archive(const uint8_t *src, size_t n, const uint8_t *arc, size
 					 "%s, %s, %d threads, round %d: %s", what, design ? "defer" : "wait",
 					 nthreads[t], r, wlz_error_name(e));
 			}
+			/* Streamed, within exactly the archive's window. */
+			if (dc && have_info) {
+				int wrong = 0;
+				wlz_error e = stream_decode(dc, arc, csize, src, n, (uint64_t)1 << info.window_log, &wrong);
+				TU_CHECK(e == WLZ_OK && !wrong, "%s, %s, %d threads: decompress_stream: %s%s", what,
+					 design ? "defer" : "wait", nthreads[t], wlz_error_name(e),
+					 wrong ? ", bytes differ" : "");
+			}
 			wlz_dctx_free(dc);
 		}
 	}
@@ -45,16 +104,31 @@ static void check_archive(const uint8_t *src, size_t n, const uint8_t *arc, size
 	free(out);
 }
 
-/* A flipped byte in a middle block: its checksum fails before it publishes
- * anything, so every block that reads from it must give up waiting. */
-static void check_corrupt(size_t n, const uint8_t *arc, size_t csize, const char *what)
+/* A flipped byte in a middle block's payload: its checksum fails before it
+ * publishes anything, so every block that reads from it must give up
+ * waiting.  The payloads are found by walking the block headers (the
+ * headers, index and footer are checked before any block is decoded). */
+static void check_corrupt(const uint8_t *src, size_t n, const uint8_t *arc, size_t csize, const char *what)
 {
 	wlz_info info;
+	TU_CHECK(wlz_get_info(arc, csize, &info) == WLZ_OK && info.block_count >= 4, "%s: %llu blocks", what,
+		 (unsigned long long)info.block_count);
 	if (wlz_get_info(arc, csize, &info) != WLZ_OK || info.block_count < 4)
 		return;
+	const size_t nb = (size_t)info.block_count;
+	tu_block *blk = tu_xmalloc(nb * sizeof *blk);
+	long walked = tu_walk_blocks(arc, csize, 0, blk, nb, NULL);
+	TU_CHECK(walked == (long)nb, "%s: walked %ld blocks of %zu", what, walked, nb);
+	if (walked != (long)nb) {
+		free(blk);
+		return;
+	}
 	uint8_t *bad = tu_xmalloc(csize), *out = tu_xmalloc(n);
-	const size_t hdr = WLZ_HEADER_SIZE + (size_t)info.block_count * 80 + 8;
-	const size_t spots[3] = { hdr + (csize - hdr) / 3, hdr + (csize - hdr) / 2, csize - 17 - 8 };
+	/* a third of the way in, the middle, the last block's last byte */
+	const tu_block *b1 = &blk[nb / 3], *b2 = &blk[nb / 2], *b3 = &blk[nb - 1];
+	const size_t spots[3] = { b1->payload + b1->psize / 3, b2->payload + b2->psize / 2,
+				  b3->payload + b3->psize - 1 };
+	const size_t sblock[3] = { nb / 3, nb / 2, nb - 1 };
 	for (int k = 0; k < 3; k++) {
 		memcpy(bad, arc, csize);
 		bad[spots[k]] ^= 0x10;
@@ -64,14 +138,25 @@ static void check_corrupt(size_t n, const uint8_t *arc, size_t csize, const char
 				wlz_dctx *dc = wlz_dctx_create(nthreads[t]);
 				size_t got = 1;
 				wlz_error e = dc ? wlz_decompress(dc, out, n, bad, csize, &got) : WLZ_ERR_NOMEM;
-				TU_CHECK(e != WLZ_OK && e != WLZ_ERR_INTERNAL && got == 0,
+				TU_CHECK(e == WLZ_ERR_CHECKSUM && got == 0,
 					 "%s: flip at %zu accepted or misreported with %d threads (%s): %s", what,
 					 spots[k], nthreads[t], design ? "defer" : "wait", wlz_error_name(e));
+				/* The stream decoder writes the blocks before the
+				 * damaged one at most, and fails. */
+				if (dc) {
+					int wrong = 0;
+					e = stream_decode(dc, bad, csize, src, n, 0, &wrong);
+					TU_CHECK(e == WLZ_ERR_CHECKSUM && !wrong,
+						 "%s: flip at %zu (block %zu), %d threads (%s): decompress_stream %s%s",
+						 what, spots[k], sblock[k], nthreads[t], design ? "defer" : "wait",
+						 wlz_error_name(e), wrong ? ", wrote wrong bytes" : "");
+				}
 				wlz_dctx_free(dc);
 			}
 		}
 	}
 	unsetenv("WAVELZ_SCHED");
+	free(blk);
 	free(bad);
 	free(out);
 }
@@ -86,15 +171,18 @@ int main(int argc, char **argv)
 	static const struct {
 		int kind, level, depth, parallel;
 		size_t n;
+		unsigned window_log;
 	} cases[] = {
 		/* parallel 1: sources in the blocks just before, which other
 		 * threads are still decoding (the waits); 16: the default */
-		{ TU_FASTQ, 1, -1, 16, 3000000 },
-		{ TU_FASTQ, 3, -1, 1, 3000000 },
-		{ TU_TEXT, 3, -1, 1, 2500000 },
-		{ TU_REPEATS, 3, -1, 1, 2000000 },
-		{ TU_FASTQ, 3, 2, 4, 2000000 },
-		{ TU_TEXT, 12, -1, 1, 1500000 },
+		{ TU_FASTQ, 1, -1, 16, 3000000, 0 },
+		{ TU_FASTQ, 3, -1, 1, 3000000, 0 },
+		{ TU_TEXT, 3, -1, 1, 2500000, 0 },
+		{ TU_REPEATS, 3, -1, 1, 2000000, 0 },
+		{ TU_FASTQ, 3, 2, 4, 2000000, 0 },
+		{ TU_TEXT, 12, -1, 1, 1500000, 0 },
+		/* a window of 256 KiB: the stream decoder's ring wraps */
+		{ TU_FASTQ, 3, -1, 1, 3000000, 18 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		size_t n = small ? cases[i].n / 4 : cases[i].n;
@@ -106,18 +194,19 @@ int main(int argc, char **argv)
 		opt.depth = cases[i].depth;
 		opt.block_log = 16;
 		opt.parallel = cases[i].parallel;
+		opt.window_log = cases[i].window_log;
 		opt.threads = 2;
 		wlz_cctx *cc = wlz_cctx_create(&opt);
 		size_t cap = wlz_compress_bound(n), csize = 0;
 		uint8_t *arc = tu_xmalloc(cap);
 		wlz_error e = wlz_compress(cc, arc, cap, src, n, &csize);
 		char what[96];
-		snprintf(what, sizeof what, "%s level %d depth %d parallel %d", tu_kind_name(cases[i].kind),
-			 cases[i].level, cases[i].depth, cases[i].parallel);
+		snprintf(what, sizeof what, "%s level %d depth %d parallel %d%s", tu_kind_name(cases[i].kind),
+			 cases[i].level, cases[i].depth, cases[i].parallel, cases[i].window_log ? " window 18" : "");
 		TU_CHECK(e == WLZ_OK, "%s: compress: %s", what, wlz_error_name(e));
 		if (e == WLZ_OK) {
 			check_archive(src, n, arc, csize, rounds, what);
-			check_corrupt(n, arc, csize, what);
+			check_corrupt(src, n, arc, csize, what);
 			printf("  %-28s %8zu -> %8zu bytes, %zu thread counts x 2 designs x %d rounds\n", what, n,
 			       csize, NT, rounds);
 		}

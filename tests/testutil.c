@@ -242,3 +242,106 @@ size_t tu_block_count(uint64_t n, unsigned block_log)
 {
 	return (size_t)((n + (((uint64_t)1 << block_log) - 1)) >> block_log);
 }
+
+uint32_t tu_rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+uint64_t tu_rd64(const uint8_t *p)
+{
+	return (uint64_t)tu_rd32(p) | (uint64_t)tu_rd32(p + 4) << 32;
+}
+
+void tu_wr32(uint8_t *p, uint32_t v)
+{
+	for (int k = 0; k < 4; k++)
+		p[k] = (uint8_t)(v >> (8 * k));
+}
+
+void tu_wr64(uint8_t *p, uint64_t v)
+{
+	for (int k = 0; k < 8; k++)
+		p[k] = (uint8_t)(v >> (8 * k));
+}
+
+long tu_walk_blocks(const uint8_t *arc, size_t size, size_t at, tu_block *out, size_t max,
+		    size_t *index_at)
+{
+	size_t pos;
+	long n = 0;
+	if (at > size || size - at < TU_HEADER_SIZE)
+		return -1;
+	pos = at + TU_HEADER_SIZE;
+	for (;;) {
+		uint32_t tag;
+		uint64_t psize = 0;
+		if (size - pos < 4)
+			return -1;
+		tag = tu_rd32(arc + pos);
+		if (tag == TU_INDEX_TAG)
+			break;
+		if (tag != TU_BLOCK_TAG || size - pos < TU_BHEAD_SIZE)
+			return -1;
+		for (int s = 0; s < 4; s++)
+			psize += tu_rd32(arc + pos + 20 + 8 * s);
+		if (psize > size - pos - TU_BHEAD_SIZE)
+			return -1;
+		if (out && (size_t)n < max) {
+			out[n].head = pos;
+			out[n].payload = pos + TU_BHEAD_SIZE;
+			out[n].psize = (size_t)psize;
+			out[n].length = tu_rd32(arc + pos + 4);
+		}
+		pos += TU_BHEAD_SIZE + (size_t)psize;
+		n++;
+	}
+	if (index_at)
+		*index_at = pos;
+	return n;
+}
+
+long tu_index_blocks(const uint8_t *arc, size_t end, size_t *start, size_t *heads, size_t max)
+{
+	const uint8_t *f;
+	uint64_t ioff, msize, n;
+	size_t s, idx;
+	if (end < TU_HEADER_SIZE + TU_INDEX_FIXED + TU_FOOTER_SIZE)
+		return -1;
+	f = arc + end - TU_FOOTER_SIZE;
+	if (tu_rd64(f + 16) != TU_END_MAGIC)
+		return -1;
+	ioff = tu_rd64(f);
+	msize = tu_rd64(f + 8);
+	if (msize > end || msize < TU_HEADER_SIZE + TU_INDEX_FIXED + TU_FOOTER_SIZE ||
+	    ioff < TU_HEADER_SIZE || ioff > msize - TU_FOOTER_SIZE - TU_INDEX_FIXED)
+		return -1;
+	s = end - (size_t)msize;
+	idx = s + (size_t)ioff;
+	if (tu_rd32(arc + idx) != TU_INDEX_TAG)
+		return -1;
+	n = tu_rd64(arc + idx + 8);
+	if (n > (msize - ioff - TU_FOOTER_SIZE - TU_INDEX_FIXED) / TU_INDEX_ENTRY ||
+	    ioff + TU_INDEX_FIXED + TU_INDEX_ENTRY * n + TU_FOOTER_SIZE != msize)
+		return -1;
+	for (uint64_t b = 0; b < n && b < max; b++)
+		heads[b] = s + (size_t)tu_rd64(arc + idx + 16 + TU_INDEX_ENTRY * b);
+	if (start)
+		*start = s;
+	return (long)n;
+}
+
+void tu_fix_header(uint8_t *hdr)
+{
+	tu_wr64(hdr + 24, tu_xxh3(hdr, 24));
+}
+
+void tu_fix_bhead(uint8_t *bh)
+{
+	tu_wr64(bh + 72, tu_xxh3(bh, 72));
+}
+
+void tu_fix_index(uint8_t *idx, uint64_t n)
+{
+	tu_wr64(idx + 32 + 16 * n, tu_xxh3(idx, (size_t)(32 + 16 * n)));
+}

@@ -5,8 +5,16 @@
  *
  *   wlztool gen KIND SIZE SEED   write SIZE bytes of a testutil data kind
  *                                (random zeros repeats text fastq skewed)
- *   wlztool info FILE            wlz_get_info() as key=value lines; exit 1
- *                                if FILE is not a valid archive
+ *   wlztool info FILE            wlz_get_info() of the first member as
+ *                                key=value lines, then members= and
+ *                                total_content_size= over every member
+ *                                (wlz_get_content_size); exit 1 if FILE is
+ *                                not a valid archive (any member)
+ *   wlztool blocks FILE          one line per block of every member, found
+ *                                by walking the block headers: member,
+ *                                block, header offset, payload offset,
+ *                                payload size, content length; exit 1 if
+ *                                the walk fails or disagrees with the index
  *   wlztool flip FILE POS MASK   xor the byte at POS with MASK, in place
  */
 #include "testutil.h"
@@ -76,19 +84,78 @@ static int info(const char *path)
 
 	if (!buf)
 		return 1;
+	uint64_t total = 0, members = 0;
 	e = wlz_get_info(buf, n, &in);
-	free(buf);
+	if (e == WLZ_OK)
+		e = wlz_get_content_size(buf, n, &total);
+	/* Count the members: each one's get_info says where the next starts. */
+	for (size_t at = 0; e == WLZ_OK && at < n; members++) {
+		wlz_info m;
+		e = wlz_get_info(buf + at, n - at, &m);
+		if (e == WLZ_OK && m.archive_size == 0)
+			e = WLZ_ERR_INTERNAL;
+		at += (size_t)m.archive_size;
+	}
 	if (e != WLZ_OK) {
-		fprintf(stderr, "%s: %s\n", path, wlz_error_name(e));
+		fprintf(stderr, "%s: %s: %s\n", path, wlz_error_name(e), wlz_error_detail());
+		free(buf);
 		return 1;
 	}
-	printf("format_version=%u\nlevel=%u\ndepth=%d\nblock_log=%u\ncontent_size=%llu\n"
-	       "archive_size=%llu\nblock_count=%llu\ntoken_count=%llu\nmax_level=%u\n",
-	       in.format_version, in.level, in.depth, in.block_log,
+	free(buf);
+	printf("format_version=%u\nlevel=%u\ndepth=%d\nblock_log=%u\nwindow_log=%u\ncontent_size=%llu\n"
+	       "archive_size=%llu\nblock_count=%llu\ntoken_count=%llu\nmax_level=%u\n"
+	       "content_checksum=%016llx\nmembers=%llu\ntotal_content_size=%llu\n",
+	       in.format_version, in.level, in.depth, in.block_log, in.window_log,
 	       (unsigned long long)in.content_size, (unsigned long long)in.archive_size,
 	       (unsigned long long)in.block_count, (unsigned long long)in.token_count,
-	       in.max_level);
+	       in.max_level, (unsigned long long)in.content_checksum, (unsigned long long)members,
+	       (unsigned long long)total);
 	return 0;
+}
+
+static int blocks(const char *path)
+{
+	size_t n = 0, at = 0;
+	unsigned char *buf = slurp(path, &n);
+	int rc = 0;
+
+	if (!buf)
+		return 1;
+	for (unsigned long member = 0; at < n && rc == 0; member++) {
+		size_t index_at = 0, start = 0, end;
+		long nb = tu_walk_blocks(buf, n, at, NULL, 0, &index_at);
+		tu_block *b = NULL;
+		size_t *heads = NULL;
+		if (nb < 0 || n - index_at < 16) {
+			fprintf(stderr, "%s: member %lu: the block headers do not lead to an index\n", path, member);
+			rc = 1;
+			break;
+		}
+		end = index_at + TU_INDEX_FIXED + TU_INDEX_ENTRY * (size_t)tu_rd64(buf + index_at + 8) + TU_FOOTER_SIZE;
+		b = tu_xmalloc(((size_t)nb + 1) * sizeof *b);
+		heads = tu_xmalloc(((size_t)nb + 1) * sizeof *heads);
+		tu_walk_blocks(buf, n, at, b, (size_t)nb, NULL);
+		if (end > n || end < index_at || tu_index_blocks(buf, end, &start, heads, (size_t)nb) != nb ||
+		    start != at) {
+			fprintf(stderr, "%s: member %lu: the index and footer do not match the blocks\n", path, member);
+			rc = 1;
+		}
+		for (long k = 0; rc == 0 && k < nb; k++) {
+			if (heads[k] != b[k].head) {
+				fprintf(stderr, "%s: member %lu block %ld: at %zu, the index says %zu\n", path, member,
+					k, b[k].head, heads[k]);
+				rc = 1;
+				break;
+			}
+			printf("%lu %ld %zu %zu %zu %u\n", member, k, b[k].head, b[k].payload, b[k].psize,
+			       b[k].length);
+		}
+		free(b);
+		free(heads);
+		at = end;
+	}
+	free(buf);
+	return rc;
 }
 
 static int flip(const char *path, const char *pos_s, const char *mask_s)
@@ -116,8 +183,10 @@ int main(int argc, char **argv)
 		return gen(argv[2], argv[3], argv[4]);
 	if (argc == 3 && strcmp(argv[1], "info") == 0)
 		return info(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "blocks") == 0)
+		return blocks(argv[2]);
 	if (argc == 5 && strcmp(argv[1], "flip") == 0)
 		return flip(argv[2], argv[3], argv[4]);
-	fprintf(stderr, "usage: wlztool gen KIND SIZE SEED | info FILE | flip FILE POS MASK\n");
+	fprintf(stderr, "usage: wlztool gen KIND SIZE SEED | info FILE | blocks FILE | flip FILE POS MASK\n");
 	return 2;
 }

@@ -19,8 +19,8 @@ static int fail(const char *what, wlz_error e)
 
 int main(void)
 {
-	/* Text with repeats, over several 64 KiB blocks. */
-	const size_t n = (size_t)300 << 10;
+	/* Text with repeats, over three 64 KiB blocks. */
+	const size_t n = (size_t)160 << 10;
 	unsigned char *src = malloc(n), *arc, *out;
 	uint32_t x = 12345;
 	size_t i, cap, csize = 0, got = 0;
