@@ -20,7 +20,7 @@ static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
 	/*     slen sdep  near     llen ldep lazy opt nice skip zl rate wlog */
 	[1] = { 5,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  8,  27 },
 	[2] = { 5,  2,   1 << 17,  16,  3,  0,  0,  48,  6,  1,  8,  27 },
-	[3] = { 5,  4,   1 << 18,  12,  2,  0,  0,  64,  7,  3,  8,  28 },
+	[3] = { 5,  8,   1 << 18,  12,  4,  1,  0,  64,  0,  3,  4,  28 },
 	[4] = { 5,  8,   1 << 18,  12,  4,  1,  0,  64,  0,  4,  8,  28 },
 	[5] = { 5,  16,  1 << 19,  12,  4,  2,  0,  96,  0,  5,  8,  28 },
 	[6] = { 5,  24,  1 << 19,  12,  4,  2,  0,  128, 0,  6,  8,  28 },
@@ -68,8 +68,14 @@ struct wlz_parser {
 	uint32_t bsize;
 	uint64_t gap;           /* no sources in the gap blocks before this one */
 	uint64_t gap_lo;        /* where the gap before the current block starts */
-	uint32_t *shead;        /* (1 << SHORT_HLOG) entries: position - ws + 1 */
-	uint32_t *schain;       /* near + bsize entries: delta, 0 = none */
+	/* Near chain, filled as the parse goes (as zstd's): the most recent
+	 * position of each hash, and each position's previous one in a ring
+	 * of the last rmask + 1 positions, small enough for the core's caches
+	 * (a chain over the whole block missed them on every link). */
+	uint32_t *shead;        /* (1 << SHORT_HLOG) entries: position + 1, 0 = none */
+	uint32_t *sring;        /* rmask + 1 entries: the previous position + 1 */
+	uint64_t rmask;
+	uint64_t ins;           /* positions before this are in the chain */
 	wlz_token *tok;
 	size_t tok_cap;
 	uint32_t litcost[256];  /* 1/16 bits */
@@ -93,7 +99,7 @@ struct wlz_parser {
 	/* per-call view */
 	const uint8_t *src;
 	uint64_t n, ws, bstart, bend, pend;
-	uint64_t cached_ws, cached_bend;  /* chain already built for this block */
+	uint64_t cached_ws, cached_bend;  /* costs already built for this block */
 	uint8_t *map;           /* depth-limited parsing: level map, else NULL */
 	int flat;               /* price reading bytes a match of this block wrote */
 	int64_t flat_pen;       /* that price, 1/16 bits */
@@ -259,10 +265,14 @@ wlz_parser *wlz_parser_create(const wlz_lparams *lp, uint32_t block_size)
 	ps->lp = *lp;
 	ps->bsize = block_size;
 	ps->shead = malloc(sizeof(uint32_t) << SHORT_HLOG);
-	ps->schain = malloc(sizeof(uint32_t) * ((size_t)lp->near + block_size));
+	uint64_t ring = (uint64_t)1 << 16;
+	while (ring < lp->near)
+		ring <<= 1;
+	ps->rmask = ring - 1;
+	ps->sring = malloc(sizeof(uint32_t) * (size_t)ring);
 	ps->tok_cap = block_size / WLZ_MINMATCH + 1;
 	ps->tok = malloc(sizeof(wlz_token) * ps->tok_cap);
-	int ok = ps->shead && ps->schain && ps->tok;
+	int ok = ps->shead && ps->sring && ps->tok;
 	if (lp->optimal) {
 		size_t m = (size_t)block_size + 1;
 		ps->price = malloc(sizeof(uint32_t) * m);
@@ -285,7 +295,7 @@ void wlz_parser_free(wlz_parser *ps)
 	if (!ps)
 		return;
 	free(ps->shead);
-	free(ps->schain);
+	free(ps->sring);
 	free(ps->wstart);
 	free(ps->wend);
 	free(ps->tok);
@@ -331,19 +341,45 @@ static void build_costs(wlz_parser *ps)
 	}
 }
 
-static void build_short_chain(wlz_parser *ps)
+static void chain_reset(wlz_parser *ps)
+{
+	memset(ps->shead, 0, sizeof(uint32_t) << SHORT_HLOG);
+	ps->ins = ps->ws;
+}
+
+/* Enters positions [ins, p) into the near chain.  pend may sit past n - 16
+ * (a block shorter than 16 bytes at the end); hashing reads 8 bytes. */
+static inline void chain_to(wlz_parser *ps, uint64_t p)
 {
 	const unsigned slen = ps->lp.short_len;
-	memset(ps->shead, 0, sizeof(uint32_t) << SHORT_HLOG);
-	/* pend may sit past n - 16 (a block shorter than 16 bytes at the end);
-	 * hashing reads 8 bytes. */
-	for (uint64_t p = ps->ws; p < ps->pend && p + 16 <= ps->n; p++) {
-		uint64_t h = wlz_hash_bytes(ps->src + p, slen, SHORT_HLOG);
-		uint32_t rel = (uint32_t)(p - ps->ws);
-		uint32_t prev = ps->shead[h];
-		ps->schain[rel] = prev ? rel + 1 - prev : 0;
-		ps->shead[h] = rel + 1;
+	uint64_t q = ps->ins;
+	const uint64_t end = p + 16 <= ps->n ? p : (ps->n >= 16 ? ps->n - 16 : 0);
+	for (; q < end; q++) {
+		uint64_t h = wlz_hash_bytes(ps->src + q, slen, SHORT_HLOG);
+		ps->sring[q & ps->rmask] = ps->shead[h];
+		ps->shead[h] = (uint32_t)(q + 1);
 	}
+	if (q > ps->ins)
+		ps->ins = q;
+}
+
+/* The first near candidate at p (p entered up to it), 0 = none; and the
+ * one after c, while its ring entry is still c's. */
+static inline uint64_t chain_first(wlz_parser *ps, uint64_t p)
+{
+	chain_to(ps, p);
+	if (p + 16 > ps->n)
+		return 0;
+	uint32_t c = ps->shead[wlz_hash_bytes(ps->src + p, ps->lp.short_len, SHORT_HLOG)];
+	return c && c - 1 >= ps->ws ? c : 0;
+}
+
+static inline uint64_t chain_next(const wlz_parser *ps, uint64_t p, uint64_t c)
+{
+	if (p - c > ps->rmask)
+		return 0;  /* c's ring entry has been reused */
+	uint32_t n = ps->sring[c & ps->rmask];
+	return n && n - 1 >= ps->ws && n - 1 < c ? n : 0;
 }
 
 /* Cost in 1/16 bits of coding a match, beyond its literals' absence. */
@@ -542,12 +578,11 @@ static cand search(wlz_parser *ps, uint64_t p, uint64_t rep)
 	}
 	/* short chain: near candidates */
 	unsigned depth = ps->lp.short_depth;
-	uint64_t c = p;
-	uint32_t d = ps->schain[p - ps->ws];
-	while (d && depth--) {
-		c -= d;
-		/* (the next link only if it will be followed: a miss) */
-		d = depth ? ps->schain[c - ps->ws] : 0;
+	uint64_t c;
+	uint64_t cn = chain_first(ps, p);
+	while (cn && depth--) {
+		c = cn - 1;
+		cn = depth ? chain_next(ps, p, c) : 0;
 		if (best.len >= limit)
 			break;
 		if (!ps->map && !may_gain(ps, p, c, best.len, limit))
@@ -690,17 +725,17 @@ static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *
 	const uint8_t *src = ps->src;
 	uint64_t best = 0;
 	unsigned depth = ps->lp.short_depth;
-	uint64_t c = p;
-	uint32_t d = ps->schain[p - ps->ws];
+	uint64_t c;
+	uint64_t cn = chain_first(ps, p);
 	uint64_t fc[WLZ_FAR_WAYS];
 	unsigned nf = 0, k = 0;
 	for (;;) {
 		if (best >= limit || best >= ps->lp.nice)
 			break;
-		if (d && depth) {
+		if (cn && depth) {
 			depth--;
-			c -= d;
-			d = depth ? ps->schain[c - ps->ws] : 0;
+			c = cn - 1;
+			cn = depth ? chain_next(ps, p, c) : 0;
 		} else {
 			if (k == 0)
 				nf = far_cands(ps, p, fc);
@@ -817,10 +852,10 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 		ps->pend = bstart;
 	if (!lazy_only || !ps->lp.optimal || ps->ws != ps->cached_ws || bend != ps->cached_bend) {
 		build_costs(ps);
-		build_short_chain(ps);
 		ps->cached_ws = ps->ws;
 		ps->cached_bend = bend;
 	}
+	chain_reset(ps);
 	ps->nw = 0;
 	ps->ak = 0;
 	if (ps->lp.optimal && !lazy_only && !ps->map && ps->flat < 2) {
