@@ -10,6 +10,8 @@
 #   bench/host_scale.sh BIN CORPORA OUT.md [GIB [LEVEL]]
 #
 # BIN holds wavelz, fqgen and zstd; CORPORA the corpora as .zst.
+# PIPE=wavelz|zstd|both (default both) picks the pipe runs; TABLE=0 skips
+# the corpus table.
 set -euo pipefail
 bin=$1; corp=$2; out=$3; gib=${4:-20}; lvl=${5:-1}
 T=$(nproc)
@@ -30,6 +32,7 @@ run() { /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" > "$tmp/o"; cat "$tmp/t"; }
 } > "$out"
 for c in illumina.fastq gcide.txt; do
   $Z -dc "$corp/$c.zst" > "$tmp/$c"
+  [ "${TABLE:-1}" = 1 ] || continue
   n=$(stat -c %s "$tmp/$c")
   ref=
   for spec in "zstd -3 1" "zstd -1 1" "wavelz -1 1" "wavelz -3 1" "zstd -3 $T" "wavelz -1 $T" "wavelz -3 $T"; do
@@ -51,17 +54,21 @@ echo >> "$out"
 echo "Pipe of ${gib} GiB (fqgen from illumina.fastq, seed 13), level $lvl, $T threads:" >> "$out"
 echo >> "$out"
 bytes=$((gib * 1073741824))
+echo "| step | seconds | MB/s of content | peak RSS MB | result |" >> "$out"
+echo "| --- | ---: | ---: | ---: | --- |" >> "$out"
+gsum=
+if [ "${PIPE:-both}" != zstd ]; then
 gsum=$( { /usr/bin/time -f "%e %M" -o "$tmp/tg" $G "$tmp/illumina.fastq" $bytes 13 | tee >(sha256sum > "$tmp/gsum") | /usr/bin/time -f "%e %M" -o "$tmp/tc" $W -$lvl -T$T -q > "$big/x.wlz"; } ; sleep 1; cut -d' ' -f1 "$tmp/gsum")
 read -r cs ckb < "$tmp/tc"
 asz=$(stat -c %s "$big/x.wlz")
 read -r ds dkb < <( { /usr/bin/time -f "%e %M" -o "$tmp/td" $W -dc -T$T "$big/x.wlz" | sha256sum > "$tmp/dsum"; } ; cat "$tmp/td")
 dsum=$(cut -d' ' -f1 "$tmp/dsum")
-echo "| step | seconds | MB/s of content | peak RSS MB | result |" >> "$out"
-echo "| --- | ---: | ---: | ---: | --- |" >> "$out"
 echo "| gen \| wavelz -$lvl -T$T | $cs | $(calc "$bytes / $cs / 1e6") | $((ckb / 1024)) | $asz bytes, $(calc "100 * $asz / $bytes")% |" >> "$out"
 echo "| wavelz -dc -T$T \| sha256sum | $ds | $(calc "$bytes / $ds / 1e6") | $((dkb / 1024)) | $([ "$gsum" = "$dsum" ] && echo "sha256 matches" || echo "MISMATCH $gsum $dsum") |" >> "$out"
 rm -f "$big/x.wlz"
-if [ "${ZSTD_LONG:-1}" = 1 ]; then
+fi
+if [ "${PIPE:-both}" != wavelz ]; then
+  [ -n "$gsum" ] || gsum=$($G "$tmp/illumina.fastq" $bytes 13 | sha256sum | cut -d' ' -f1)
   $G "$tmp/illumina.fastq" $bytes 13 | /usr/bin/time -f "%e %M" -o "$tmp/tz" $Z -3 -T$T --long=31 -q -c > "$big/x.zst"
   read -r zs zkb < "$tmp/tz"
   zsz=$(stat -c %s "$big/x.zst")

@@ -484,6 +484,8 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->B = (uint64_t)1 << opt->block_log;
 	uint64_t W0 = (uint64_t)1 << window_log_for(opt, en->lp, size_hint);
 	uint64_t cap0 = W0 + segment_for(W0, en->B, gap_for(opt, UINT64_MAX)) + en->B + LOOKAHEAD;
+	if (size_hint < cap0 - LOOKAHEAD - 1)
+		cap0 = size_hint + LOOKAHEAD + 1;  /* room to see the end */
 	en->src = malloc((size_t)cap0);
 	if (!en->src)
 		return WLZ_ERR_NOMEM;
@@ -507,7 +509,9 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->lists = calloc((size_t)en->nlists, sizeof(alist));
 	if (!en->map || !en->blks || !en->lists)
 		return WLZ_ERR_NOMEM;
-	WLZ_TRY(wlz_far_init(&en->far, wlz_far_log_for(en->W, en->lp->far_rate), en->lp->long_len,
+	/* (a known input smaller than the window needs a table of its size) */
+	const uint64_t span = known < en->W ? known : en->W;
+	WLZ_TRY(wlz_far_init(&en->far, wlz_far_log_for(span, en->lp->far_rate), en->lp->long_len,
 			     en->lp->far_rate));
 	en->view = (wlz_view){ en->src, 0, 0, en->W, &en->far };
 
