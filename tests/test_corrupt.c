@@ -12,8 +12,8 @@
  * position or length being tried.
  */
 #define _POSIX_C_SOURCE 200809L /* write() in the crash handler */
-#include "testutil.h"
 #include "wavelz.h"
+#include "testutil.h"  /* after wavelz.h: tu_stream_decode */
 
 #include <signal.h>
 #include <stdio.h>
@@ -73,48 +73,16 @@ static int valid_error(wlz_error e)
 }
 
 /* The stream decoder over an archive in memory (odd piece sizes), its
- * output compared with the content as it comes. */
-typedef struct sstate {
-	const uint8_t *arc;
-	size_t asize, at;
-	const uint8_t *want;
-	size_t n, out;
-	int wrong;
-} sstate;
-
-static size_t s_read(void *opaque, void *buf, size_t cap)
-{
-	sstate *s = opaque;
-	size_t k = 1 + (s->at * 2654435761u >> 7) % 40000;
-	if (k > cap)
-		k = cap;
-	if (k > s->asize - s->at)
-		k = s->asize - s->at;
-	memcpy(buf, s->arc + s->at, k);
-	s->at += k;
-	return k;
-}
-
-static int s_write(void *opaque, const void *buf, size_t n)
-{
-	sstate *s = opaque;
-	if (n > s->n - s->out || memcmp(buf, s->want + s->out, n) != 0)
-		s->wrong = 1;
-	else
-		s->out += n;
-	return 0;  /* keep going: a decoder that goes on writing is caught */
-}
-
-/* Streams a (damaged) archive; returns the error, *wrong set if anything
- * written was not the content's next bytes. */
+ * output compared with the content as it comes; the writer keeps going
+ * after a wrong byte, so that a decoder that goes on writing is caught.
+ * Returns the error, *wrong set if anything written was not the content's
+ * next bytes. */
 static wlz_error stream_try(wlz_dctx *dctx, const uint8_t *arc, size_t asize, const uint8_t *want, size_t n,
 			    int *wrong)
 {
-	sstate s = { arc, asize, 0, want, n, 0, 0 };
-	uint64_t got = 0;
-	wlz_error e = wlz_decompress_stream(dctx, s_read, &s, s_write, &s, &got);
-	*wrong = s.wrong || (e == WLZ_OK && s.out != n);
-	return e;
+	static const tu_pieces pc = { 40000, 2654435761u, 7 };
+	tu_cmpwr out = { want, n, 0, 0, 1 };
+	return tu_stream_decode(dctx, arc, asize, pc, &out, 0, NULL, wrong);
 }
 
 /* One archive of the set. */

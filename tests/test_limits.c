@@ -55,23 +55,9 @@ static uint64_t vm_size(void)
 	return pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-/* Stream decoder callbacks: the archive from memory, the output counted
- * and dropped. */
-typedef struct memrd {
-	const uint8_t *p;
-	size_t n, at;
-} memrd;
-
-static size_t mem_read(void *opaque, void *buf, size_t cap)
-{
-	memrd *m = opaque;
-	size_t k = m->n - m->at < cap ? m->n - m->at : cap;
-	if (k > 100000)
-		k = 100000;
-	memcpy(buf, m->p + m->at, k);
-	m->at += k;
-	return k;
-}
+/* Stream callbacks: the input read from memory in pieces of 100000 bytes
+ * (tu_mem_read), the output counted and dropped. */
+static const tu_pieces PIECES = { 100000, 0, 0 };
 
 typedef struct counter {
 	uint64_t n, h;  /* bytes, FNV-1a of them */
@@ -143,9 +129,9 @@ static int capped_reject(const uint8_t *arc, size_t asize, const char *what)
 		/* The content size needs every member, index and footer. */
 		bad |= !REJECTED(wlz_get_content_size(arc, asize, &cs)) << 4;
 		/* The stream decoder, front to back (its window is 2^17). */
-		memrd in = { arc, asize, 0 };
+		tu_memrd in = { arc, asize, 0, PIECES };
 		counter c = { 0, 0 };
-		bad |= !REJECTED(wlz_decompress_stream(d, mem_read, &in, count_write, &c, NULL)) << 5;
+		bad |= !REJECTED(wlz_decompress_stream(d, tu_mem_read, &in, count_write, &c, NULL)) << 5;
 		wlz_dctx_free(d);
 		free(st);
 		_exit(bad ? 64 + bad : 0);
@@ -181,15 +167,15 @@ static int capped_window(const uint8_t *arc, size_t asize, const uint8_t *src, s
 			_exit(4);
 		int bad = 0;
 		bad |= (wlz_decompress(d, out, n, arc, asize, &got) != WLZ_OK || got != n || memcmp(out, src, n)) << 0;
-		memrd in = { arc, asize, 0 };
+		tu_memrd in = { arc, asize, 0, PIECES };
 		counter c = { 0, 0 };
-		wlz_error e = wlz_decompress_stream(d, mem_read, &in, count_write, &c, NULL);
+		wlz_error e = wlz_decompress_stream(d, tu_mem_read, &in, count_write, &c, NULL);
 		if (window_log > 31)
 			bad |= (e != WLZ_ERR_WINDOW || c.n != 0) << 1;
 		wlz_dctx_set_memory_limit(d, 16u << 20);
 		in.at = 0;
 		c.n = 0;
-		e = wlz_decompress_stream(d, mem_read, &in, count_write, &c, NULL);
+		e = wlz_decompress_stream(d, tu_mem_read, &in, count_write, &c, NULL);
 		if (window_log > 24)
 			bad |= (e != WLZ_ERR_WINDOW || c.n != 0) << 2;
 		else
@@ -422,7 +408,7 @@ static long peak_stream_rss(int mode, const uint8_t *in, size_t in_n, const wlz_
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
-		memrd rd = { in, in_n, 0 };
+		tu_memrd rd = { in, in_n, 0, PIECES };
 		counter c = { 0, 0xCBF29CE484222325ull };
 		wlz_error e = WLZ_OK;
 		if (mode == 0)
@@ -431,13 +417,13 @@ static long peak_stream_rss(int mode, const uint8_t *in, size_t in_n, const wlz_
 			wlz_dctx *d = wlz_dctx_create(threads);
 			if (!d)
 				_exit(2);
-			e = wlz_decompress_stream(d, mem_read, &rd, count_write, &c, NULL);
+			e = wlz_decompress_stream(d, tu_mem_read, &rd, count_write, &c, NULL);
 			wlz_dctx_free(d);
 		} else {
 			wlz_cctx *cc = wlz_cctx_create(opt);
 			if (!cc)
 				_exit(2);
-			e = wlz_compress_stream(cc, mem_read, &rd, count_write, &c, in_n);
+			e = wlz_compress_stream(cc, tu_mem_read, &rd, count_write, &c, in_n);
 			wlz_cctx_free(cc);
 		}
 		_exit(e != WLZ_OK ? 3 : c.n != want_n || c.h != want_h ? 4 : 0);

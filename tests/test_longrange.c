@@ -17,8 +17,8 @@
  *
  * usage: test_longrange [level ...]   (default: levels 1 and 3)
  */
-#include "testutil.h"
 #include "wavelz.h"
+#include "testutil.h"  /* after wavelz.h: tu_stream_decode */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,52 +166,17 @@ static void gap_rule(const int *levels, int nlevels, uint64_t seed)
 	}
 }
 
-/* A writer that compares the stream decoder's output with the input as it
- * comes, and a reader of the archive in 1 MiB pieces. */
-struct cmp_sink {
-	const uint8_t *want;
-	size_t n, at;
-	int differ;
-};
-
-static int cmp_write(void *opaque, const void *buf, size_t n)
-{
-	struct cmp_sink *c = opaque;
-	if (n > c->n - c->at || memcmp(buf, c->want + c->at, n) != 0)
-		c->differ = 1;
-	else
-		c->at += n;
-	return c->differ;
-}
-
-struct mem_src {
-	const uint8_t *p;
-	size_t n, at;
-};
-
-static size_t mem_read(void *opaque, void *buf, size_t cap)
-{
-	struct mem_src *m = opaque;
-	size_t k = m->n - m->at < cap ? m->n - m->at : cap;
-	if (k > MiB)
-		k = MiB;
-	memcpy(buf, m->p + m->at, k);
-	m->at += k;
-	return k;
-}
-
 /* Streams arc through a decoder whose memory limit is `limit`. */
 static wlz_error stream_check(const uint8_t *arc, size_t csize, const uint8_t *src, size_t n, int threads,
 			      uint64_t limit, size_t *at)
 {
 	wlz_dctx *dc = wlz_dctx_create(threads);
-	struct mem_src in = { arc, csize, 0 };
-	struct cmp_sink out = { src, n, 0, 0 };
+	static const tu_pieces mib_pieces = { MiB, 0, 0 };  /* the archive in 1 MiB pieces */
+	tu_cmpwr out = { src, n, 0, 0, 0 };
 	uint64_t got = 0;
 	if (!dc)
 		return WLZ_ERR_NOMEM;
-	wlz_dctx_set_memory_limit(dc, limit);
-	wlz_error e = wlz_decompress_stream(dc, mem_read, &in, cmp_write, &out, &got);
+	wlz_error e = tu_stream_decode(dc, arc, csize, mib_pieces, &out, limit, &got, NULL);
 	wlz_dctx_free(dc);
 	if (e == WLZ_OK && (out.differ || got != n || out.at != n))
 		e = WLZ_ERR_INTERNAL;

@@ -9,8 +9,8 @@
  *
  * usage: test_realdata FILE.zst ...
  */
-#include "testutil.h"
 #include "wavelz.h"
+#include "testutil.h"  /* after wavelz.h: tu_stream_decode */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,41 +52,8 @@ static uint8_t *read_zst(const char *path, size_t *n)
 	return out;
 }
 
-/* Stream callbacks: a buffer read in pieces of 1 to 128 KiB (varying),
- * output compared with another as it comes. */
-typedef struct rd {
-	const uint8_t *p;
-	size_t n, at;
-} rd;
-
-static size_t rd_piece(void *opaque, void *buf, size_t cap)
-{
-	rd *r = opaque;
-	size_t k = 1 + (r->at * 2654435761u >> 5) % (128u << 10);
-	if (k > cap)
-		k = cap;
-	if (k > r->n - r->at)
-		k = r->n - r->at;
-	memcpy(buf, r->p + r->at, k);
-	r->at += k;
-	return k;
-}
-
-typedef struct wr {
-	const uint8_t *want;
-	size_t n, at;
-	int differ;
-} wr;
-
-static int wr_cmp(void *opaque, const void *buf, size_t n)
-{
-	wr *w = opaque;
-	if (n > w->n - w->at || memcmp(buf, w->want + w->at, n) != 0)
-		w->differ = 1;
-	else
-		w->at += n;
-	return w->differ;
-}
+/* The stream APIs read buffers in pieces of 1 to 128 KiB (varying). */
+static const tu_pieces PIECES = { 128u << 10, 2654435761u, 5 };
 
 static void one_file(const char *path, wlz_dctx *d1, wlz_dctx *d2)
 {
@@ -138,23 +105,22 @@ static void one_file(const char *path, wlz_dctx *d1, wlz_dctx *d2)
 
 			/* The stream decoder, within exactly the archive's window. */
 			if (e == WLZ_OK) {
-				rd in = { arc, csize, 0 };
-				wr out = { src, n, 0, 0 };
+				tu_cmpwr out = { src, n, 0, 0, 0 };
 				uint64_t got = 0;
-				wlz_dctx_set_memory_limit(d2, (uint64_t)1 << info.window_log);
-				e = wlz_decompress_stream(d2, rd_piece, &in, wr_cmp, &out, &got);
-				wlz_dctx_set_memory_limit(d2, 0);
-				TU_CHECK(e == WLZ_OK && got == n && out.at == n && !out.differ,
+				int wrong = 0;
+				e = tu_stream_decode(d2, arc, csize, PIECES, &out, (uint64_t)1 << info.window_log, &got,
+						     &wrong);
+				TU_CHECK(e == WLZ_OK && !wrong && got == n && out.at == n && !out.differ,
 					 "%s level %d block_log %u: decompress_stream %s, %llu bytes%s", base, opt.level,
 					 opt.block_log, wlz_error_name(e), (unsigned long long)got,
 					 out.differ ? ", bytes differ" : "");
 			}
 			/* The stream encoder writes the same bytes. */
 			if (opt.level == 1) {
-				rd in = { src, n, 0 };
-				wr out = { arc, csize, 0, 0 };
+				tu_memrd in = { src, n, 0, PIECES };
+				tu_cmpwr out = { arc, csize, 0, 0, 0 };
 				cctx = wlz_cctx_create(&opt);
-				e = cctx ? wlz_compress_stream(cctx, rd_piece, &in, wr_cmp, &out, n) : WLZ_ERR_PARAM;
+				e = cctx ? wlz_compress_stream(cctx, tu_mem_read, &in, tu_cmp_write, &out, n) : WLZ_ERR_PARAM;
 				wlz_cctx_free(cctx);
 				TU_CHECK(e == WLZ_OK && out.at == csize && !out.differ,
 					 "%s level 1 block_log %u: compress_stream %s, %zu bytes%s of %zu", base,

@@ -7,8 +7,8 @@
  *
  * usage: test_roundtrip [--full]   (--full adds level 19 on larger inputs)
  */
-#include "testutil.h"
 #include "wavelz.h"
+#include "testutil.h"  /* after wavelz.h: tu_stream_decode */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,42 +55,9 @@ static unsigned expected_window_log(const wlz_options *opt, size_t n)
 	return wl < opt->block_log ? opt->block_log : wl;
 }
 
-/* Streaming callbacks: the archive from memory in pieces of up to 128 KiB
- * (of varying size), the content compared as it comes. */
-struct stream_in {
-	const uint8_t *p;
-	size_t n, at;
-	uint64_t r;
-};
-
-static size_t stream_read(void *opaque, void *buf, size_t cap)
-{
-	struct stream_in *in = opaque;
-	size_t k = 1 + (size_t)((in->r = in->r * 6364136223846793005ull + 1442695040888963407ull) >> 47);
-	if (k > cap)
-		k = cap;
-	if (k > in->n - in->at)
-		k = in->n - in->at;
-	memcpy(buf, in->p + in->at, k);
-	in->at += k;
-	return k;
-}
-
-struct stream_cmp {
-	const uint8_t *want;
-	size_t n, at;
-	int differ;
-};
-
-static int stream_write(void *opaque, const void *buf, size_t n)
-{
-	struct stream_cmp *c = opaque;
-	if (n > c->n - c->at || memcmp(buf, c->want + c->at, n) != 0)
-		c->differ = 1;
-	else
-		c->at += n;
-	return c->differ;
-}
+/* The stream decoder reads the archive from memory in pieces of up to
+ * 128 KiB (of varying size). */
+static const tu_pieces PIECES = { 128u << 10, 0x9E3779B97F4A7C15ull, 17 };
 
 /* Compresses src with cctx, checks the archive's description, decodes it
  * with every dctx and with the stream decoder, and compares.  Returns the
@@ -154,13 +121,11 @@ static size_t roundtrip(wlz_cctx *cctx, const wlz_options *opt, const uint8_t *s
 
 	/* The stream decoder (2 threads), its window exactly the archive's. */
 	if (info_ok) {
-		struct stream_in in = { cbuf, csize, 0, 0 };
-		struct stream_cmp out = { src, n, 0, 0 };
+		tu_cmpwr out = { src, n, 0, 0, 0 };
 		uint64_t got = 0;
-		wlz_dctx_set_memory_limit(dctxs[1], (uint64_t)1 << info.window_log);
-		e = wlz_decompress_stream(dctxs[1], stream_read, &in, stream_write, &out, &got);
-		wlz_dctx_set_memory_limit(dctxs[1], 0);
-		TU_CHECK(e == WLZ_OK && got == n && out.at == n && !out.differ,
+		int wrong = 0;
+		e = tu_stream_decode(dctxs[1], cbuf, csize, PIECES, &out, (uint64_t)1 << info.window_log, &got, &wrong);
+		TU_CHECK(e == WLZ_OK && !wrong && got == n && out.at == n && !out.differ,
 			 "%s: decompress_stream: %s, %llu bytes%s", what, wlz_error_name(e),
 			 (unsigned long long)got, out.differ ? ", bytes differ" : "");
 	}

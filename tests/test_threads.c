@@ -13,8 +13,8 @@
  *        quarter the size and at most 8 threads, for ThreadSanitizer in CI) 
  */
 #define _POSIX_C_SOURCE 200809L  /* setenv */
-#include "testutil.h"
 #include "wavelz.h"
+#include "testutil.h"  /* after wavelz.h: tu_stream_decode */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,50 +23,15 @@
 static const int nthreads[] = { 1, 2, 3, 8, 16 };
 static size_t NT = sizeof nthreads / sizeof nthreads[0];
 
-/* Stream decoder callbacks: the archive from memory in pieces of up to
- * 64 KiB, the output compared with the content as it comes. */
-typedef struct sio {
-	const uint8_t *arc;
-	size_t asize, at;
-	const uint8_t *want;
-	size_t n, out;
-	int wrong;
-} sio;
-
-static size_t sio_read(void *opaque, void *buf, size_t cap)
-{
-	sio *s = opaque;
-	size_t k = 1 + (s->at * 40503u >> 3) % 65536;
-	if (k > cap)
-		k = cap;
-	if (k > s->asize - s->at)
-		k = s->asize - s->at;
-	memcpy(buf, s->arc + s->at, k);
-	s->at += k;
-	return k;
-}
-
-static int sio_write(void *opaque, const void *buf, size_t n)
-{
-	sio *s = opaque;
-	if (n > s->n - s->out || memcmp(buf, s->want + s->out, n) != 0)
-		s->wrong = 1;
-	else
-		s->out += n;
-	return s->wrong;
-}
-
-/* Streams arc with the window limited to `limit` bytes (0: the default). */
+/* Streams arc with the window limited to `limit` bytes (0: the default):
+ * the archive from memory in pieces of up to 64 KiB, the output compared
+ * with the content as it comes. */
 static wlz_error stream_decode(wlz_dctx *dc, const uint8_t *arc, size_t csize, const uint8_t *want, size_t n,
 			       uint64_t limit, int *wrong)
 {
-	sio s = { arc, csize, 0, want, n, 0, 0 };
-	uint64_t got = 0;
-	wlz_dctx_set_memory_limit(dc, limit);
-	wlz_error e = wlz_decompress_stream(dc, sio_read, &s, sio_write, &s, &got);
-	wlz_dctx_set_memory_limit(dc, 0);
-	*wrong = s.wrong || got != s.out || (e == WLZ_OK && s.out != n);
-	return e;
+	static const tu_pieces pc = { 65536, 40503u, 3 };
+	tu_cmpwr out = { want, n, 0, 0, 0 };
+	return tu_stream_decode(dc, arc, csize, pc, &out, limit, NULL, wrong);
 }
 
 static void check_archive(const uint8_t *src, size_t n, const uint8_t *arc, size_t csize, int rounds,

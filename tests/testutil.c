@@ -345,3 +345,26 @@ void tu_fix_index(uint8_t *idx, uint64_t n)
 {
 	tu_wr64(idx + 32 + 16 * n, tu_xxh3(idx, (size_t)(32 + 16 * n)));
 }
+
+size_t tu_mem_read(void *opaque, void *buf, size_t cap)
+{
+	tu_memrd *r = opaque;
+	size_t k = r->pc.mul ? 1 + (size_t)((r->at * r->pc.mul) >> r->pc.shift) % r->pc.max : r->pc.max;
+	if (k > cap)
+		k = cap;
+	if (k > r->n - r->at)
+		k = r->n - r->at;
+	memcpy(buf, r->p + r->at, k);
+	r->at += k;
+	return k;
+}
+
+int tu_cmp_write(void *opaque, const void *buf, size_t n)
+{
+	tu_cmpwr *w = opaque;
+	if (n > w->n - w->at || memcmp(buf, w->want + w->at, n) != 0)
+		w->differ = 1;
+	else
+		w->at += n;
+	return w->keep_going ? 0 : w->differ;
+}

@@ -108,4 +108,62 @@ void tu_fix_header(uint8_t *hdr);
 void tu_fix_bhead(uint8_t *bh);
 void tu_fix_index(uint8_t *idx, uint64_t n);
 
+/* Stream callbacks over memory, for wlz_compress_stream and
+ * wlz_decompress_stream.  tu_pieces says how a reader cuts its buffer:
+ * with mul != 0, pieces of 1 + ((at * mul) >> shift) % max bytes (odd
+ * sizes that vary with the position at); with mul == 0, of max bytes each;
+ * never over the callback's cap or what is left. */
+typedef struct tu_pieces {
+	size_t max;
+	uint64_t mul;
+	unsigned shift;
+} tu_pieces;
+
+/* tu_mem_read: a wlz_read_fn that hands out p[at..n) in pieces. */
+typedef struct tu_memrd {
+	const uint8_t *p;
+	size_t n, at;
+	tu_pieces pc;
+} tu_memrd;
+size_t tu_mem_read(void *opaque, void *buf, size_t cap);
+
+/* tu_cmp_write: a wlz_write_fn that compares what it gets with
+ * want[at..n) as it comes, advancing at while the bytes match; on a
+ * mismatch or bytes past n it sets differ, and stops the stream (returns
+ * nonzero) unless keep_going, so that a decoder that goes on writing is
+ * caught too. */
+typedef struct tu_cmpwr {
+	const uint8_t *want;
+	size_t n, at;
+	int differ;
+	int keep_going;
+} tu_cmpwr;
+int tu_cmp_write(void *opaque, const void *buf, size_t n);
+
+/* tu_stream_decode(dc, arc, asize, pc, out, limit, got, wrong): streams
+ * arc[0..asize), read in pieces pc, through dc with its memory limit set
+ * to limit (0: the default; put back to 0 after), the output checked by
+ * tu_cmp_write against out.  Returns the error; *got (may be NULL) gets
+ * the content size the decoder reported, *wrong (may be NULL) whether the
+ * output was wrong: a byte differed, the size reported is not the bytes
+ * written, or WLZ_OK with the content incomplete.  Needs the library, so
+ * it is here only when wavelz.h was included first (forge_bad links this
+ * file without the library). */
+#ifdef WAVELZ_H
+static inline wlz_error tu_stream_decode(wlz_dctx *dc, const uint8_t *arc, size_t asize, tu_pieces pc,
+					 tu_cmpwr *out, uint64_t limit, uint64_t *got, int *wrong)
+{
+	tu_memrd in = { arc, asize, 0, pc };
+	uint64_t n = 0;
+	wlz_dctx_set_memory_limit(dc, limit);
+	wlz_error e = wlz_decompress_stream(dc, tu_mem_read, &in, tu_cmp_write, out, &n);
+	wlz_dctx_set_memory_limit(dc, 0);
+	if (got)
+		*got = n;
+	if (wrong)
+		*wrong = out->differ || n != out->at || (e == WLZ_OK && out->at != out->n);
+	return e;
+}
+#endif
+
 #endif /* WLZ_TESTUTIL_H */
