@@ -223,20 +223,38 @@ static int map_fd(fio_input *in, int fd, off_t size)
 	return 0;
 }
 
+/* A regular file's fields of in, from its stat. */
+static void take_stat(fio_input *in, const struct stat *st)
+{
+	in->is_regular = 1;
+	in->mode = st->st_mode;
+	in->dev = st->st_dev;
+	in->ino = st->st_ino;
+	in->atime = st->st_atim;
+	in->mtime = st->st_mtim;
+}
+
+/* Opens path for reading ("-" = stdin) into *fd, after clearing in. */
+static int open_input(fio_input *in, const char *path, int *fd)
+{
+	memset(in, 0, sizeof(*in));
+	if (strcmp(path, FIO_STDIO_NAME) == 0) {
+		in->is_stdin = 1;
+		*fd = STDIN_FILENO;
+		return 0;
+	}
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	return *fd < 0 ? errno : 0;
+}
+
 int fio_load(fio_input *in, const char *path)
 {
 	struct stat st;
 	int fd, err;
 
-	memset(in, 0, sizeof(*in));
-	if (strcmp(path, FIO_STDIO_NAME) == 0) {
-		in->is_stdin = 1;
-		fd = STDIN_FILENO;
-	} else {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return errno;
-	}
+	err = open_input(in, path, &fd);
+	if (err)
+		return err;
 	if (fstat(fd, &st) != 0) {
 		err = errno;
 		goto out;
@@ -246,12 +264,7 @@ int fio_load(fio_input *in, const char *path)
 		goto out;
 	}
 	if (S_ISREG(st.st_mode)) {
-		in->is_regular = 1;
-		in->mode = st.st_mode;
-		in->dev = st.st_dev;
-		in->ino = st.st_ino;
-		in->atime = st.st_atim;
-		in->mtime = st.st_mtim;
+		take_stat(in, &st);
 		/* A size of 0 may be a lie (/proc): read those.  Stdin may
 		 * have been partly consumed: map only from its start. */
 		if (st.st_size > 0 &&
@@ -589,36 +602,20 @@ int fio_open_stream(fio_input *in, const char *path, unsigned long long *size)
 	struct stat st;
 	int fd;
 
-	memset(in, 0, sizeof(*in));
 	*size = ~0ull;
-	if (strcmp(path, FIO_STDIO_NAME) == 0) {
-		in->is_stdin = 1;
-		fd = STDIN_FILENO;
-	} else {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return errno;
-		in->own_fd_ = 1;
-	}
-	if (fstat(fd, &st) != 0) {
-		int err = errno;
+	int err = open_input(in, path, &fd);
+	if (err)
+		return err;
+	in->own_fd_ = !in->is_stdin;
+	err = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? FIO_ERR_IS_DIR : 0;
+	if (err) {
 		if (in->own_fd_)
 			close(fd);
 		return err;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		if (in->own_fd_)
-			close(fd);
-		return FIO_ERR_IS_DIR;
-	}
 	in->fd_ = fd;
 	if (S_ISREG(st.st_mode)) {
-		in->is_regular = 1;
-		in->mode = st.st_mode;
-		in->dev = st.st_dev;
-		in->ino = st.st_ino;
-		in->atime = st.st_atim;
-		in->mtime = st.st_mtim;
+		take_stat(in, &st);
 		/* A size of 0 may be a lie (/proc); stdin may be partly read. */
 		if (st.st_size > 0 && !in->is_stdin)
 			*size = (unsigned long long)st.st_size;
