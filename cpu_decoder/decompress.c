@@ -397,29 +397,11 @@ typedef struct sdec {
 	uint8_t *pay;                 /* the batch's payloads */
 	size_t pay_cap;
 	wlz_block_entry *e;           /* the batch's blocks */
-	uint64_t *offs, *sums;        /* every block so far: header offset, checksum */
-	uint64_t nb, cap;
+	wlz_blocklist bl;             /* every block so far, for the index */
 	uint64_t pos;                 /* member bytes read */
 	uint64_t out;                 /* content bytes decoded and written */
 	int last_short;               /* a block shorter than B was seen */
 } sdec;
-
-static wlz_error grow_lists(sdec *sd)
-{
-	if (sd->nb < sd->cap)
-		return WLZ_OK;
-	uint64_t cap = sd->cap ? 2 * sd->cap : 256;
-	uint64_t *a = realloc(sd->offs, cap * sizeof(*a));
-	if (a)
-		sd->offs = a;
-	uint64_t *b = realloc(sd->sums, cap * sizeof(*b));
-	if (b)
-		sd->sums = b;
-	if (!a || !b)
-		return WLZ_ERR_NOMEM;
-	sd->cap = cap;
-	return WLZ_OK;
-}
 
 /* Reads up to max blocks of the member into the batch; *n gets how many,
  * *ended whether the index tag came. */
@@ -437,7 +419,7 @@ static wlz_error read_batch(sdec *sd, uint64_t max, uint64_t *n, int *ended)
 		}
 		if (wlz_rd32(hd) != WLZ_BLOCK_TAG)
 			return wlz_fail(WLZ_ERR_BAD_INDEX, "block %llu: no block or index tag at byte %llu",
-					(unsigned long long)sd->nb, (unsigned long long)sd->pos);
+					(unsigned long long)sd->bl.n, (unsigned long long)sd->pos);
 		WLZ_TRY(read_exact(sd->rd, sd->rdo, hd + 4, WLZ_BHEAD_SIZE - 4, "a block header"));
 		wlz_block_entry *e = &sd->e[*n];
 		wlz_error err = wlz_bhead_read(hd, &sd->h, e);
@@ -445,7 +427,7 @@ static wlz_error read_batch(sdec *sd, uint64_t max, uint64_t *n, int *ended)
 			err = wlz_fail(WLZ_ERR_BAD_INDEX, "a block of fewer than %llu bytes before the last one",
 				       (unsigned long long)sd->B);
 		if (err != WLZ_OK) {
-			wlz_detail_block(sd->nb);
+			wlz_detail_block(sd->bl.n);
 			return err;
 		}
 		sd->last_short = e->length < sd->B;
@@ -464,10 +446,7 @@ static wlz_error read_batch(sdec *sd, uint64_t max, uint64_t *n, int *ended)
 		e->data_offset = used;
 		used += psize;
 		memset(sd->pay + used, 0, 64);
-		WLZ_TRY(grow_lists(sd));
-		sd->offs[sd->nb] = sd->pos;
-		sd->sums[sd->nb] = e->checksum;
-		sd->nb++;
+		WLZ_TRY(wlz_blocklist_add(&sd->bl, sd->pos, e->checksum));
 		sd->pos += WLZ_BHEAD_SIZE + psize;
 		(*n)++;
 	}
@@ -479,10 +458,10 @@ static wlz_error read_end(sdec *sd)
 {
 	uint8_t fixed[12];
 	WLZ_TRY(read_exact(sd->rd, sd->rdo, fixed, sizeof(fixed), "the index"));
-	if (wlz_rd64(fixed + 4) != sd->nb)
+	if (wlz_rd64(fixed + 4) != sd->bl.n)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "the index lists %llu blocks, the archive has %llu",
-				(unsigned long long)wlz_rd64(fixed + 4), (unsigned long long)sd->nb);
-	const uint64_t isize = wlz_index_size(sd->nb);
+				(unsigned long long)wlz_rd64(fixed + 4), (unsigned long long)sd->bl.n);
+	const uint64_t isize = wlz_index_size(sd->bl.n);
 	uint8_t *idx = malloc((size_t)isize + WLZ_FOOTER_SIZE);
 	if (!idx)
 		return WLZ_ERR_NOMEM;
@@ -491,7 +470,7 @@ static wlz_error read_end(sdec *sd)
 	wlz_error err = read_exact(sd->rd, sd->rdo, idx + 16, (size_t)isize - 16 + WLZ_FOOTER_SIZE,
 				   "the index or footer");
 	if (err == WLZ_OK)
-		err = wlz_index_check(idx, isize, sd->nb, sd->offs, sd->sums, sd->out);
+		err = wlz_index_check(idx, isize, sd->bl.n, sd->bl.offs, sd->bl.sums, sd->out);
 	uint64_t ioff = 0, msize = 0;
 	if (err == WLZ_OK)
 		err = wlz_footer_read(idx + isize, &ioff, &msize);
@@ -543,7 +522,7 @@ static wlz_error stream_member(sdec *sd, const uint8_t hd[WLZ_HEADER_SIZE])
 			jb.dc = dc;
 			jb.arc = sd->pay;
 			jb.e = sd->e;
-			jb.first = sd->nb - n;
+			jb.first = sd->bl.n - n;
 			jb.n = n;
 			jb.out = sd->rg.base + C + sd->out % C - sd->out;
 			jb.block_log = sd->h.block_log;
@@ -610,8 +589,7 @@ WLZ_EXPORT wlz_error wlz_decompress_stream(wlz_dctx *dc, wlz_read_fn rd, void *r
 		ring_free(&sd.rg);
 		free(sd.pay);
 		free(sd.e);
-		free(sd.offs);
-		free(sd.sums);
+		wlz_blocklist_free(&sd.bl);
 	}
 	if (content_size)
 		*content_size = dc->done;

@@ -424,8 +424,7 @@ typedef struct outs {
 	wlz_write_fn wr;
 	void *wro;
 	uint64_t pos;           /* bytes written */
-	uint64_t *offs, *sums;  /* per block: header offset, content checksum */
-	uint64_t n, cap;
+	wlz_blocklist bl;       /* for the index */
 } outs;
 
 static wlz_error put(outs *o, const void *p, size_t n)
@@ -438,21 +437,7 @@ static wlz_error put(outs *o, const void *p, size_t n)
 
 static wlz_error put_block(outs *o, const blk *bk)
 {
-	if (o->n == o->cap) {
-		uint64_t cap = o->cap ? 2 * o->cap : 256;
-		uint64_t *a = realloc(o->offs, cap * sizeof(*a));
-		if (a)
-			o->offs = a;
-		uint64_t *b = realloc(o->sums, cap * sizeof(*b));
-		if (b)
-			o->sums = b;
-		if (!a || !b)
-			return WLZ_ERR_NOMEM;
-		o->cap = cap;
-	}
-	o->offs[o->n] = o->pos;
-	o->sums[o->n] = bk->e.checksum;
-	o->n++;
+	WLZ_TRY(wlz_blocklist_add(&o->bl, o->pos, bk->e.checksum));
 	uint8_t hd[WLZ_BHEAD_SIZE];
 	wlz_bhead_write(hd, &bk->e);
 	WLZ_TRY(put(o, hd, sizeof(hd)));
@@ -461,11 +446,11 @@ static wlz_error put_block(outs *o, const blk *bk)
 
 static wlz_error put_end(outs *o, uint64_t content)
 {
-	const uint64_t isize = wlz_index_size(o->n), ioff = o->pos;
+	const uint64_t isize = wlz_index_size(o->bl.n), ioff = o->pos;
 	uint8_t *idx = malloc((size_t)isize + WLZ_FOOTER_SIZE);
 	if (!idx)
 		return WLZ_ERR_NOMEM;
-	wlz_index_write(idx, o->n, o->offs, o->sums, content);
+	wlz_index_write(idx, o->bl.n, o->bl.offs, o->bl.sums, content);
 	wlz_footer_write(idx + isize, ioff, ioff + isize + WLZ_FOOTER_SIZE);
 	wlz_error err = put(o, idx, (size_t)isize + WLZ_FOOTER_SIZE);
 	free(idx);
@@ -583,7 +568,7 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	en->nthreads = cc->nthreads;
 	atomic_init(&en->err, WLZ_OK);
 	atomic_init(&en->next, 0);
-	outs o = { wr, wro, 0, NULL, NULL, 0, 0 };
+	outs o = { wr, wro, 0, { 0 } };
 	wlz_error err = ensure_workers(cc, en->nthreads);
 	pthread_t *tid = NULL;
 	pool_arg *args = NULL;
@@ -626,8 +611,7 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	free(en->src);
 	free(en->map);
 	wlz_far_destroy(&en->far);
-	free(o.offs);
-	free(o.sums);
+	wlz_blocklist_free(&o.bl);
 	free(tid);
 	free(args);
 	free(en);

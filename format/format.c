@@ -236,6 +236,33 @@ wlz_error wlz_index_check(const uint8_t *idx, uint64_t size, uint64_t n, const u
 	return WLZ_OK;
 }
 
+wlz_error wlz_blocklist_add(wlz_blocklist *l, uint64_t offset, uint64_t checksum)
+{
+	if (l->n == l->cap) {
+		uint64_t cap = l->cap ? 2 * l->cap : 256;
+		uint64_t *a = realloc(l->offs, cap * sizeof(*a));
+		if (a)
+			l->offs = a;
+		uint64_t *b = realloc(l->sums, cap * sizeof(*b));
+		if (b)
+			l->sums = b;
+		if (!a || !b)
+			return WLZ_ERR_NOMEM;
+		l->cap = cap;
+	}
+	l->offs[l->n] = offset;
+	l->sums[l->n] = checksum;
+	l->n++;
+	return WLZ_OK;
+}
+
+void wlz_blocklist_free(wlz_blocklist *l)
+{
+	free(l->offs);
+	free(l->sums);
+	memset(l, 0, sizeof(*l));
+}
+
 void wlz_member_free(wlz_member *m)
 {
 	if (m) {
@@ -255,7 +282,7 @@ wlz_error wlz_member_parse(const uint8_t *src, size_t size, uint64_t at, wlz_mem
 	/* Walk the block headers; each is at least WLZ_BHEAD_SIZE bytes, which
 	 * bounds the count before anything is allocated. */
 	uint64_t cap = 0, n = 0, pos = WLZ_HEADER_SIZE, content = 0;
-	uint64_t *offs = NULL, *sums = NULL;
+	wlz_blocklist bl = { 0 };
 	wlz_error err = WLZ_OK;
 	for (;;) {
 		if (avail - pos < 4) {
@@ -272,18 +299,11 @@ wlz_error wlz_member_parse(const uint8_t *src, size_t size, uint64_t at, wlz_mem
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
 			wlz_block_entry *nb = realloc(m->blocks, cap * sizeof(*nb));
-			uint64_t *no = realloc(offs, cap * sizeof(*no));
-			if (no)
-				offs = no;
-			uint64_t *ns = realloc(sums, cap * sizeof(*ns));
-			if (ns)
-				sums = ns;
-			if (nb)
-				m->blocks = nb;
-			if (!nb || !no || !ns) {
+			if (!nb) {
 				err = WLZ_ERR_NOMEM;
 				break;
 			}
+			m->blocks = nb;
 		}
 		wlz_block_entry *e = &m->blocks[n];
 		err = wlz_bhead_read(p + pos, &m->h, e);
@@ -301,8 +321,9 @@ wlz_error wlz_member_parse(const uint8_t *src, size_t size, uint64_t at, wlz_mem
 			break;
 		}
 		e->data_offset = at + pos + WLZ_BHEAD_SIZE;
-		offs[n] = pos;
-		sums[n] = e->checksum;
+		err = wlz_blocklist_add(&bl, pos, e->checksum);
+		if (err != WLZ_OK)
+			break;
 		content += e->length;
 		pos += WLZ_BHEAD_SIZE + psize;
 		n++;
@@ -313,7 +334,7 @@ wlz_error wlz_member_parse(const uint8_t *src, size_t size, uint64_t at, wlz_mem
 		if (avail - pos < isize + WLZ_FOOTER_SIZE) {
 			err = wlz_fail(WLZ_ERR_TRUNCATED, "the archive ends inside its index or footer");
 		} else {
-			err = wlz_index_check(p + pos, isize, n, offs, sums, content);
+			err = wlz_index_check(p + pos, isize, n, bl.offs, bl.sums, content);
 			uint64_t ioff = 0, msize = 0;
 			if (err == WLZ_OK)
 				err = wlz_footer_read(p + pos + isize, &ioff, &msize);
@@ -334,8 +355,7 @@ wlz_error wlz_member_parse(const uint8_t *src, size_t size, uint64_t at, wlz_mem
 			}
 		}
 	}
-	free(offs);
-	free(sums);
+	wlz_blocklist_free(&bl);
 	if (err != WLZ_OK) {
 		wlz_member_free(m);
 		return err;

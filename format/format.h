@@ -124,6 +124,17 @@ wlz_error wlz_header_read(const uint8_t *src, size_t src_size, wlz_header *h);
 void wlz_bhead_write(uint8_t out[WLZ_BHEAD_SIZE], const wlz_block_entry *e);
 wlz_error wlz_bhead_read(const uint8_t in[WLZ_BHEAD_SIZE], const wlz_header *h, wlz_block_entry *e);
 
+/* What the index lists, gathered as blocks are written or read: each
+ * block's header offset (from the member's first byte) and content
+ * checksum. */
+typedef struct wlz_blocklist {
+	uint64_t *offs, *sums;
+	uint64_t n, cap;
+} wlz_blocklist;
+
+wlz_error wlz_blocklist_add(wlz_blocklist *l, uint64_t offset, uint64_t checksum);
+void wlz_blocklist_free(wlz_blocklist *l);
+
 /* The index after n blocks whose header offsets (from the member's first
  * byte) and content checksums are given; out holds wlz_index_size(n). */
 void wlz_index_write(uint8_t *out, uint64_t n, const uint64_t *offsets, const uint64_t *checksums,
