@@ -101,9 +101,6 @@ typedef struct pool_arg {
 
 /* ---------------------------------------------------------------- levels */
 
-/* Default windows by level: 128 MiB at 1-2, 256 MiB at 3-9, 1 GiB above. */
-static unsigned level_window_log(const wlz_lparams *lp) { return lp->window_log; }
-
 static unsigned ceil_log2(uint64_t v)
 {
 	return v <= 1 ? 0 : wlz_highbit64(v - 1) + 1;
@@ -112,7 +109,8 @@ static unsigned ceil_log2(uint64_t v)
 /* The window of an input of known size n (UINT64_MAX: unknown). */
 static unsigned window_log_for(const wlz_options *o, const wlz_lparams *lp, uint64_t n)
 {
-	unsigned wl = o->window_log ? o->window_log : level_window_log(lp);
+	/* (the level's default: parse.c's table) */
+	unsigned wl = o->window_log ? o->window_log : lp->window_log;
 	if (n != UINT64_MAX && ceil_log2(n) < wl)
 		wl = ceil_log2(n);
 	return wl < o->block_log ? o->block_log : wl;
