@@ -81,25 +81,6 @@ static inline int wlz_get_varint(const uint8_t **pp, const uint8_t *end, uint64_
 	return 1;
 }
 
-/* The first byte of [lo, hi) inside one of n disjoint intervals
- * [start[i], end[i]) in ascending order (a block's matches so far), or hi
- * if none is. */
-static inline uint64_t wlz_first_covered(const uint64_t *start, const uint64_t *end, size_t n,
-					 uint64_t lo, uint64_t hi)
-{
-	size_t a = 0, b = n;
-	while (a < b) {
-		size_t m = (a + b) / 2;
-		if (end[m] <= lo)
-			a = m + 1;
-		else
-			b = m;
-	}
-	if (a == n || start[a] >= hi)
-		return hi;
-	return start[a] > lo ? start[a] : lo;
-}
-
 static inline unsigned wlz_highbit64(uint64_t v) { return 63u - (unsigned)__builtin_clzll(v | 1); }
 
 /* Number of online cores, at least 1. */

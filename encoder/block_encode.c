@@ -10,7 +10,6 @@ struct wlz_benc {
 	uint8_t *raw[WLZ_NSTREAMS];
 	size_t raw_cap[WLZ_NSTREAMS];
 	uint8_t *lows;          /* off stream, second part: low bytes of offsets */
-	uint64_t *mstart, *mend;/* the block's matches so far (chained count) */
 	uint8_t *out;
 	size_t out_cap;
 	ZSTD_CCtx *zc;
@@ -33,9 +32,7 @@ wlz_benc *wlz_benc_create(uint32_t block_size)
 		ok = ok && be->raw[s];
 	}
 	be->lows = malloc(maxtok * 8);
-	be->mstart = malloc(maxtok * sizeof(uint64_t));
-	be->mend = malloc(maxtok * sizeof(uint64_t));
-	ok = ok && be->lows && be->mstart && be->mend;
+	ok = ok && be->lows;
 	be->out_cap = (size_t)block_size + 1024;
 	be->out = malloc(be->out_cap);
 	be->zc = ZSTD_createCCtx();
@@ -53,8 +50,6 @@ void wlz_benc_free(wlz_benc *be)
 	for (int s = 0; s < WLZ_NSTREAMS; s++)
 		free(be->raw[s]);
 	free(be->lows);
-	free(be->mstart);
-	free(be->mend);
 	free(be->out);
 	ZSTD_freeCCtx(be->zc);
 	free(be);
@@ -112,22 +107,9 @@ static inline uint8_t put_offset(uint64_t x, uint8_t **lows)
 	return wlz_off_head(x, k);
 }
 
-/* Does the match of k (at dst, from src, mlen long) read a byte that one of
- * the k earlier matches of its block wrote?  Bytes it writes itself, from
- * dst on, do not count (SPEC.md, section 6.1). */
-static int is_chained(const wlz_benc *be, size_t k, uint64_t bstart, uint64_t dst, uint64_t src, uint64_t mlen)
-{
-	const uint64_t lo = src > bstart ? src : bstart, hi = src + mlen < dst ? src + mlen : dst;
-	if (lo >= hi)
-		return 0;
-	return wlz_first_covered(be->mstart, be->mend, k, lo, hi) < hi;
-}
-
 static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
-		      const wlz_token *tok, size_t ntok, unsigned max_level, int zlevel, size_t *total,
-		      wlz_block_entry *e)
+		      const wlz_token *tok, size_t ntok, int zlevel, size_t *total, wlz_block_entry *e)
 {
-	e->max_level = max_level;
 	uint8_t *cmd = be->raw[WLZ_S_CMD], *lit = be->raw[WLZ_S_LIT];
 	uint8_t *ln = be->raw[WLZ_S_LEN], *off = be->raw[WLZ_S_OFF], *lw = be->lows;
 	uint64_t pos = bstart, prev = 0;
@@ -145,9 +127,6 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 		memcpy(lit, src + pos, t->lit);
 		lit += t->lit;
 		pos += t->lit;
-		e->chained += (uint32_t)is_chained(be, k, bstart, pos, pos - t->dist, t->mlen);
-		be->mstart[k] = pos;
-		be->mend[k] = pos + t->mlen;
 		pos += t->mlen;
 		prev = t->dist;
 	}
@@ -173,25 +152,23 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 			at += z;
 	}
 	e->token_count = (uint32_t)ntok;
-	if (e->chained > WLZ_CHAINED_MAX)
-		e->chained = WLZ_CHAINED_MAX;
 	*total = at;
 	return WLZ_OK;
 }
 
 wlz_error wlz_benc_encode(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
-			  const wlz_token *tok, size_t ntok, unsigned max_level, int zlevel,
+			  const wlz_token *tok, size_t ntok, int zlevel,
 			  const uint8_t **out, size_t *out_size, wlz_block_entry *e)
 {
 	memset(e, 0, sizeof(*e));
 	size_t total = 0;
-	wlz_error err = emit(be, src, bstart, bend, tok, ntok, max_level, zlevel, &total, e);
+	wlz_error err = emit(be, src, bstart, bend, tok, ntok, zlevel, &total, e);
 	if (err == WLZ_ERR_DST_TOO_SMALL || (err == WLZ_OK && total > bend - bstart)) {
 		/* Fall back to literals alone: never larger than the input, and
 		 * no later block's levels depend on it being otherwise (levels of
 		 * bytes only ever fall when they become literals). */
 		memset(e, 0, sizeof(*e));
-		err = emit(be, src, bstart, bend, NULL, 0, 0, zlevel, &total, e);
+		err = emit(be, src, bstart, bend, NULL, 0, zlevel, &total, e);
 	}
 	if (err != WLZ_OK)
 		return err;

@@ -15,9 +15,10 @@ void wlz_benc_free(wlz_benc *be);
 /* Codes src[bstart..bend) from its tokens.  On success *out points to the
  * payload (owned by be, valid until the next call) and e describes it,
  * data_offset left for the caller.  A block whose streams would outgrow its
- * raw bytes is stored as literals alone. */
+ * raw bytes is stored as literals alone.  The caller fills in the levels
+ * (max_level, chained), which depend on other blocks (levels.h). */
 wlz_error wlz_benc_encode(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
-			  const wlz_token *tok, size_t ntok, unsigned max_level, int zlevel,
+			  const wlz_token *tok, size_t ntok, int zlevel,
 			  const uint8_t **out, size_t *out_size, wlz_block_entry *e);
 
 #endif

@@ -12,12 +12,17 @@
  *  - the far table (farfind.h), sized by the window;
  *  - per thread, a parser and a block coder.
  *
- * Rounds.  No match of block b reads blocks b-gap .. b-1 (the gap rule of
- * SPEC.md section 8), so gap + 1 consecutive blocks never read each other:
- * they are parsed, levelled and coded at once, one per thread.  Before a
- * round, the far table receives every position up to the gap before the
- * round's first block, so its entries are never in a gap, and the bytes
- * written do not depend on the thread count.
+ * Rounds.  A block's parse needs only the input and the far table (no
+ * other block's tokens), so the blocks of a round are parsed and coded at
+ * once, one per thread; then each, in order, gets its dependency levels,
+ * which do need those of the blocks it reads.  Before the parse, the far
+ * table receives the anchors of every block before the gap of the round's
+ * last block (anchors are found from the input alone); each block ignores
+ * the entries it may not read (its gap and after).  Rounds hold
+ * WLZ_ROUND_BLOCKS blocks, a count that does not depend on the threads, so
+ * neither do the bytes written.  Under a depth limit the parse reads the
+ * level map of its sources, so a round is then gap + 1 blocks, none of
+ * which reads another.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -30,11 +35,17 @@
 /* Bytes of lookahead kept after the blocks being parsed (hashing reads 16). */
 #define LOOKAHEAD 64
 
+/* Blocks per round: enough that 16 threads stay busy through blocks of
+ * unequal cost. */
+#define WLZ_ROUND_BLOCKS 32
+
 typedef struct worker {
 	wlz_parser *ps;
 	wlz_benc *be;
 	wlz_token *keep;        /* the better of two parses */
 	size_t keep_cap;
+	wlz_anchor *anc;        /* anchors being listed */
+	size_t anc_cap;
 } worker;
 
 /* A block's far-table anchors, kept until the table receives them. */
@@ -67,6 +78,7 @@ typedef struct eng {
 	unsigned bl;
 	uint64_t B, W, S;       /* block, window, segment */
 	uint64_t gap;           /* blocks a match may not read before its own */
+	uint64_t rblocks;       /* blocks per round */
 	uint8_t *src, *map;
 	uint64_t cap, fill;     /* buffer capacity, bytes in it */
 	uint64_t done;          /* buffer position of the next round */
@@ -86,7 +98,9 @@ typedef struct eng {
 	pthread_mutex_t mu;
 	pthread_cond_t go, idle;
 	unsigned gen;
-	int phase;              /* 1 far insert, 2 blocks, 0 exit */
+	int phase;              /* 1 far insert, 2 blocks, 3 anchors, 0 exit */
+	pthread_cond_t lv;      /* levels: block lv_next's turn */
+	uint64_t lv_next;
 	int busy;               /* workers still in this phase */
 	atomic_uint_fast64_t next;
 	uint64_t ntasks;
@@ -127,9 +141,21 @@ static uint64_t gap_for(const wlz_options *o, uint64_t nb)
 	return g;
 }
 
-static uint64_t segment_for(uint64_t W, uint64_t B, uint64_t gap)
+/* Blocks per round: WLZ_ROUND_BLOCKS, but no more than a quarter of the
+ * window (which sets the memory), and never fewer than gap + 1. */
+static uint64_t round_blocks(const wlz_options *o, uint64_t gap, uint64_t W)
 {
-	uint64_t round = (gap + 1) * B, s = W / 2;
+	uint64_t r = W >> o->block_log >> 2;
+	if (r > WLZ_ROUND_BLOCKS)
+		r = WLZ_ROUND_BLOCKS;
+	if (o->depth >= 0 || r < gap + 1)
+		r = gap + 1;
+	return r;
+}
+
+static uint64_t segment_for(uint64_t W, uint64_t B, uint64_t rblocks)
+{
+	uint64_t round = rblocks * B, s = W / 2;
 	if (s < 2 * round)
 		s = 2 * round;
 	return (s + B - 1) / B * B;
@@ -161,6 +187,7 @@ static void free_workers(wlz_cctx *cc)
 		wlz_parser_free(cc->w[i].ps);
 		wlz_benc_free(cc->w[i].be);
 		free(cc->w[i].keep);
+		free(cc->w[i].anc);
 	}
 	free(cc->w);
 	cc->w = NULL;
@@ -221,15 +248,17 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	const wlz_lparams *lp = wlz_level_params(o.level);
 	const uint64_t B = (uint64_t)1 << o.block_log, W = (uint64_t)1 << window_log_for(&o, lp, UINT64_MAX);
 	const uint64_t gap = gap_for(&o, UINT64_MAX);
-	const uint64_t cap = W + segment_for(W, B, gap) + B + LOOKAHEAD;
+	const uint64_t R = round_blocks(&o, gap, W);
+	const uint64_t cap = W + segment_for(W, B, R) + B + LOOKAHEAD;
 	const uint64_t far = wlz_far_memory(wlz_far_log_for(W, lp->far_rate));
 	/* per thread: near chain, tokens, streams, coded block (parse.c,
 	 * block_encode.c), about */
 	const uint64_t per = 4 * ((uint64_t)lp->near + B) + 16 * B + (lp->optimal ? 48 * B : 0);
 	const uint64_t t = (uint64_t)wlz_resolve_threads(o.threads);
-	/* anchors of three rounds (8 bytes each) */
-	const uint64_t anchors = 3 * (gap + 1) * B / lp->far_rate * 8 * 2;
-	return 2 * cap + far + anchors + t * per + (gap + 1) * B;
+	/* anchors (8 bytes each, about one in far_rate positions) of the
+	 * blocks kept, and the coded blocks of a round */
+	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * 8 * 2;
+	return 2 * cap + far + anchors + t * (per + 8 * B) + R * B;
 }
 
 /* ---------------------------------------------------------------- blocks */
@@ -248,8 +277,42 @@ static wlz_error keep_tokens(worker *w, const wlz_token *tok, size_t ntok)
 	return WLZ_OK;
 }
 
-/* Parse, levels, code: one block, on one thread. */
-static wlz_error do_block(eng *en, worker *w, blk *bk)
+/* Lists a block's far-table anchors (a task of its own: the table
+ * receives them before the blocks of the round that may read them are
+ * parsed). */
+static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
+{
+	alist *al = &en->lists[bk->abs_block % en->nlists];
+	al->n = 0;
+	/* Anchors hash 16 bytes: none in the input's last 16. */
+	const uint64_t safe = en->view.n >= 16 ? en->view.n - 16 : 0;
+	const uint64_t to = bk->bend < safe ? bk->bend : safe;
+	if (to <= bk->bstart)
+		return WLZ_OK;
+	const uint64_t len = to - bk->bstart;
+	if (w->anc_cap < len) {
+		wlz_anchor *a = realloc(w->anc, (size_t)len * sizeof(*a));
+		if (!a)
+			return WLZ_ERR_NOMEM;
+		w->anc = a;
+		w->anc_cap = len;
+	}
+	size_t n = wlz_far_anchors(&en->far, en->src, bk->bstart, to, w->anc);
+	if (al->cap < n) {
+		wlz_anchor *a = realloc(al->a, n * sizeof(*a));
+		if (!a)
+			return WLZ_ERR_NOMEM;
+		al->a = a;
+		al->cap = n;
+	}
+	if (n)
+		memcpy(al->a, w->anc, n * sizeof(*al->a));
+	al->n = n;
+	return WLZ_OK;
+}
+
+/* Parse and code one block on one thread. */
+static wlz_error parse_block(eng *en, worker *w, blk *bk, const wlz_token **tokp, size_t *ntokp)
 {
 	const wlz_lparams *lp = en->lp;
 	const int depth = en->cc->opt.depth;
@@ -257,22 +320,9 @@ static wlz_error do_block(eng *en, worker *w, blk *bk)
 	size_t ntok;
 	const uint8_t *payload;
 	size_t psize;
-	wlz_block_entry e;
 	wlz_parser_set_parallel(w->ps, (int)en->gap + 1);
 	if (en->lp->long_depth) {
-		alist *al = &en->lists[bk->abs_block % en->nlists];
-		const uint64_t len = bk->bend - bk->bstart;
-		if (al->cap < len) {
-			wlz_anchor *a = realloc(al->a, (size_t)len * sizeof(*a));
-			if (!a)
-				return WLZ_ERR_NOMEM;
-			al->a = a;
-			al->cap = len;
-		}
-		/* Anchors hash 16 bytes: none in the input's last 16. */
-		const uint64_t safe = en->view.n >= 16 ? en->view.n - 16 : 0;
-		const uint64_t to = bk->bend < safe ? bk->bend : safe;
-		al->n = to > bk->bstart ? wlz_far_anchors(&en->far, en->src, bk->bstart, to, al->a) : 0;
+		const alist *al = &en->lists[bk->abs_block % en->nlists];
 		wlz_parser_set_anchors(w->ps, al->a, al->n);
 	}
 	wlz_parser_set_depth(w->ps, depth >= 0 ? en->map : NULL, depth);
@@ -280,9 +330,10 @@ static wlz_error do_block(eng *en, worker *w, blk *bk)
 		/* The price model is an estimate: on noisy data (PacBio
 		 * qualities) the lazy parse can code smaller; keep the better. */
 		size_t best = SIZE_MAX, nbest = 0;
+		wlz_block_entry e;
 		for (int pass = 0; pass < 2; pass++) {
 			WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, pass, &tok, &ntok));
-			WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, 0, lp->zlevel,
+			WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, lp->zlevel,
 						&payload, &psize, &e));
 			if (psize < best) {
 				best = psize;
@@ -295,13 +346,8 @@ static wlz_error do_block(eng *en, worker *w, blk *bk)
 	} else {
 		WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, 0, &tok, &ntok));
 	}
-	wlz_error err;
-	unsigned maxl = wlz_levels_block(en->map, bk->bstart, bk->bend, tok, ntok, depth, &err);
-	WLZ_TRY(err);
-	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, maxl, lp->zlevel, &payload,
-				&psize, &bk->e));
-	if (bk->e.token_count == 0 && ntok)
-		memset(en->map + bk->bstart, 0, bk->bend - bk->bstart);  /* stored as literals */
+	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, lp->zlevel, &payload, &psize,
+				&bk->e));
 	if (bk->cap < psize) {
 		uint8_t *d = realloc(bk->data, psize);
 		if (!d)
@@ -312,7 +358,40 @@ static wlz_error do_block(eng *en, worker *w, blk *bk)
 	memcpy(bk->data, payload, psize);
 	bk->size = psize;
 	bk->e.length = (uint32_t)(bk->bend - bk->bstart);
+	*tokp = tok;
+	*ntokp = ntok;
 	return WLZ_OK;
+}
+
+/* Parse, code, then levels: the levels wait for the blocks before (k is the
+ * block's index in the round), whose map they may read. */
+static wlz_error do_block(eng *en, worker *w, uint64_t k)
+{
+	blk *bk = &en->blks[k];
+	const wlz_token *tok = NULL;
+	size_t ntok = 0;
+	wlz_error err = parse_block(en, w, bk, &tok, &ntok);
+	pthread_mutex_lock(&en->mu);
+	while (en->lv_next != k)
+		pthread_cond_wait(&en->lv, &en->mu);
+	pthread_mutex_unlock(&en->mu);
+	if (err == WLZ_OK && atomic_load(&en->err) == WLZ_OK) {
+		if (bk->e.token_count == 0) {
+			memset(en->map + bk->bstart, 0, bk->bend - bk->bstart);  /* stored as literals */
+			bk->e.max_level = 0;
+			bk->e.chained = 0;
+		} else {
+			uint32_t chained = 0;
+			bk->e.max_level = wlz_levels_block(en->map, bk->bstart, bk->bend, tok, ntok, en->cc->opt.depth,
+							   &chained, &err);
+			bk->e.chained = chained > WLZ_CHAINED_MAX ? WLZ_CHAINED_MAX : chained;
+		}
+	}
+	pthread_mutex_lock(&en->mu);
+	en->lv_next = k + 1;
+	pthread_cond_broadcast(&en->lv);
+	pthread_mutex_unlock(&en->mu);
+	return err;
 }
 
 /* ---------------------------------------------------------------- pool */
@@ -326,13 +405,15 @@ static void run_tasks(eng *en, int id)
 			break;
 		wlz_error err = WLZ_OK;
 		if (en->phase == 1) {
+			const unsigned part = (unsigned)k, parts = (unsigned)en->ntasks;
 			for (uint64_t b = en->far_block; b < en->far_to; b++) {
 				const alist *al = &en->lists[b % en->nlists];
-				wlz_far_insert(&en->far, al->a, al->n, b << en->bl, (unsigned)k,
-					       (unsigned)en->ntasks);
+				wlz_far_insert(&en->far, al->a, al->n, b << en->bl, part, parts);
 			}
-		} else
-			err = do_block(en, w, &en->blks[k]);
+		} else if (en->phase == 3)
+			err = list_anchors(en, w, &en->blks[k]);
+		else
+			err = do_block(en, w, k);
 		if (err != WLZ_OK) {
 			int ok = WLZ_OK;
 			atomic_compare_exchange_strong(&en->err, &ok, (int)err);
@@ -466,7 +547,8 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->bl = opt->block_log;
 	en->B = (uint64_t)1 << opt->block_log;
 	uint64_t W0 = (uint64_t)1 << window_log_for(opt, en->lp, size_hint);
-	uint64_t cap0 = W0 + segment_for(W0, en->B, gap_for(opt, UINT64_MAX)) + en->B + LOOKAHEAD;
+	/* (rounds only shrink once the size is known) */
+	uint64_t cap0 = W0 + segment_for(W0, en->B, round_blocks(opt, gap_for(opt, UINT64_MAX), W0)) + en->B + LOOKAHEAD;
 	if (size_hint < cap0 - LOOKAHEAD - 1)
 		cap0 = size_hint + LOOKAHEAD + 1;  /* room to see the end */
 	en->src = malloc((size_t)cap0);
@@ -484,11 +566,14 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	const unsigned wl = window_log_for(opt, en->lp, known);
 	en->W = (uint64_t)1 << wl;
 	en->gap = gap_for(opt, nb);
-	en->S = segment_for(en->W, en->B, en->gap);
-	const uint64_t round = (en->gap + 1) * en->B;
+	en->rblocks = round_blocks(opt, en->gap, en->W);
+	en->S = segment_for(en->W, en->B, en->rblocks);
+	const uint64_t round = en->rblocks * en->B;
 	en->map = malloc((size_t)en->cap);
-	en->blks = calloc((size_t)(en->gap + 1), sizeof(blk));
-	en->nlists = 3 * (en->gap + 1);
+	en->blks = calloc((size_t)en->rblocks, sizeof(blk));
+	/* lists live from their listing until the table has them: at most a
+	 * round and a gap */
+	en->nlists = 2 * (en->rblocks + en->gap + 1);
 	en->lists = calloc((size_t)en->nlists, sizeof(alist));
 	if (!en->map || !en->blks || !en->lists)
 		return WLZ_ERR_NOMEM;
@@ -519,14 +604,6 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		if (en->done >= en->fill)
 			break;
 		const uint64_t rend = en->done + round < en->fill ? en->done + round : en->fill;
-		/* Far table: every block before the round's gap. */
-		const uint64_t first = (en->view.base + en->done) >> en->bl;
-		const uint64_t to = first > en->gap ? first - en->gap : 0;
-		if (to > en->far_block && en->lp->long_depth) {
-			en->far_to = to;
-			WLZ_TRY(run_phase(en, 1, (uint64_t)en->nthreads));
-			en->far_block = to;
-		}
 		en->view.n = en->fill;
 		memset(en->map + en->done, 0, rend - en->done);
 		en->nblk = 0;
@@ -536,6 +613,21 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 			bk->bend = p + en->B < rend ? p + en->B : rend;
 			bk->abs_block = (en->view.base + p) >> en->bl;
 		}
+		if (en->lp->long_depth) {
+			WLZ_TRY(run_phase(en, 3, en->nblk));
+			/* Far table: every block before the gap of the round's
+			 * last block.  The round's earlier blocks skip what
+			 * they may not read; those entries push older ones
+			 * out of full buckets, which eight ways keep rare. */
+			const uint64_t last = ((en->view.base + en->done) >> en->bl) + en->nblk - 1;
+			const uint64_t to = last > en->gap ? last - en->gap : 0;
+			if (to > en->far_block) {
+				en->far_to = to;
+				WLZ_TRY(run_phase(en, 1, (uint64_t)en->nthreads));
+				en->far_block = to;
+			}
+		}
+		en->lv_next = 0;
 		WLZ_TRY(run_phase(en, 2, en->nblk));
 		for (uint64_t k = 0; k < en->nblk; k++)
 			WLZ_TRY(put_block(o, &en->blks[k]));
@@ -575,6 +667,7 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		pthread_mutex_init(&en->mu, NULL);
 		pthread_cond_init(&en->go, NULL);
 		pthread_cond_init(&en->idle, NULL);
+		pthread_cond_init(&en->lv, NULL);
 		tid = calloc((size_t)en->nthreads, sizeof(*tid));
 		args = calloc((size_t)en->nthreads, sizeof(*args));
 		if (!tid || !args)
@@ -599,8 +692,9 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		pthread_mutex_destroy(&en->mu);
 		pthread_cond_destroy(&en->go);
 		pthread_cond_destroy(&en->idle);
+		pthread_cond_destroy(&en->lv);
 	}
-	for (uint64_t k = 0; en->blks && k <= en->gap; k++)
+	for (uint64_t k = 0; en->blks && k < en->rblocks; k++)
 		free(en->blks[k].data);
 	free(en->blks);
 	for (uint64_t k = 0; en->lists && k < en->nlists; k++)

@@ -22,7 +22,7 @@
 
 #include "encoder/matchfind.h"
 
-#define WLZ_FAR_WAYS 4
+#define WLZ_FAR_WAYS 8
 
 typedef struct wlz_far {
 	uint32_t *slot;         /* buckets x WLZ_FAR_WAYS, (position + 1) mod 2^32, 0 = empty */

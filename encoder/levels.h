@@ -9,8 +9,10 @@
 
 /* map is laid out as the input buffer and final before bstart.  Writes the
  * map for src[bstart..bend) and returns the block's highest level (255 =
- * 255 or more); WLZ_ERR_INTERNAL in *err if a token exceeds depth (>= 0). */
+ * 255 or more); WLZ_ERR_INTERNAL in *err if a token exceeds depth (>= 0).
+ * Adds to *chained the tokens that read a match byte of their own block
+ * (SPEC.md, section 6.1). */
 unsigned wlz_levels_block(uint8_t *map, uint64_t bstart, uint64_t bend, const wlz_token *tok, size_t ntok,
-			  int depth, wlz_error *err);
+			  int depth, uint32_t *chained, wlz_error *err);
 
 #endif

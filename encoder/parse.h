@@ -28,6 +28,8 @@ typedef struct wlz_lparams {
 	int zlevel;             /* zstd level of the stream codec */
 	unsigned far_rate;      /* far table: about one anchor in this many positions */
 	unsigned window_log;    /* default window (no --long) */
+	unsigned fast;          /* 0: chain parsers; 1: one hash table (short_len bytes),
+				 * 2: and one of 8 bytes (parse_fast.c) */
 } wlz_lparams;
 
 /* What a parser sees of the input: a buffer whose position p is src[p],

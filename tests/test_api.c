@@ -843,7 +843,7 @@ static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t
 	 * given: the header leaves the content size open (all bits set), the
 	 * index and footer still give it. */
 	{
-		const size_t big = 3 << 20;
+		const size_t big = 6 << 20;
 		uint8_t *b = tu_xmalloc(big);
 		tu_fill(TU_FASTQ, b, big, seed + 3);
 		wlz_options_init(&opt);
@@ -854,7 +854,7 @@ static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t
 		reader_init(&rd, b, big, PIECE_RANDOM, seed);
 		sink_init(&sk, (size_t)-1);
 		e = c ? wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, UINT64_MAX) : WLZ_ERR_PARAM;
-		TU_CHECK(e == WLZ_OK, "3 MiB without a size: %s", wlz_error_name(e));
+		TU_CHECK(e == WLZ_OK, "6 MiB without a size: %s", wlz_error_name(e));
 		if (e == WLZ_OK) {
 			uint8_t *out = tu_xmalloc(big);
 			size_t got = 0;
@@ -884,7 +884,7 @@ static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t
 			reader_init(&rd, b, big, PIECE_RANDOM, seed);
 			sink_init(&sk, (size_t)-1);
 			e = wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, (uint64_t)(big + dlt));
-			printf("3 MiB with a size hint of %+d byte: %s\n", dlt, wlz_error_name(e));
+			printf("6 MiB with a size hint of %+d byte: %s\n", dlt, wlz_error_name(e));
 			if (e == WLZ_OK)
 				CHECK_ERR(stream_decode(d1, sk.p, sk.n, PIECE_RANDOM, b, big, "size hint off by one"), WLZ_OK);
 			free(sk.p);

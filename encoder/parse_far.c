@@ -1,0 +1,68 @@
+/*
+ * parse_far.c - the far matches of a block, found before its parse.
+ */
+#include <stdlib.h>
+#include "encoder/parse_impl.h"
+
+/* The far table's matches of the block, found anchor by anchor before the
+ * parse.  The table is far larger than the caches: looked up in one pass,
+ * each bucket fetched well ahead, its misses overlap where a lookup inside
+ * the parse would wait for each. */
+wlz_error wlz_parse_far_prepass(wlz_parser *ps)
+{
+	ps->nfm = 0;
+	ps->fk = 0;
+	const wlz_far *f = ps->v->far;
+	if (!f || !ps->lp.long_depth || !ps->nanc)
+		return WLZ_OK;
+	if (ps->fm_cap < ps->nanc) {
+		struct wlz_fmatch *m = realloc(ps->fm, ps->nanc * sizeof(*m));
+		if (!m)
+			return WLZ_ERR_NOMEM;
+		ps->fm = m;
+		ps->fm_cap = ps->nanc;
+	}
+	const uint8_t *src = ps->src;
+	const uint64_t bstart = ps->bstart, pend = ps->pend;
+	uint64_t covered = bstart, floor = bstart;
+	for (size_t k = 0; k < ps->nanc; k++) {
+		/* Two stages ahead: the bucket, then the bytes its entries name. */
+		if (k + 16 < ps->nanc)
+			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 16].bucket));
+		if (k + 8 < ps->nanc) {
+			const uint32_t *w = wlz_far_bucket(f, ps->anc[k + 8].bucket);
+			const uint64_t ap = ps->v->base + bstart + ps->anc[k + 8].pos + 1;
+			for (unsigned i = 0; i < ps->lp.long_depth; i++) {
+				const uint64_t d = (uint32_t)(ap - w[i]);
+				if (w[i] && d <= ps->anc[k + 8].pos + bstart)
+					__builtin_prefetch(src + bstart + ps->anc[k + 8].pos - d);
+			}
+		}
+		const uint64_t p = bstart + ps->anc[k].pos;
+		if (p >= pend)
+			break;
+		if (p + f->hash_len <= covered)
+			continue;  /* inside the last match: it would find it again */
+		uint64_t fc[WLZ_FAR_WAYS];
+		const unsigned n = far_bucket_cands(ps, k, p, fc);
+		cand best = {0, 0, 0};
+		for (unsigned i = 0; i < n; i++)
+			fast_consider(ps, p, fc[i], ps->bend - p, 0, &best);
+		if (best.gain <= 0)
+			continue;
+		uint64_t s = p, L = best.len;
+		const uint64_t d = best.dist;
+		while (s > floor && s > d && src[s - 1] == src[s - 1 - d] && diag_cut(ps, s - 1, s - 1 - d, L + 1) == L + 1) {
+			s--;
+			L++;
+		}
+		struct wlz_fmatch *m = &ps->fm[ps->nfm++];
+		m->start = s;
+		m->end = s + L;
+		m->dist = d;
+		floor = s;  /* starts stay in order */
+		covered = m->end > covered ? m->end : covered;
+	}
+	return WLZ_OK;
+}
+

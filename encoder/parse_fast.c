@@ -1,0 +1,136 @@
+/*
+ * parse_fast.c - the fast parse of the low levels.
+ *
+ * As zstd's fast and double-fast finders: one or two hash tables holding the
+ * last position of each hash (no chains), filled as the parse goes and at
+ * the ends of matches, cleared for each block so that they stay in the
+ * core's caches.  The far matches of the block (parse_far.c) add the
+ * long-distance candidates.  Choices use the same gain model as the lazy
+ * parse (parse_impl.h); flattening is not done here (chains only raise
+ * dependency levels, which the decoders handle), and depth-limited parses
+ * go to the lazy parse, which cuts candidates by level.
+ */
+#include <stdlib.h>
+#include "encoder/parse_impl.h"
+
+#define FAST_LONG_LEN 8
+
+/* Table sizes, log2 entries: level 1 stays in L2, the two-table levels
+ * a little beyond. */
+static unsigned short_log(const wlz_parser *ps) { return ps->lp.fast >= 2 ? 16 : 15; }
+static unsigned long_log(const wlz_parser *ps) { (void)ps; return 17; }
+
+wlz_error wlz_parse_fast_init(wlz_parser *ps)
+{
+	if (!ps->lp.fast)
+		return WLZ_OK;
+	ps->fst = malloc(sizeof(uint32_t) << short_log(ps));
+	if (ps->lp.fast >= 2)
+		ps->flt = malloc(sizeof(uint32_t) << long_log(ps));
+	return ps->fst && (ps->lp.fast < 2 || ps->flt) ? WLZ_OK : WLZ_ERR_NOMEM;
+}
+
+typedef struct fstate {
+	const uint8_t *src;
+	uint32_t *st, *lt;
+	unsigned slog, llog, slen;
+	uint64_t tb;            /* table entries are position - tb + 1 */
+} fstate;
+
+static inline void fast_insert(const fstate *f, uint64_t q)
+{
+	const uint32_t v = (uint32_t)(q - f->tb + 1);
+	f->st[wlz_hash_bytes(f->src + q, f->slen, f->slog)] = v;
+	if (f->lt)
+		f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)] = v;
+}
+
+/* Best candidate at p (entered into the tables): the repeat distance, the
+ * long table, the short table, then the far table at anchors. */
+static inline cand fast_search(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t rep)
+{
+	const uint8_t *src = f->src;
+	const uint64_t limit = ps->bend - p;
+	cand best = {0, 0, 0};
+	if (rep && rep <= p && wlz_rd32(src + p) == wlz_rd32(src + p - rep))
+		fast_consider(ps, p, p - rep, limit, 1, &best);
+	const uint32_t v = (uint32_t)(p - f->tb + 1);
+	if (f->lt) {
+		uint32_t *e = &f->lt[wlz_hash_bytes(src + p, FAST_LONG_LEN, f->llog)];
+		const uint32_t c = *e;
+		*e = v;
+		if (c && wlz_rd64(src + c - 1 + f->tb) == wlz_rd64(src + p))
+			fast_consider(ps, p, c - 1 + f->tb, limit, 0, &best);
+	}
+	uint32_t *e = &f->st[wlz_hash_bytes(src + p, f->slen, f->slog)];
+	const uint32_t c = *e;
+	*e = v;
+	if (c && best.len < ps->lp.nice && wlz_rd32(src + c - 1 + f->tb) == wlz_rd32(src + p))
+		fast_consider(ps, p, c - 1 + f->tb, limit, 0, &best);
+	const struct wlz_fmatch *m[2];
+	const unsigned nm = far_matches_at(ps, p, m);
+	for (unsigned k = 0; k < nm; k++) {
+		const int64_t g = gain_of(ps, p, m[k]->end - p, m[k]->dist, m[k]->dist == rep);
+		if (g > best.gain) {
+			best.gain = g;
+			best.len = m[k]->end - p;
+			best.dist = m[k]->dist;
+		}
+	}
+	return best;
+}
+
+wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
+{
+	WLZ_TRY(wlz_parse_far_prepass(ps));
+	fstate f = {ps->src, ps->fst, ps->lp.fast >= 2 ? ps->flt : NULL, short_log(ps), long_log(ps),
+		    ps->lp.short_len, 0};
+	const uint8_t *src = ps->src;
+	const uint64_t bstart = ps->bstart, pend = ps->pend;
+	/* Without a gap the bytes just before the block are near sources too. */
+	const uint64_t pre = ps->gap ? bstart : ps->ws;
+	f.tb = pre;
+	memset(f.st, 0, sizeof(uint32_t) << f.slog);
+	if (f.lt)
+		memset(f.lt, 0, sizeof(uint32_t) << f.llog);
+	for (uint64_t q = pre; q < bstart && q + 16 <= ps->n; q++)
+		fast_insert(&f, q);
+	uint64_t p = bstart, anchor = p, rep = 0;
+	size_t nt = 0;
+	while (p < pend) {
+		cand c = fast_search(ps, &f, p, rep);
+		if (c.gain <= 0) {
+			p += ps->lp.skip ? 1 + ((p - anchor) >> ps->lp.skip) : 1;
+			continue;
+		}
+		for (unsigned k = 0; k < ps->lp.lazy && p + 1 < pend && c.len < ps->lp.nice; k++) {
+			cand c2 = fast_search(ps, &f, p + 1, rep);
+			if (c2.gain <= c.gain + 16)
+				break;
+			c = c2;
+			p++;
+		}
+		/* Grow the match backwards into the pending literals. */
+		while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist] &&
+		       (p - 1 - c.dist >= bstart || diag_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1)) {
+			p--;
+			c.len++;
+		}
+		ps->tok[nt].lit = (uint32_t)(p - anchor);
+		ps->tok[nt].mlen = (uint32_t)c.len;
+		ps->tok[nt].dist = c.dist;
+		nt++;
+		rep = c.dist;
+		const uint64_t end = p + c.len;
+		/* As zstd's finders: enter two positions of the match, so that
+		 * the next repeat of these bytes finds this copy. */
+		if (end < pend) {
+			fast_insert(&f, p + 2);
+			fast_insert(&f, end - 2);
+		}
+		p = end;
+		anchor = p;
+	}
+	*ntok = nt;
+	return WLZ_OK;
+}

@@ -1,0 +1,227 @@
+/*
+ * parse_opt.c - the price-based forward parse of the high levels: every
+ * candidate length is offered to a price table, the cheapest path wins; a
+ * second pass may price from the first parse's statistics.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include "encoder/parse_impl.h"
+
+static inline unsigned varint_bytes(uint64_t v) { return wlz_highbit64(v) / 7 + 1; }
+
+/* Second-pass price of a match: the cmd byte it would emit after a literal
+ * run of lrun bytes, length extensions, and its offset's head and low bytes,
+ * all priced from the first parse's statistics. */
+static inline uint32_t stat_cost(const wlz_parser *ps, uint32_t lrun, uint64_t len, uint64_t dist, int rep)
+{
+	const uint8_t cmd = wlz_cmd_byte(lrun, len, rep);
+	uint32_t c = ps->cmdcost[cmd];
+	if (cmd >> 5 == WLZ_LIT_CODE_MAX)
+		c += 16 * 6 * varint_bytes(lrun - WLZ_LIT_CODE_MAX);
+	if ((cmd & 15) == WLZ_MATCH_CODE_MAX)
+		c += 16 * 6 * varint_bytes(len - WLZ_MINMATCH - WLZ_MATCH_CODE_MAX);
+	if (!rep) {
+		uint64_t x = dist - 1;
+		unsigned k = wlz_off_lows(x);
+		c += ps->headcost[wlz_off_head(x, k)] + 16 * 8 * k;
+	}
+	return c;
+}
+
+static void cost_table(const uint32_t cnt[256], uint32_t total, uint32_t out[256])
+{
+	for (int b = 0; b < 256; b++) {
+		/* Unseen symbols get a little more than the rarest seen. */
+		double p = cnt[b] ? (double)cnt[b] / total : 0.5 / (total + 1);
+		double bits = -log2(p);
+		out[b] = (uint32_t)((bits < 0.25 ? 0.25 : bits) * 16 + 0.5);
+	}
+}
+
+/* Statistics of a first parse, for the second. */
+void wlz_parse_gather_stats(wlz_parser *ps, const wlz_token *tok, size_t nt)
+{
+	uint32_t cmd[256] = {0}, head[256] = {0}, lit[256] = {0};
+	uint32_t nheads = 0, nlit = 0;
+	uint64_t prev = 0, pos = ps->bstart;
+	for (size_t k = 0; k < nt; k++) {
+		const wlz_token *t = &tok[k];
+		int rep = t->dist == prev;
+		cmd[wlz_cmd_byte(t->lit, t->mlen, rep)]++;
+		if (!rep) {
+			uint64_t x = t->dist - 1;
+			head[wlz_off_head(x, wlz_off_lows(x))]++;
+			nheads++;
+		}
+		for (uint32_t i = 0; i < t->lit; i++)
+			lit[ps->src[pos + i]]++;
+		nlit += t->lit;
+		pos += t->lit + t->mlen;
+		prev = t->dist;
+	}
+	for (; pos < ps->bend; pos++, nlit++)
+		lit[ps->src[pos]]++;
+	cost_table(cmd, nt ? (uint32_t)nt : 1, ps->cmdcost);
+	cost_table(head, nheads ? nheads : 1, ps->headcost);
+	if (nlit > 256)
+		cost_table(lit, nlit, ps->litcost);
+	ps->use_stats = 1;
+}
+
+static inline void relax(wlz_parser *ps, uint64_t i, uint64_t l, uint64_t dist, uint32_t cost)
+{
+	if (cost < ps->price[i + l]) {
+		ps->price[i + l] = cost;
+		ps->olen[i + l] = (uint32_t)l;
+		ps->odist[i + l] = dist;
+		ps->orep[i + l] = dist;
+		ps->lrun[i + l] = 0;
+	}
+}
+
+/* Offers lengths (*done, L] of a candidate to the price table. */
+static inline void offer(wlz_parser *ps, uint64_t i, uint64_t L, uint64_t dist, int rep, uint64_t *done)
+{
+	uint32_t base = ps->price[i];
+	uint64_t l = *done + 1 > WLZ_MINMATCH ? *done + 1 : WLZ_MINMATCH;
+	if (ps->use_stats) {
+		for (; l <= L; l++)
+			relax(ps, i, l, dist, base + stat_cost(ps, ps->lrun[i], l, dist, rep));
+	} else {
+		for (; l <= L; l++)
+			relax(ps, i, l, dist, base + match_cost(l, dist, rep));
+	}
+	if (L > *done)
+		*done = L;
+}
+
+static int push_cand(wlz_parser *ps, size_t at, uint64_t L, uint64_t dist)
+{
+	if (at >= ps->ccap) {
+		size_t cap = ps->ccap ? ps->ccap * 2 : (size_t)ps->bsize;
+		uint32_t *l = realloc(ps->clen, sizeof(uint32_t) * cap);
+		if (l)
+			ps->clen = l;
+		uint64_t *d = realloc(ps->cdist, sizeof(uint64_t) * cap);
+		if (d)
+			ps->cdist = d;
+		if (!l || !d)
+			return 0;
+		ps->ccap = cap;
+	}
+	ps->clen[at] = (uint32_t)L;
+	ps->cdist[at] = dist;
+	return 1;
+}
+
+/* Candidates at p, each longer than the last, into the cache: the near
+ * chain, then the far table. */
+static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *at)
+{
+	const uint8_t *src = ps->src;
+	uint64_t best = 0;
+	unsigned depth = ps->lp.short_depth;
+	uint64_t c;
+	uint64_t cn = chain_first(ps, p);
+	uint64_t fc[WLZ_FAR_WAYS];
+	unsigned nf = 0, k = 0;
+	for (;;) {
+		if (best >= limit || best >= ps->lp.nice)
+			break;
+		if (cn && depth) {
+			depth--;
+			c = cn - 1;
+			cn = depth ? chain_next(ps, p, c) : 0;
+		} else {
+			if (k == 0)
+				nf = far_cands(ps, p, fc);
+			if (k >= nf)
+				break;
+			c = fc[k++];
+		}
+		if (src[c + best] != src[p + best])
+			continue;
+		uint64_t o = c;
+		uint64_t L = diag_match(ps, p, &o, limit);
+		if (L > best && L >= WLZ_MINMATCH) {
+			if (!push_cand(ps, (*at)++, L, p - o))
+				return WLZ_ERR_NOMEM;
+			best = L;
+		}
+	}
+	return WLZ_OK;
+}
+
+wlz_error wlz_parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
+{
+	const uint8_t *src = ps->src;
+	const uint64_t bstart = ps->bstart, blen = ps->bend - bstart;
+	const uint64_t m = ps->pend > bstart ? ps->pend - bstart : 0;
+	for (uint64_t i = 0; i <= blen; i++)
+		ps->price[i] = INF_PRICE;
+	ps->price[0] = 0;
+	ps->orep[0] = 0;
+	ps->olen[0] = 0;
+	ps->lrun[0] = 0;
+	uint64_t skip_to = 0;
+	size_t at = 0;
+	for (uint64_t i = 0; i < blen; i++) {
+		uint32_t lc = ps->price[i] + ps->litcost[src[bstart + i]];
+		if (lc < ps->price[i + 1]) {
+			ps->price[i + 1] = lc;
+			ps->olen[i + 1] = 0;
+			ps->orep[i + 1] = ps->orep[i];
+			ps->lrun[i + 1] = ps->lrun[i] + 1;
+		}
+		if (!reuse)
+			ps->cstart[i] = (uint32_t)at;
+		if (i >= m || i < skip_to)
+			continue;
+		const uint64_t p = bstart + i, limit = blen - i;
+		uint64_t done = 0, rep = ps->orep[i];
+		if (rep && rep <= p) {
+			uint64_t L = diag_len(ps, p, p - rep, limit);
+			if (L >= WLZ_MINMATCH)
+				offer(ps, i, L, rep, 1, &done);
+		}
+		if (!reuse)
+			WLZ_TRY(find_cands(ps, p, limit, &at));
+		size_t end = reuse ? ps->cstart[i + 1] : at;
+		for (size_t k = ps->cstart[i]; k < end; k++)
+			if (ps->clen[k] > done)
+				offer(ps, i, ps->clen[k], ps->cdist[k], 0, &done);
+		if (done >= ps->lp.nice)
+			skip_to = i + done;
+	}
+	if (!reuse)
+		for (uint64_t i = blen < m ? blen : m; i <= m; i++)
+			ps->cstart[i] = (uint32_t)at;
+	/* Walk the cheapest path back, then emit it forwards. */
+	size_t nm = 0;
+	uint64_t i = blen;
+	while (i > 0) {
+		uint32_t l = ps->olen[i];
+		if (l == 0) {
+			i--;
+			continue;
+		}
+		ps->tok[nm].mlen = l;
+		ps->tok[nm].dist = ps->odist[i];
+		ps->tok[nm].lit = (uint32_t)(i - l);  /* start, fixed below */
+		nm++;
+		i -= l;
+	}
+	for (size_t a = 0, b = nm ? nm - 1 : 0; a < b; a++, b--) {
+		wlz_token t = ps->tok[a];
+		ps->tok[a] = ps->tok[b];
+		ps->tok[b] = t;
+	}
+	uint64_t pos = 0;
+	for (size_t k = 0; k < nm; k++) {
+		uint64_t start = ps->tok[k].lit;
+		ps->tok[k].lit = (uint32_t)(start - pos);
+		pos = start + ps->tok[k].mlen;
+	}
+	*ntok = nm;
+	return WLZ_OK;
+}
