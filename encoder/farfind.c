@@ -55,6 +55,9 @@ void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_ab
 {
 	const uint64_t lo = ((uint64_t)part << f->log) / nparts, hi = ((uint64_t)(part + 1) << f->log) / nparts;
 	for (size_t i = 0; i < n; i++) {
+		/* The table is far larger than the caches: fetch ahead. */
+		if (i + 16 < n && a[i + 16].bucket >= lo && a[i + 16].bucket < hi)
+			__builtin_prefetch(f->slot + (size_t)a[i + 16].bucket * WLZ_FAR_WAYS, 1);
 		if (a[i].bucket < lo || a[i].bucket >= hi)
 			continue;
 		uint32_t *w = f->slot + (size_t)a[i].bucket * WLZ_FAR_WAYS;

@@ -15,7 +15,18 @@ unsigned wlz_levels_block(uint8_t *map, uint64_t bstart, uint64_t bend, const wl
 	uint64_t pos = bstart;
 	unsigned maxl = 0;
 	*err = WLZ_OK;
+	/* Far sources' map bytes miss the caches: fetch them some tokens
+	 * ahead, so that the misses overlap (the blocks of a round get their
+	 * levels one after another). */
+	enum { AHEAD = 16 };
+	size_t ka = 0;
+	uint64_t pa = bstart;
 	for (size_t k = 0; k < ntok; k++) {
+		for (; ka < ntok && ka < k + AHEAD; ka++) {
+			pa += tok[ka].lit;
+			__builtin_prefetch(map + pa - tok[ka].dist);
+			pa += tok[ka].mlen;
+		}
 		memset(map + pos, 0, tok[k].lit);
 		pos += tok[k].lit;
 		/* Sources before the block, then in it: a match byte of its

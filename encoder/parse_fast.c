@@ -15,16 +15,22 @@
 
 #define FAST_LONG_LEN 8
 
-/* Table sizes, log2 entries: level 1 stays in L2, the two-table levels
- * a little beyond. */
-static unsigned short_log(const wlz_parser *ps) { return ps->lp.fast >= 2 ? 16 : 15; }
+/* The short table has buckets of short_depth ways (1, 2, 4 or 8: one
+ * cache line at most), newest first.  Table sizes, log2 entries: level 1
+ * stays in L2, the others a little beyond. */
+static unsigned short_ways_log(const wlz_parser *ps)
+{
+	const unsigned d = ps->lp.short_depth;
+	return d >= 8 ? 3 : d >= 4 ? 2 : d >= 2 ? 1 : 0;
+}
+static unsigned short_log(const wlz_parser *ps) { return (ps->lp.fast >= 2 ? 17 : 15) - short_ways_log(ps); }
 static unsigned long_log(const wlz_parser *ps) { (void)ps; return 17; }
 
 wlz_error wlz_parse_fast_init(wlz_parser *ps)
 {
 	if (!ps->lp.fast)
 		return WLZ_OK;
-	ps->fst = malloc(sizeof(uint32_t) << short_log(ps));
+	ps->fst = malloc(sizeof(uint32_t) << (short_log(ps) + short_ways_log(ps)));
 	if (ps->lp.fast >= 2)
 		ps->flt = malloc(sizeof(uint32_t) << long_log(ps));
 	return ps->fst && (ps->lp.fast < 2 || ps->flt) ? WLZ_OK : WLZ_ERR_NOMEM;
@@ -33,14 +39,22 @@ wlz_error wlz_parse_fast_init(wlz_parser *ps)
 typedef struct fstate {
 	const uint8_t *src;
 	uint32_t *st, *lt;
-	unsigned slog, llog, slen;
+	unsigned slog, llog, slen, wlog;
 	uint64_t tb;            /* table entries are position - tb + 1 */
 } fstate;
+
+/* Enters v at the front of a short bucket. */
+static inline void short_put(uint32_t *w, unsigned ways, uint32_t v)
+{
+	for (unsigned i = ways - 1; i > 0; i--)
+		w[i] = w[i - 1];
+	w[0] = v;
+}
 
 static inline void fast_insert(const fstate *f, uint64_t q)
 {
 	const uint32_t v = (uint32_t)(q - f->tb + 1);
-	f->st[wlz_hash_bytes(f->src + q, f->slen, f->slog)] = v;
+	short_put(f->st + (wlz_hash_bytes(f->src + q, f->slen, f->slog) << f->wlog), 1u << f->wlog, v);
 	if (f->lt)
 		f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)] = v;
 }
@@ -62,11 +76,13 @@ static inline cand fast_search(wlz_parser *ps, const fstate *f, uint64_t p, uint
 		if (c && wlz_rd64(src + c - 1 + f->tb) == wlz_rd64(src + p))
 			fast_consider(ps, p, c - 1 + f->tb, limit, 0, &best);
 	}
-	uint32_t *e = &f->st[wlz_hash_bytes(src + p, f->slen, f->slog)];
-	const uint32_t c = *e;
-	*e = v;
-	if (c && best.len < ps->lp.nice && wlz_rd32(src + c - 1 + f->tb) == wlz_rd32(src + p))
-		fast_consider(ps, p, c - 1 + f->tb, limit, 0, &best);
+	uint32_t *w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
+	const unsigned ways = 1u << f->wlog;
+	const uint32_t x = wlz_rd32(src + p);
+	for (unsigned i = 0; i < ways && w[i] && best.len < ps->lp.nice; i++)
+		if (wlz_rd32(src + w[i] - 1 + f->tb) == x)
+			fast_consider(ps, p, w[i] - 1 + f->tb, limit, 0, &best);
+	short_put(w, ways, v);
 	const struct wlz_fmatch *m[2];
 	const unsigned nm = far_matches_at(ps, p, m);
 	for (unsigned k = 0; k < nm; k++) {
@@ -84,13 +100,13 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 {
 	WLZ_TRY(wlz_parse_far_prepass(ps));
 	fstate f = {ps->src, ps->fst, ps->lp.fast >= 2 ? ps->flt : NULL, short_log(ps), long_log(ps),
-		    ps->lp.short_len, 0};
+		    ps->lp.short_len, short_ways_log(ps), 0};
 	const uint8_t *src = ps->src;
 	const uint64_t bstart = ps->bstart, pend = ps->pend;
 	/* Without a gap the bytes just before the block are near sources too. */
 	const uint64_t pre = ps->gap ? bstart : ps->ws;
 	f.tb = pre;
-	memset(f.st, 0, sizeof(uint32_t) << f.slog);
+	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog));
 	if (f.lt)
 		memset(f.lt, 0, sizeof(uint32_t) << f.llog);
 	for (uint64_t q = pre; q < bstart && q + 16 <= ps->n; q++)
