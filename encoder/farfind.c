@@ -8,7 +8,8 @@ unsigned wlz_far_log_for(uint64_t window, unsigned rate)
 {
 	uint64_t want = window / rate;
 	unsigned lg = 10;
-	while (lg < 28 && ((uint64_t)WLZ_FAR_WAYS << lg) < want)
+	/* (at most 2^30 ways: 4 GiB) */
+	while (((uint64_t)WLZ_FAR_WAYS << (lg + 1)) <= ((uint64_t)1 << 30) && ((uint64_t)WLZ_FAR_WAYS << lg) < want)
 		lg++;
 	return lg;
 }
