@@ -68,8 +68,10 @@ echo "| wavelz -dc -T$T \| sha256sum | $ds | $(calc "$bytes / $ds / 1e6") | $((d
 rm -f "$big/x.wlz"
 fi
 if [ "${PIPE:-both}" != wavelz ]; then
-  [ -n "$gsum" ] || gsum=$($G "$tmp/illumina.fastq" $bytes 13 | sha256sum | cut -d' ' -f1)
-  $G "$tmp/illumina.fastq" $bytes 13 | /usr/bin/time -f "%e %M" -o "$tmp/tz" $Z -3 -T$T --long=31 -q -c > "$big/x.zst"
+  # one generator run: its sum taken on the way (tee), as above
+  $G "$tmp/illumina.fastq" $bytes 13 | tee >(sha256sum > "$tmp/gsum2") | /usr/bin/time -f "%e %M" -o "$tmp/tz" $Z -3 -T$T --long=31 -q -c > "$big/x.zst"
+  sleep 1
+  [ -n "$gsum" ] || gsum=$(cut -d' ' -f1 "$tmp/gsum2")
   read -r zs zkb < "$tmp/tz"
   zsz=$(stat -c %s "$big/x.zst")
   read -r zds zdkb < <( { /usr/bin/time -f "%e %M" -o "$tmp/tzd" $Z -dc --long=31 "$big/x.zst" | sha256sum > "$tmp/zsum"; } ; cat "$tmp/tzd")

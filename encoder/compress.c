@@ -60,6 +60,9 @@ typedef struct blk {
 	uint8_t *data;          /* coded payload */
 	size_t size, cap;
 	wlz_block_entry e;
+	wlz_token *tok;         /* its tokens, until its levels are done */
+	size_t ntok, tok_cap;
+	atomic_int ready;       /* parsed and coded: 1, failed: 2 */
 } blk;
 
 struct wlz_cctx {
@@ -99,8 +102,8 @@ typedef struct eng {
 	pthread_cond_t go, idle;
 	unsigned gen;
 	int phase;              /* 1 far insert, 2 blocks, 3 anchors, 0 exit */
-	pthread_cond_t lv;      /* levels: block lv_next's turn */
-	uint64_t lv_next;
+	atomic_uint_fast64_t lv_next;  /* the next block to get its levels */
+	atomic_int lv_busy;     /* a thread is giving blocks their levels */
 	int busy;               /* workers still in this phase */
 	atomic_uint_fast64_t next;
 	uint64_t ntasks;
@@ -258,7 +261,10 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	/* anchors (8 bytes each, about one in far_rate positions) of the
 	 * blocks kept, and the coded blocks of a round */
 	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * 8 * 2;
-	return 2 * cap + far + anchors + t * (per + 8 * B) + R * B;
+	/* a round's coded blocks and tokens (16 bytes each, one per
+	 * WLZ_MINMATCH bytes at most) */
+	const uint64_t round = R * (B + (B / WLZ_MINMATCH + 1) * sizeof(wlz_token));
+	return 2 * cap + far + anchors + t * (per + 8 * B) + round;
 }
 
 /* ---------------------------------------------------------------- blocks */
@@ -363,34 +369,71 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk, const wlz_token **tokp
 	return WLZ_OK;
 }
 
-/* Parse, code, then levels: the levels wait for the blocks before (k is the
- * block's index in the round), whose map they may read. */
+/* Levels of one block (parsed and coded), from its tokens. */
+static wlz_error block_levels(eng *en, blk *bk)
+{
+	wlz_error err = WLZ_OK;
+	if (bk->e.token_count == 0) {
+		memset(en->map + bk->bstart, 0, bk->bend - bk->bstart);  /* stored as literals */
+		bk->e.max_level = 0;
+		bk->e.chained = 0;
+	} else {
+		uint32_t chained = 0;
+		bk->e.max_level = wlz_levels_block(en->map, bk->bstart, bk->bend, bk->tok, bk->ntok, en->cc->opt.depth,
+						   &chained, &err);
+		bk->e.chained = chained > WLZ_CHAINED_MAX ? WLZ_CHAINED_MAX : chained;
+	}
+	return err;
+}
+
+/* Gives levels to the blocks that are ready, in order, unless another
+ * thread is at it.  Nobody waits: a thread that finds the work taken
+ * leaves it to the one that has it, which looks again after letting go. */
+static void run_levels(eng *en)
+{
+	for (;;) {
+		if (atomic_exchange(&en->lv_busy, 1))
+			return;
+		uint64_t k = atomic_load(&en->lv_next);
+		while (k < en->nblk && atomic_load(&en->blks[k].ready)) {
+			blk *bk = &en->blks[k];
+			wlz_error err = atomic_load(&bk->ready) == 1 && atomic_load(&en->err) == WLZ_OK
+					? block_levels(en, bk) : WLZ_OK;
+			if (err != WLZ_OK) {
+				int ok = WLZ_OK;
+				atomic_compare_exchange_strong(&en->err, &ok, (int)err);
+			}
+			atomic_store(&en->lv_next, ++k);
+		}
+		atomic_store(&en->lv_busy, 0);
+		if (k >= en->nblk || !atomic_load(&en->blks[k].ready))
+			return;
+	}
+}
+
+/* Parse and code a block, keep its tokens, then give levels to whatever
+ * blocks are ready (levels read those of the blocks before). */
 static wlz_error do_block(eng *en, worker *w, uint64_t k)
 {
 	blk *bk = &en->blks[k];
 	const wlz_token *tok = NULL;
 	size_t ntok = 0;
 	wlz_error err = parse_block(en, w, bk, &tok, &ntok);
-	pthread_mutex_lock(&en->mu);
-	while (en->lv_next != k)
-		pthread_cond_wait(&en->lv, &en->mu);
-	pthread_mutex_unlock(&en->mu);
-	if (err == WLZ_OK && atomic_load(&en->err) == WLZ_OK) {
-		if (bk->e.token_count == 0) {
-			memset(en->map + bk->bstart, 0, bk->bend - bk->bstart);  /* stored as literals */
-			bk->e.max_level = 0;
-			bk->e.chained = 0;
-		} else {
-			uint32_t chained = 0;
-			bk->e.max_level = wlz_levels_block(en->map, bk->bstart, bk->bend, tok, ntok, en->cc->opt.depth,
-							   &chained, &err);
-			bk->e.chained = chained > WLZ_CHAINED_MAX ? WLZ_CHAINED_MAX : chained;
-		}
+	if (err == WLZ_OK && bk->tok_cap < ntok) {
+		wlz_token *t = realloc(bk->tok, ntok * sizeof(*t));
+		if (t) {
+			bk->tok = t;
+			bk->tok_cap = ntok;
+		} else
+			err = WLZ_ERR_NOMEM;
 	}
-	pthread_mutex_lock(&en->mu);
-	en->lv_next = k + 1;
-	pthread_cond_broadcast(&en->lv);
-	pthread_mutex_unlock(&en->mu);
+	if (err == WLZ_OK) {
+		if (ntok)
+			memcpy(bk->tok, tok, ntok * sizeof(*tok));
+		bk->ntok = ntok;
+	}
+	atomic_store(&bk->ready, err == WLZ_OK ? 1 : 2);
+	run_levels(en);
 	return err;
 }
 
@@ -627,8 +670,12 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 				en->far_block = to;
 			}
 		}
-		en->lv_next = 0;
+		for (uint64_t k = 0; k < en->nblk; k++)
+			atomic_store(&en->blks[k].ready, 0);
+		atomic_store(&en->lv_next, 0);
 		WLZ_TRY(run_phase(en, 2, en->nblk));
+		if (atomic_load(&en->lv_next) != en->nblk)
+			return WLZ_ERR_INTERNAL;  /* (every block gets its levels in the phase) */
 		for (uint64_t k = 0; k < en->nblk; k++)
 			WLZ_TRY(put_block(o, &en->blks[k]));
 		en->done = rend;
@@ -658,6 +705,8 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	en->nthreads = cc->nthreads;
 	atomic_init(&en->err, WLZ_OK);
 	atomic_init(&en->next, 0);
+	atomic_init(&en->lv_next, 0);
+	atomic_init(&en->lv_busy, 0);
 	outs o = { wr, wro, 0, { 0 } };
 	wlz_error err = ensure_workers(cc, en->nthreads);
 	pthread_t *tid = NULL;
@@ -667,7 +716,6 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		pthread_mutex_init(&en->mu, NULL);
 		pthread_cond_init(&en->go, NULL);
 		pthread_cond_init(&en->idle, NULL);
-		pthread_cond_init(&en->lv, NULL);
 		tid = calloc((size_t)en->nthreads, sizeof(*tid));
 		args = calloc((size_t)en->nthreads, sizeof(*args));
 		if (!tid || !args)
@@ -692,10 +740,11 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		pthread_mutex_destroy(&en->mu);
 		pthread_cond_destroy(&en->go);
 		pthread_cond_destroy(&en->idle);
-		pthread_cond_destroy(&en->lv);
 	}
-	for (uint64_t k = 0; en->blks && k < en->rblocks; k++)
+	for (uint64_t k = 0; en->blks && k < en->rblocks; k++) {
 		free(en->blks[k].data);
+		free(en->blks[k].tok);
+	}
 	free(en->blks);
 	for (uint64_t k = 0; en->lists && k < en->nlists; k++)
 		free(en->lists[k].a);

@@ -100,9 +100,11 @@ size_t wlz_parse_lazy(wlz_parser *ps)
 			p++;
 		}
 		/* Grow the match backwards into the pending literals. */
+		/* (the rules first: the level map of a byte the block may not
+		 * read may be in another thread's hands) */
 		while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist] &&
-		       (!ps->map || ps->map[p - 1 - c.dist] <= ps->max_map) &&
 		       diag_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1 &&
+		       (!ps->map || ps->map[p - 1 - c.dist] <= ps->max_map) &&
 		       flat_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1) {
 			p--;
 			c.len++;
