@@ -209,6 +209,23 @@ must_not "$W" -d no-such-file.wlz
 must_not "$W" -d a.orig -o x.out          # not an archive
 [ -e x.out ] && fail "-d of a non-archive left x.out"
 
+# -r: the regular files under directories (not through links), archives
+# skipped when compressing and the only ones read when decompressing.
+mkdir -p rd/sub/deeper rd/none
+cp a.orig rd/a; cp b.orig rd/sub/b; cp empty.orig rd/sub/deeper/e
+ln -s ../a rd/sub/link
+must "$W" -q -r rd
+for f in rd/a rd/sub/b rd/sub/deeper/e; do [ -s "$f.wlz" ] || fail "-r did not compress $f"; done
+[ -e rd/sub/link.wlz ] && fail "-r followed a symbolic link"
+must_not "$W" -q -r rd                    # every output exists: refused, none replaced
+[ -e rd/a.wlz.wlz ] && fail "-r compressed an archive"
+must "$W" -t -r rd
+rm rd/a rd/sub/b rd/sub/deeper/e
+must "$W" -q -d -r rd
+same rd/a a.orig; same rd/sub/b b.orig; same rd/sub/deeper/e empty.orig
+[ -e rd/sub/link.wlz ] || [ -e rd/a.wlz.wlz ] && fail "-d -r wrote something unexpected"
+must "$W" -q -r rd/none                   # an empty directory: nothing to do
+
 if [ "$fails" -ne 0 ]; then
   echo "cli_basic: $fails check(s) FAILED" >&2
   exit 1

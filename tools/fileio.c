@@ -15,6 +15,7 @@
 
 #include "fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -655,4 +656,82 @@ void fio_close_stream(fio_input *in)
 	if (in->own_fd_)
 		close(in->fd_);
 	memset(in, 0, sizeof(*in));
+}
+
+/* ------------------------------------------------------------------ lists */
+
+static int list_push(fio_list *l, const char *path)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		char **p = realloc(l->path, cap * sizeof(*p));
+		if (!p)
+			return ENOMEM;
+		l->path = p;
+		l->cap = cap;
+	}
+	l->path[l->n] = strdup(path);
+	if (!l->path[l->n])
+		return ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The regular files under dir, depth first, each directory in name order. */
+static int list_dir(fio_list *l, const char *dir, int (*keep)(const char *name))
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return errno;
+	fio_list names = { 0 };
+	int err = 0;
+	struct dirent *e;
+	while (!err && (errno = 0, e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			err = list_push(&names, e->d_name);
+	if (!err && errno)
+		err = errno;
+	closedir(d);
+	if (names.n)
+		qsort(names.path, names.n, sizeof(*names.path), name_cmp);
+	const size_t dl = strlen(dir);
+	for (size_t i = 0; !err && i < names.n; i++) {
+		char *full = malloc(dl + strlen(names.path[i]) + 2);
+		if (!full) {
+			err = ENOMEM;
+			break;
+		}
+		sprintf(full, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names.path[i]);
+		struct stat st;
+		if (lstat(full, &st) != 0)
+			err = errno;
+		else if (S_ISDIR(st.st_mode))
+			err = list_dir(l, full, keep);
+		else if (S_ISREG(st.st_mode) && (!keep || keep(names.path[i])))
+			err = list_push(l, full);
+		free(full);  /* (links, devices and the like are left alone) */
+	}
+	fio_list_free(&names);
+	return err;
+}
+
+int fio_list_add(fio_list *l, const char *path, int recursive, int (*keep)(const char *name))
+{
+	struct stat st;
+	if (recursive && strcmp(path, FIO_STDIO_NAME) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return list_dir(l, path, keep);
+	return list_push(l, path);
+}
+
+void fio_list_free(fio_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->path[i]);
+	free(l->path);
+	memset(l, 0, sizeof(*l));
 }

@@ -73,6 +73,20 @@ int fio_open_stream(fio_input *in, const char *path, unsigned long long *size);
 size_t fio_read(fio_input *in, void *buf, size_t cap);
 void fio_close_stream(fio_input *in);
 
+/* A list of paths that owns its strings. */
+typedef struct fio_list {
+	char **path;
+	size_t n, cap;
+} fio_list;
+
+/* Appends path, or with recursive set and path a directory, the regular
+ * files under it (not through symbolic links), each directory's entries
+ * in name order.  Under a directory, keep(name) picks the files (NULL:
+ * all).  Returns 0, or an errno value naming the first failure (the list
+ * holds what was found before it). */
+int fio_list_add(fio_list *l, const char *path, int recursive, int (*keep)(const char *name));
+void fio_list_free(fio_list *l);
+
 /* Would writing path replace a regular file (or a dangling link)? */
 int fio_exists(const char *path);
 

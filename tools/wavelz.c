@@ -58,6 +58,7 @@ struct prefs {
 	const char *out_name;   /* -o */
 	int force;
 	int remove_src;         /* --rm */
+	int recursive;          /* -r: directories' files */
 	int progress;           /* -1 auto, 0 off, 1 on */
 };
 
@@ -686,6 +687,9 @@ static void usage(FILE *f, const char *prog)
 "  -k, --keep           keep input files (the default)\n"
 "      --rm             remove each input once its output is in place\n"
 "  -f, --force          overwrite existing outputs; allow terminal I/O\n"
+"  -r, --recursive      operate on the files in directories, recursively\n"
+"                       (decompression: those named *" SUFFIX "; compression:\n"
+"                       the others)\n"
 "\n"
 "Compression:\n"
 "  -#                   level %d..%d (default %d)\n"
@@ -909,6 +913,8 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 		p->to_stdout = 1;
 	else if (IS("--force"))
 		p->force = 1;
+	else if (IS("--recursive"))
+		p->recursive = 1;
 	else if (IS("--keep"))
 		p->remove_src = 0;
 	else if (IS("--rm"))
@@ -963,6 +969,7 @@ static int short_options(struct prefs *p, const char *prog, const char *arg,
 		case 'c': p->to_stdout = 1; break;
 		case 'k': p->remove_src = 0; break;
 		case 'f': p->force = 1; break;
+		case 'r': p->recursive = 1; break;
 		case 'v': g_verbosity++; break;
 		case 'q': g_verbosity--; break;
 		case 'h': case 'H':
@@ -1005,6 +1012,18 @@ static const char *base_name(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
+}
+
+/* -r's choice of files under a directory, by name. */
+static int has_suffix(const char *name)
+{
+	const size_t n = strlen(name), s = strlen(SUFFIX);
+	return n > s && !strcmp(name + n - s, SUFFIX);
+}
+
+static int lacks_suffix(const char *name)
+{
+	return !has_suffix(name);
 }
 
 int main(int argc, char **argv)
@@ -1055,7 +1074,25 @@ int main(int argc, char **argv)
 					i + 1 < (size_t)argc ? argv[i + 1]
 							     : NULL);
 	}
-	if (nfiles == 0)
+	fio_list expanded = { 0 };
+	if (p.recursive) {
+		int (*keep)(const char *) = p.op == OP_COMPRESS ? lacks_suffix : has_suffix;
+		for (i = 0; i < nfiles; i++) {
+			int err = fio_list_add(&expanded, files[i], 1, keep);
+			if (err) {
+				DISPLAYLEVEL(1, PROGRAM ": %s: %s\n", files[i], strerror(err));
+				return 1;
+			}
+		}
+		free(files);
+		files = (const char **)expanded.path;
+		nfiles = expanded.n;
+		if (nfiles == 0) {
+			DISPLAYLEVEL(2, PROGRAM ": no files to %s\n", p.op == OP_COMPRESS ? "compress" : "read");
+			fio_list_free(&expanded);
+			return 0;
+		}
+	} else if (nfiles == 0)
 		files[nfiles++] = FIO_STDIO_NAME;
 
 	if (p.out_name && nfiles > 1 &&
@@ -1176,7 +1213,10 @@ int main(int argc, char **argv)
 
 	wlz_cctx_free(job.cctx);
 	wlz_dctx_free(job.dctx);
-	free(files);
+	if (p.recursive)
+		fio_list_free(&expanded);
+	else
+		free(files);
 	/* Data written to stdout must really have reached it. */
 	if (fflush(stdout) != 0) {
 		DISPLAYLEVEL(1, PROGRAM ": stdout: %s\n", strerror(errno));
