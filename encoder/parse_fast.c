@@ -15,15 +15,20 @@
 
 #define FAST_LONG_LEN 8
 
-/* The short table has buckets of short_depth ways (1, 2, 4 or 8: one
- * cache line at most), newest first.  Table sizes, log2 entries: level 1
- * stays in L2, the others a little beyond. */
+/* The short table has buckets of short_depth ways (1, 2, 4, 8 or 16: one
+ * cache line at most), newest first.  Table sizes, log2 entries: levels 1
+ * and 2 stay in L2; deep buckets cover more of the block (level 3: 512 Ki
+ * positions, 2 MiB), which text needs. */
 static unsigned short_ways_log(const wlz_parser *ps)
 {
 	const unsigned d = ps->lp.short_depth;
-	return d >= 8 ? 3 : d >= 4 ? 2 : d >= 2 ? 1 : 0;
+	return d >= 16 ? 4 : d >= 8 ? 3 : d >= 4 ? 2 : d >= 2 ? 1 : 0;
 }
-static unsigned short_log(const wlz_parser *ps) { return (ps->lp.fast >= 2 ? 17 : 15) - short_ways_log(ps); }
+static unsigned short_log(const wlz_parser *ps)
+{
+	const unsigned w = short_ways_log(ps);
+	return (ps->lp.fast < 2 ? 15 : w >= 3 ? 19 : 17) - w;
+}
 static unsigned long_log(const wlz_parser *ps) { (void)ps; return 17; }
 
 wlz_error wlz_parse_fast_init(wlz_parser *ps)
