@@ -144,11 +144,21 @@ void wlz_parser_free(wlz_parser *ps)
 
 void wlz_parse_build_costs(wlz_parser *ps)
 {
-	uint32_t cnt[256] = {0};
+	/* Four tables, summed after: runs of one byte value (FASTQ is full of
+	 * them) would otherwise wait on the same counter. */
+	uint32_t c4[4][256] = {{0}}, cnt[256];
 	const uint8_t *s = ps->src + ps->bstart;
-	uint64_t len = ps->bend - ps->bstart;
-	for (uint64_t i = 0; i < len; i++)
-		cnt[s[i]]++;
+	uint64_t len = ps->bend - ps->bstart, i = 0;
+	for (; i + 4 <= len; i += 4) {
+		c4[0][s[i]]++;
+		c4[1][s[i + 1]]++;
+		c4[2][s[i + 2]]++;
+		c4[3][s[i + 3]]++;
+	}
+	for (; i < len; i++)
+		c4[0][s[i]]++;
+	for (int b = 0; b < 256; b++)
+		cnt[b] = c4[0][b] + c4[1][b] + c4[2][b] + c4[3][b];
 	double total = 0;
 	for (int b = 0; b < 256; b++) {
 		double bits = cnt[b] ? log2((double)len / cnt[b]) : log2((double)len + 1) + 2;
