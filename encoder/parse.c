@@ -20,7 +20,7 @@
  * high levels price-based. */
 static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
 	/*     slen sdep  near     llen ldep lazy opt nice skip zl rate wlog fast */
-	[1] = { 5,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  16,  27, 1 },
+	[1] = { 6,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  16,  27, 1 },
 	[2] = { 5,  2,   1 << 17,  16,  3,  0,  0,  48,  6,  1,  8,  27, 2 },
 	[3] = { 5,  16,  1 << 18,  12,  4,  1,  0,  64,  7,  5,  4,  28, 2 },
 	[4] = { 5,  8,   1 << 18,  12,  4,  1,  0,  64,  0,  4,  8,  28, 0 },
