@@ -42,8 +42,6 @@
 typedef struct worker {
 	wlz_parser *ps;
 	wlz_benc *be;
-	wlz_token *keep;        /* the better of two parses */
-	size_t keep_cap;
 	wlz_anchor *anc;        /* anchors being listed */
 	size_t anc_cap;
 } worker;
@@ -189,7 +187,6 @@ static void free_workers(wlz_cctx *cc)
 	for (int i = 0; i < cc->nw; i++) {
 		wlz_parser_free(cc->w[i].ps);
 		wlz_benc_free(cc->w[i].be);
-		free(cc->w[i].keep);
 		free(cc->w[i].anc);
 	}
 	free(cc->w);
@@ -259,7 +256,7 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	const uint64_t per = 4 * ((uint64_t)lp->near + B) + 16 * B + (lp->optimal ? 48 * B : 0);
 	const uint64_t t = (uint64_t)wlz_resolve_threads(o.threads);
 	/* anchors (8 bytes each, about one in far_rate positions) of the
-	 * blocks kept, and the coded blocks of a round */
+	 * blocks kept */
 	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * 8 * 2;
 	/* a round's coded blocks and tokens (16 bytes each, one per
 	 * WLZ_MINMATCH bytes at most) */
@@ -269,17 +266,20 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 
 /* ---------------------------------------------------------------- blocks */
 
-static wlz_error keep_tokens(worker *w, const wlz_token *tok, size_t ntok)
+/* Copies a parse's tokens to the block: they must outlive the parser's
+ * next block, until the block's levels are done. */
+static wlz_error keep_tokens(blk *bk, const wlz_token *tok, size_t ntok)
 {
-	if (w->keep_cap < ntok) {
-		wlz_token *t = realloc(w->keep, ntok * sizeof(*t));
+	if (bk->tok_cap < ntok) {
+		wlz_token *t = realloc(bk->tok, ntok * sizeof(*t));
 		if (!t)
 			return WLZ_ERR_NOMEM;
-		w->keep = t;
-		w->keep_cap = ntok;
+		bk->tok = t;
+		bk->tok_cap = ntok;
 	}
 	if (ntok)
-		memcpy(w->keep, tok, ntok * sizeof(*tok));
+		memcpy(bk->tok, tok, ntok * sizeof(*tok));
+	bk->ntok = ntok;
 	return WLZ_OK;
 }
 
@@ -317,8 +317,8 @@ static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
 	return WLZ_OK;
 }
 
-/* Parse and code one block on one thread. */
-static wlz_error parse_block(eng *en, worker *w, blk *bk, const wlz_token **tokp, size_t *ntokp)
+/* Parse and code one block on one thread; its tokens stay in bk. */
+static wlz_error parse_block(eng *en, worker *w, blk *bk)
 {
 	const wlz_lparams *lp = en->lp;
 	const int depth = en->cc->opt.depth;
@@ -335,7 +335,7 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk, const wlz_token **tokp
 	if (lp->optimal && depth < 0) {
 		/* The price model is an estimate: on noisy data (PacBio
 		 * qualities) the lazy parse can code smaller; keep the better. */
-		size_t best = SIZE_MAX, nbest = 0;
+		size_t best = SIZE_MAX;
 		wlz_block_entry e;
 		for (int pass = 0; pass < 2; pass++) {
 			WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, pass, &tok, &ntok));
@@ -343,17 +343,15 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk, const wlz_token **tokp
 						&payload, &psize, &e));
 			if (psize < best) {
 				best = psize;
-				nbest = ntok;
-				WLZ_TRY(keep_tokens(w, tok, ntok));
+				WLZ_TRY(keep_tokens(bk, tok, ntok));
 			}
 		}
-		tok = w->keep;
-		ntok = nbest;
 	} else {
 		WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, 0, &tok, &ntok));
+		WLZ_TRY(keep_tokens(bk, tok, ntok));
 	}
-	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, lp->zlevel, &payload, &psize,
-				&bk->e));
+	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, bk->tok, bk->ntok, lp->zlevel, &payload,
+				&psize, &bk->e));
 	if (bk->cap < psize) {
 		uint8_t *d = realloc(bk->data, psize);
 		if (!d)
@@ -364,8 +362,6 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk, const wlz_token **tokp
 	memcpy(bk->data, payload, psize);
 	bk->size = psize;
 	bk->e.length = (uint32_t)(bk->bend - bk->bstart);
-	*tokp = tok;
-	*ntokp = ntok;
 	return WLZ_OK;
 }
 
@@ -411,27 +407,12 @@ static void run_levels(eng *en)
 	}
 }
 
-/* Parse and code a block, keep its tokens, then give levels to whatever
- * blocks are ready (levels read those of the blocks before). */
+/* Parse and code a block, then give levels to whatever blocks are ready
+ * (levels read those of the blocks before). */
 static wlz_error do_block(eng *en, worker *w, uint64_t k)
 {
 	blk *bk = &en->blks[k];
-	const wlz_token *tok = NULL;
-	size_t ntok = 0;
-	wlz_error err = parse_block(en, w, bk, &tok, &ntok);
-	if (err == WLZ_OK && bk->tok_cap < ntok) {
-		wlz_token *t = realloc(bk->tok, ntok * sizeof(*t));
-		if (t) {
-			bk->tok = t;
-			bk->tok_cap = ntok;
-		} else
-			err = WLZ_ERR_NOMEM;
-	}
-	if (err == WLZ_OK) {
-		if (ntok)
-			memcpy(bk->tok, tok, ntok * sizeof(*tok));
-		bk->ntok = ntok;
-	}
+	const wlz_error err = parse_block(en, w, bk);
 	atomic_store(&bk->ready, err == WLZ_OK ? 1 : 2);
 	run_levels(en);
 	return err;

@@ -72,7 +72,7 @@ struct wlz_parser {
 	int64_t lpen;           /* price of one level of a candidate, 1/16 bits */
 	const wlz_view *v;
 	unsigned bshift;        /* log2 of bsize */
-	/* fast parse: hash tables of position - ws + 1, 0 = none */
+	/* fast parse: hash tables (parse_fast.c) */
 	uint32_t *fst, *flt;
 	struct wlz_fmatch *fm;  /* the far matches of the block, by start */
 	size_t nfm, fm_cap;
@@ -318,12 +318,8 @@ static inline int may_gain(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_
 	return src[c + k] == src[p + k];
 }
 
-/* The far table's candidates at p (buffer positions, before the block and
- * outside the gap, within the window), most recent first: only at anchors
- * (farfind.h).  Searches come in position order, so the anchors are met
- * with a cursor. */
-/* The candidates of anchor k (at p), before the block and outside the gap,
- * within the window, most recent first. */
+/* Whether far-table entry e names a source for p that the block may read
+ * (before the block and outside the gap, within the window), into *c. */
 static inline int far_entry(const wlz_parser *ps, uint64_t p, uint32_t e, uint64_t *c)
 {
 	const uint64_t d = (uint32_t)(ps->v->base + p + 1 - e);
@@ -333,6 +329,7 @@ static inline int far_entry(const wlz_parser *ps, uint64_t p, uint32_t e, uint64
 	return *c < ps->bstart && *c < ps->gap_lo;  /* (the near finder's, or not allowed) */
 }
 
+/* The candidates of anchor k (at p), most recent first. */
 static inline unsigned far_bucket_cands(const wlz_parser *ps, size_t k, uint64_t p, uint64_t out[WLZ_FAR_WAYS])
 {
 	unsigned n = 0;
@@ -347,6 +344,9 @@ static inline unsigned far_bucket_cands(const wlz_parser *ps, size_t k, uint64_t
 	return n;
 }
 
+/* The far table's candidates at p (buffer positions), most recent first:
+ * only at anchors (farfind.h).  Searches come in position order, so the
+ * anchors are met with a cursor. */
 static inline unsigned far_cands(wlz_parser *ps, uint64_t p, uint64_t out[WLZ_FAR_WAYS])
 {
 	const wlz_far *f = ps->v->far;
