@@ -14,16 +14,8 @@ W=$bin/wavelz; Z=${ZSTD:-$bin/zstd}
 T=$(nproc); REPS=${REPS:-2}
 tmp=$(mktemp -d /dev/shm/wlzcs.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-now() { date +%s.%N; }
-calc() { awk "BEGIN { printf \"%.6f\", $* }"; }
-best() {  # best wall time of REPS runs of "$@" > $tmp/arc
-  local b=1000000000 t0 t1 d
-  for _ in $(seq "$REPS"); do
-    t0=$(now); "$@" > "$tmp/arc"; t1=$(now)
-    d=$(calc "$t1 - $t0"); b=$(calc "($d < $b) ? $d : $b")
-  done
-  echo "$b"
-}
+. "$(dirname "$0")/hostlib.sh"
+best() { best_of "$REPS" "$tmp/arc" "$@"; }
 {
   echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $T threads; $(date -u '+%F %H:%M UTC')"
   echo

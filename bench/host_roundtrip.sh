@@ -16,16 +16,8 @@ W=$bin/wavelz; Z=${ZSTD:-$bin/zstd}
 T=$(nproc)
 tmp=$(mktemp -d /dev/shm/wlzrt.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-now() { date +%s.%N; }
-calc() { awk "BEGIN { printf \"%.6f\", $* }"; }
-best3() {  # best wall time of 3 runs of "$@" > /dev/null
-  local b=1000000000 t0 t1 d
-  for _ in 1 2 3; do
-    t0=$(now); "$@" > /dev/null; t1=$(now)
-    d=$(calc "$t1 - $t0"); b=$(calc "($d < $b) ? $d : $b")
-  done
-  echo "$b"
-}
+. "$(dirname "$0")/hostlib.sh"
+best3() { best_of 3 /dev/null "$@"; }
 PATH=$bin:$PATH
 {
   echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $T threads; $(date -u '+%F %H:%M UTC')"
