@@ -49,13 +49,9 @@ WLZ_EXPORT wlz_error wlz_get_stats(const void *src, size_t src_size, wlz_stats *
 		for (size_t k = 0; k < e.token_count; k++) {
 			const wlz_dtoken *t = &tok[k];
 			pos += t->lit;
-			/* Bytes this token writes itself add no level. */
-			uint64_t end = t->src + t->mlen < pos ? t->src + t->mlen : pos;
-			unsigned lvl = wlz_match_level(map, t->src, pos, t->mlen);
-			int own = 0;  /* reads bytes an earlier match of this block wrote */
-			for (uint64_t q = t->src > bstart ? t->src : bstart; q < end && !own; q++)
-				own = map[q] != 0;
-			chained += own;
+			int own;  /* reads bytes an earlier match of this block wrote */
+			const unsigned lvl = wlz_token_level(map, bstart, t->src, pos, t->mlen, &own);
+			chained += (uint64_t)own;
 			memset(map + pos, wlz_map_value(lvl), t->mlen);
 			st->level_hist[lvl > 255 ? 255 : lvl]++;
 			level_sum += lvl;

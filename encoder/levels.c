@@ -29,15 +29,9 @@ unsigned wlz_levels_block(uint8_t *map, uint64_t bstart, uint64_t bend, const wl
 		}
 		memset(map + pos, 0, tok[k].lit);
 		pos += tok[k].lit;
-		/* Sources before the block, then in it: a match byte of its
-		 * own block read before pos makes the token chained. */
-		const uint64_t src = pos - tok[k].dist, mid = src < bstart ? bstart : src;
-		unsigned lv = src < bstart ? wlz_match_level(map, src, pos, bstart - src < tok[k].mlen ? bstart - src : tok[k].mlen) : 0;
-		if (mid < pos && mid < src + tok[k].mlen) {
-			const unsigned own = wlz_match_level(map, mid, pos, src + tok[k].mlen - mid);
-			*chained += own != 0;
-			lv = own > lv ? own : lv;
-		}
+		int own;
+		const unsigned lv = wlz_token_level(map, bstart, pos - tok[k].dist, pos, tok[k].mlen, &own);
+		*chained += (uint32_t)own;
 		if (depth >= 0 && lv > (unsigned)depth)
 			*err = WLZ_ERR_INTERNAL;
 		memset(map + pos, wlz_map_value(lv), tok[k].mlen);

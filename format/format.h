@@ -76,6 +76,20 @@ static inline unsigned wlz_match_level(const uint8_t *map, uint64_t src, uint64_
 	return m;
 }
 
+/* The same for a match at dst in the block starting at bstart, and in
+ * *chained whether it reads a byte that a match of its own block wrote
+ * (section 6.1's chained count): its sources before the block, then those
+ * in it. */
+static inline unsigned wlz_token_level(const uint8_t *map, uint64_t bstart, uint64_t src, uint64_t dst,
+				       uint64_t mlen, int *chained)
+{
+	const uint64_t mid = src < bstart ? bstart : src;
+	const unsigned before = src < bstart ? wlz_match_level(map, src, dst, mid - src < mlen ? mid - src : mlen) : 0;
+	const unsigned own = mid < src + mlen ? wlz_match_level(map, mid, dst, src + mlen - mid) : 0;
+	*chained = own != 0;
+	return own > before ? own : before;
+}
+
 static inline uint8_t wlz_map_value(unsigned level)
 {
 	return (uint8_t)(level + 1 > 255 ? 255 : level + 1);
