@@ -1,0 +1,244 @@
+/*
+ * streams.c - the stream codec study (issue 14): the real cmd, lit, len and
+ * off streams of archives, coded by each candidate layout beside the zstd
+ * frames the archives hold.
+ *
+ * For each archive: every block's streams are decoded (the off stream split
+ * into its heads and low bytes), then per stream kind:
+ *   - bytes: decoded; as stored (zstd or raw, as the encoder chose); coded
+ *     by rans32 and huf32 at each segment size (raw where that is smaller);
+ *   - one-core decode MB/s of each coder and of zstd on the stored frames,
+ *     best of -r runs.
+ * With -o PREFIX it also writes what the GPU study (bench/gpu_entropy.cu)
+ * reads: PREFIX.raw (the decoded streams, each as u32 size then bytes) and
+ * PREFIX.rans / PREFIX.huf (the same streams coded, each as u32 decoded
+ * size, u32 coded size, bytes), at the segment size of -s.
+ *
+ * usage: streams [-r 5] [-s 15] [-o PREFIX] ARCHIVE...
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zstd.h>
+#include "common/huf32.h"
+#include "common/rans32.h"
+#include "format/format.h"
+
+enum { K_CMD, K_LIT, K_LEN, K_OFFH, K_OFFL, NK };
+static const char *kname[NK] = {"cmd", "lit", "len", "off-heads", "off-lows"};
+
+typedef struct piece {
+	uint8_t *raw;
+	size_t n;
+	const uint8_t *zsrc;    /* the stored zstd frames of the whole stream (off: both parts) */
+	size_t zsize;
+	int zkind;              /* this piece carries the stored size and zstd timing */
+	size_t zn;              /* the bytes the stored frames decode to */
+} piece;
+
+typedef struct plist {
+	piece *p;
+	size_t n, cap;
+} plist;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void add(plist *l, piece pc)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->p = realloc(l->p, l->cap * sizeof(piece));
+		if (!l->p)
+			exit(2);
+	}
+	l->p[l->n++] = pc;
+}
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	fseek(f, 0, SEEK_END);
+	*n = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = malloc(*n + 64);
+	if (!b || fread(b, 1, *n, f) != *n)
+		exit(2);
+	fclose(f);
+	return b;
+}
+
+/* The archive's streams by kind. */
+static void collect(const uint8_t *arc, size_t size, plist kinds[NK], size_t *content)
+{
+	for (uint64_t at = 0; at < size;) {
+		wlz_member m;
+		if (wlz_member_parse(arc, size, at, &m) != WLZ_OK) {
+			fprintf(stderr, "streams: not a valid archive\n");
+			exit(2);
+		}
+		*content += m.content_size;
+		for (uint64_t b = 0; b < m.nblocks; b++) {
+			const wlz_block_entry *e = &m.blocks[b];
+			const uint8_t *s = arc + e->data_offset;
+			uint8_t *raw[WLZ_NSTREAMS];
+			for (int k = 0; k < WLZ_NSTREAMS; k++) {
+				raw[k] = malloc(e->rsize[k] + 1);
+				if (e->codec[k] == WLZ_CODEC_RAW)
+					memcpy(raw[k], s, e->rsize[k]);
+				else if (ZSTD_decompress(raw[k], e->rsize[k], s, e->csize[k]) != e->rsize[k])
+					exit(3);
+				static const int kind_of[WLZ_NSTREAMS] = {K_CMD, K_LIT, K_LEN, K_OFFH};
+				piece pc = {raw[k], e->rsize[k], s, e->csize[k], e->codec[k] == WLZ_CODEC_ZSTD, e->rsize[k]};
+				if (k == WLZ_S_OFF) {
+					size_t h = 0;
+					for (uint32_t t = 0; t < e->rsize[WLZ_S_CMD]; t++)
+						h += !(raw[WLZ_S_CMD][t] & 16);
+					pc.n = h;
+					add(&kinds[K_OFFH], pc);
+					piece lo = {raw[k] + h, e->rsize[k] - h, s, 0, 0, 0};
+					add(&kinds[K_OFFL], lo);
+				} else {
+					add(&kinds[kind_of[k]], pc);
+				}
+				s += e->csize[k];
+			}
+		}
+		at += m.size;
+		wlz_member_free(&m);
+	}
+}
+
+typedef size_t (*enc_fn)(const uint8_t *, size_t, unsigned, uint8_t *, size_t);
+typedef wlz_error (*dec_fn)(const uint8_t *, size_t, uint8_t *, size_t);
+
+int main(int argc, char **argv)
+{
+	int reps = 5, i = 1;
+	unsigned seg_dump = 15;
+	const char *prefix = NULL;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-r") && i + 1 < argc)
+			reps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+			seg_dump = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			prefix = argv[++i];
+	}
+	static const unsigned segs[] = {14, 15, 16};
+	enc_fn enc[2] = {wlz_rans32_encode, wlz_huf32_encode};
+	dec_fn dec[2] = {wlz_rans32_decode, wlz_huf32_decode};
+	static const char *cname[2] = {"rans32", "huf32"};
+	printf("file,stream,decoded,stored,stored_pct,coder,seg_log,coded,coded_pct,vs_stored_pct,dec_mbs,zstd_dec_mbs\n");
+	for (; i < argc; i++) {
+		size_t asize, content = 0;
+		uint8_t *arc = slurp(argv[i], &asize);
+		plist kinds[NK] = {{0}};
+		collect(arc, asize, kinds, &content);
+		FILE *dump[3] = {NULL, NULL, NULL};
+		if (prefix) {
+			char nm[1024];
+			static const char *ext[3] = {"raw", "rans", "huf"};
+			for (int d = 0; d < 3; d++) {
+				snprintf(nm, sizeof(nm), "%s.%s", prefix, ext[d]);
+				dump[d] = fopen(nm, "wb");
+			}
+		}
+		const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+		for (int k = 0; k < NK; k++) {
+			plist *l = &kinds[k];
+			size_t dn = 0, stored = 0, maxn = 0;
+			for (size_t j = 0; j < l->n; j++) {
+				dn += l->p[j].n;
+				stored += k == K_OFFL ? 0 : l->p[j].zsize;
+				maxn = l->p[j].n > maxn ? l->p[j].n : maxn;
+			}
+			/* zstd decode of the stored frames (off: both parts at once,
+			 * timed with the heads) */
+			double zbest = 1e30;
+			uint8_t *tmp = malloc(maxn * 2 + (1 << 20));
+			if (k != K_OFFL) {
+				for (int r = 0; r < reps; r++) {
+					double t0 = now();
+					for (size_t j = 0; j < l->n; j++) {
+						const piece *pc = &l->p[j];
+						if (!pc->zkind)
+							continue;
+						ZSTD_decompress(tmp, maxn * 2 + (1 << 20), pc->zsrc, pc->zsize);
+					}
+					double t = now() - t0;
+					zbest = t < zbest ? t : zbest;
+				}
+			}
+			size_t zn = 0;
+			for (size_t j = 0; j < l->n; j++)
+				zn += l->p[j].zkind ? l->p[j].zn : 0;
+			for (int c = 0; c < 2; c++) {
+				for (unsigned si = 0; si < sizeof(segs) / sizeof(segs[0]); si++) {
+					size_t coded = 0, cap = maxn + maxn / 8 + 4096;
+					uint8_t **cb = malloc(l->n * sizeof(*cb));
+					size_t *cs = malloc(l->n * sizeof(*cs));
+					for (size_t j = 0; j < l->n; j++) {
+						cb[j] = malloc(cap);
+						cs[j] = l->p[j].n ? enc[c](l->p[j].raw, l->p[j].n, segs[si], cb[j], cap) : 0;
+						if (l->p[j].n && !cs[j])
+							exit(4);
+						coded += cs[j] < l->p[j].n ? cs[j] : l->p[j].n;
+					}
+					double best = 1e30;
+					for (int r = 0; r < reps; r++) {
+						double t0 = now();
+						for (size_t j = 0; j < l->n; j++)
+							if (cs[j] && dec[c](cb[j], cs[j], tmp, l->p[j].n) != WLZ_OK)
+								exit(5);
+						double t = now() - t0;
+						best = t < best ? t : best;
+					}
+					for (size_t j = 0; j < l->n; j++)
+						if (cs[j] && (dec[c](cb[j], cs[j], tmp, l->p[j].n) != WLZ_OK ||
+							      memcmp(tmp, l->p[j].raw, l->p[j].n))) {
+							fprintf(stderr, "streams: %s does not round-trip\n", cname[c]);
+							exit(6);
+						}
+					if (dump[1 + c] && segs[si] == seg_dump)
+						for (size_t j = 0; j < l->n; j++) {
+							uint32_t hd[2] = {(uint32_t)l->p[j].n, (uint32_t)cs[j]};
+							fwrite(hd, 4, 2, dump[1 + c]);
+							fwrite(cb[j], 1, cs[j], dump[1 + c]);
+						}
+					printf("%s,%s,%zu,%zu,%.2f,%s,%u,%zu,%.2f,%.2f,%.0f,%.0f\n", base, kname[k], dn, stored,
+					       100.0 * stored / (double)content, cname[c], segs[si], coded,
+					       100.0 * coded / (double)content,
+					       k == K_OFFL ? 0.0 : 100.0 * ((double)coded / (double)stored - 1),
+					       dn / best / 1e6, k == K_OFFL ? 0.0 : zn / zbest / 1e6);
+					for (size_t j = 0; j < l->n; j++)
+						free(cb[j]);
+					free(cb);
+					free(cs);
+				}
+			}
+			if (dump[0])
+				for (size_t j = 0; j < l->n; j++) {
+					uint32_t hd = (uint32_t)l->p[j].n;
+					fwrite(&hd, 4, 1, dump[0]);
+					fwrite(l->p[j].raw, 1, l->p[j].n, dump[0]);
+				}
+			free(tmp);
+		}
+		for (int d = 0; d < 3; d++)
+			if (dump[d])
+				fclose(dump[d]);
+		printf("%s,total,%zu,%zu,%.2f\n", base, content, asize, 100.0 * asize / (double)content);
+	}
+	return 0;
+}
