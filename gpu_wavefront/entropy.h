@@ -33,6 +33,7 @@ typedef struct wlz_gpu_ent_plan {
 	void *tabs;             /* host: ntab tables of 4096 u32 (rans) or 2048 u16 (huf) */
 	size_t ntab;
 	size_t out_size;
+	size_t seg_cap, tab_cap;    /* allocated entries (zero the plan before the first add) */
 } wlz_gpu_ent_plan;
 
 /* Adds a coded stream (its bytes at in_off of the coded buffer, n symbols

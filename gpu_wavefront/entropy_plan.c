@@ -26,20 +26,17 @@ static int grow(void **p, size_t *cap, size_t need, size_t unit)
 int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *coded, uint64_t in_off, size_t csize, size_t n,
 		    uint64_t out_off)
 {
-	static size_t seg_cap, tab_cap;  /* (study code: one plan at a time) */
-	if (p->nseg == 0)
-		seg_cap = p->seg ? seg_cap : 0, tab_cap = p->tabs ? tab_cap : 0;
 	const uint8_t *src = coded + in_off;
 	if (n == 0)
 		return 1;
 	if (csize == 2 && src[0] == WLZ_ENT_RUN) {
-		if (!grow((void **)&p->seg, &seg_cap, p->nseg + 1, sizeof(wlz_gpu_seg)))
+		if (!grow((void **)&p->seg, &p->seg_cap, p->nseg + 1, sizeof(wlz_gpu_seg)))
 			return 0;
 		p->seg[p->nseg++] = (wlz_gpu_seg){in_off, out_off, src[1], (uint32_t)n, ~0u, 0};
 		return 1;
 	}
 	const size_t tsz = p->coder == WLZ_GPU_RANS ? 4096 * 4 : 2048 * 2;
-	if (!grow(&p->tabs, &tab_cap, p->ntab + 1, tsz))
+	if (!grow(&p->tabs, &p->tab_cap, p->ntab + 1, tsz))
 		return 0;
 	unsigned seg_log;
 	size_t at;
@@ -49,7 +46,7 @@ int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *coded, uint64_t in_off, 
 	if (e != WLZ_OK)
 		return 0;
 	const size_t nseg = wlz_ent_nseg(n, seg_log), seg = (size_t)1 << seg_log;
-	if ((csize - at) / 4 < nseg || !grow((void **)&p->seg, &seg_cap, p->nseg + nseg, sizeof(wlz_gpu_seg)))
+	if ((csize - at) / 4 < nseg || !grow((void **)&p->seg, &p->seg_cap, p->nseg + nseg, sizeof(wlz_gpu_seg)))
 		return 0;
 	size_t pos = at + 4 * nseg;
 	for (size_t g = 0; g < nseg; g++) {
@@ -72,4 +69,5 @@ void wlz_gpu_ent_plan_free(wlz_gpu_ent_plan *p)
 	free(p->tabs);
 	p->seg = NULL;
 	p->tabs = NULL;
+	p->seg_cap = p->tab_cap = 0;
 }
