@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include <zstd.h>
+#include "fileio.h"
 #include "common/huf32.h"
 #include "common/rans32.h"
 #include "format/format.h"
@@ -59,23 +60,6 @@ static void add(plist *l, piece pc)
 			exit(2);
 	}
 	l->p[l->n++] = pc;
-}
-
-static uint8_t *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
-	fseek(f, 0, SEEK_END);
-	*n = (size_t)ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc(*n + 64);
-	if (!b || fread(b, 1, *n, f) != *n)
-		exit(2);
-	fclose(f);
-	return b;
 }
 
 /* The archive's streams by kind. */
@@ -141,8 +125,14 @@ int main(int argc, char **argv)
 	static const char *cname[2] = {"rans32", "huf32"};
 	printf("file,stream,decoded,stored,stored_pct,coder,seg_log,coded,coded_pct,vs_stored_pct,dec_mbs,zstd_dec_mbs\n");
 	for (; i < argc; i++) {
-		size_t asize, content = 0;
-		uint8_t *arc = slurp(argv[i], &asize);
+		size_t content = 0;
+		fio_input fin;
+		if (fio_load(&fin, argv[i])) {
+			fprintf(stderr, "streams: cannot read %s\n", argv[i]);
+			return 2;
+		}
+		const uint8_t *arc = fin.data;
+		const size_t asize = fin.size;
 		plist kinds[NK] = {{0}};
 		collect(arc, asize, kinds, &content);
 		FILE *dump[3] = {NULL, NULL, NULL};
@@ -239,6 +229,7 @@ int main(int argc, char **argv)
 			if (dump[d])
 				fclose(dump[d]);
 		printf("%s,total,%zu,%zu,%.2f\n", base, content, asize, 100.0 * asize / (double)content);
+		fio_unload(&fin);
 	}
 	return 0;
 }

@@ -147,8 +147,7 @@ size_t wlz_huf32_encode(const uint8_t *src, size_t n, unsigned seg_log, uint8_t 
 					bits -= 32;
 				}
 			}
-			w[q++] = (uint32_t)acc;  /* the rest, zero-padded (or a spare zero word) */
-			w[q] = 0;
+			w[q++] = (uint32_t)acc;  /* the rest, zero-padded */
 			nw[l] = q;
 		}
 		size_t wi[WLZ_ENT_LANES] = {0};
@@ -164,7 +163,7 @@ size_t wlz_huf32_encode(const uint8_t *src, size_t n, unsigned seg_log, uint8_t 
 						free(words);
 						return 0;
 					}
-					wlz_wr32(p, wi[l] <= nw[l] ? words[l * lw + wi[l]] : 0);
+					wlz_wr32(p, wi[l] < nw[l] ? words[l * lw + wi[l]] : 0);  /* past the end: zeros */
 					wi[l]++;
 					p += 4;
 					cntb[l] += 32;

@@ -59,6 +59,13 @@ template <int W> struct window {
 	}
 };
 
+/* One count per bad segment, from its first lane. */
+__device__ __forceinline__ void report(bool bad, unsigned lane, int *err)
+{
+	if (__any_sync(FULL, bad) && lane == 0)
+		atomicAdd(err, 1);
+}
+
 __device__ __forceinline__ bool run_segment(const wlz_gpu_seg &s, uint8_t *out, unsigned lane)
 {
 	if (s.tab != ~0u)
@@ -79,8 +86,7 @@ __global__ void rans_kernel(const wlz_gpu_seg *__restrict__ segs, size_t nseg, c
 	if (run_segment(s, out, lane))
 		return;
 	if (s.in_size < 128 || (s.in_size & 1)) {
-		if (lane == 0)
-			atomicAdd(err, 1);
+		report(true, lane, err);
 		return;
 	}
 	const uint32_t *tab = tabs + (size_t)s.tab * 4096;
@@ -114,9 +120,7 @@ __global__ void rans_kernel(const wlz_gpu_seg *__restrict__ segs, size_t nseg, c
 		win.advance(wpos, lane);
 		x = v;
 	}
-	bad |= wpos != nw || x != 65536u;
-	if (__any_sync(FULL, bad) && lane == 0)
-		atomicAdd(err, 1);
+	report(bad || wpos != nw || x != 65536u, lane, err);
 }
 
 __global__ void huf_kernel(const wlz_gpu_seg *__restrict__ segs, size_t nseg, const uint16_t *__restrict__ tabs,
@@ -137,8 +141,7 @@ __global__ void huf_kernel(const wlz_gpu_seg *__restrict__ segs, size_t nseg, co
 		((uint4 *)tab)[i] = __ldg(gt + i);
 	__syncwarp();
 	if (s.in_size & 3) {
-		if (lane == 0)
-			atomicAdd(err, 1);
+		report(true, lane, err);
 		return;
 	}
 	const uint8_t *wp = in + s.in_off;
@@ -177,9 +180,7 @@ __global__ void huf_kernel(const wlz_gpu_seg *__restrict__ segs, size_t nseg, co
 			}
 		}
 	}
-	bad |= wpos != nw || buf != 0;
-	if (__any_sync(FULL, bad) && lane == 0)
-		atomicAdd(err, 1);
+	report(bad || wpos != nw || buf != 0, lane, err);
 }
 
 extern "C" int wlz_gpu_ent_launch(int coder, const wlz_gpu_seg *d_seg, size_t nseg, const void *d_tabs,
