@@ -1,17 +1,17 @@
 /*
  * gpu_entropy.cu - the GPU half of the stream codec study (issue 14).
  *
- * Reads what bench/streams.c wrote (-o PREFIX): the decoded streams
- * (PREFIX.raw) and the same streams coded by rans32 and huf32.  For each
- * coder it decodes every segment of every stream in one launch, checks the
- * output against the decoded streams, and times the launch (kernel only:
- * coded bytes, tables and segment list already in GPU memory; the tables
- * and list are built on the host from the stream headers).  Beside it, in
- * the same run: nvCOMP's ANS on the same decoded streams cut into 64 KiB
- * chunks (compressed by nvCOMP, decompression timed), device-resident.
- * nvCOMP is a bench comparator only (-DWLZ_NVCOMP, linked here alone).
+ * Reads an archive whose streams are raw or codec 2 (the default), decodes
+ * every segment of every stream of it in one launch, checks the output
+ * against the CPU's decode of the same streams, and times the launch
+ * (kernel only: the archive, tables and segment list already in GPU
+ * memory; tables and list are built on the host from the stream headers).
+ * Beside it, in the same run: nvCOMP's ANS on the same decoded streams cut
+ * into 64 KiB chunks (compressed by nvCOMP, decompression timed),
+ * device-resident.  nvCOMP is a bench comparator only (-DWLZ_NVCOMP,
+ * linked here alone).
  *
- * usage: gpu_entropy PREFIX [reps]     CSV on stdout
+ * usage: gpu_entropy ARCHIVE [reps]     CSV on stdout
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -20,7 +20,11 @@
 #include <algorithm>
 #include <string>
 #include <vector>
+extern "C" {
+#include "common/ent.h"
+#include "format/format.h"
 #include "gpu_wavefront/entropy.h"
+}
 #ifdef WLZ_NVCOMP
 #include <nvcomp/ans.h>
 #endif
@@ -76,90 +80,95 @@ template <class F> static void timed(int reps, F fn, double *best, double *med)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: gpu_entropy PREFIX [reps]\n");
+		fprintf(stderr, "usage: gpu_entropy ARCHIVE [reps]\n");
 		return 2;
 	}
 	const int reps = argc > 2 ? atoi(argv[2]) : 20;
-	std::string pre = argv[1];
 	const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
-	std::vector<uint8_t> raw = slurp((pre + ".raw").c_str());
-	/* decoded streams: offsets into one expected output */
+	std::vector<uint8_t> arc = slurp(argv[1]);
+	/* Every stream of every block: the plan, and the CPU's decode of it
+	 * (each stream 16-byte aligned in one output buffer). */
+	wlz_gpu_ent_plan plan;
+	memset(&plan, 0, sizeof plan);
 	std::vector<size_t> soff, slen;
 	std::vector<uint8_t> expect;
-	for (size_t i = 0; i + 4 <= raw.size();) {
-		uint32_t n;
-		memcpy(&n, &raw[i], 4);
-		soff.push_back(expect.size());
-		slen.push_back(n);
-		expect.insert(expect.end(), raw.begin() + i + 4, raw.begin() + i + 4 + n);
-		i += 4 + n;
+	wlz_huf_tables *ht = (wlz_huf_tables *)malloc(sizeof(wlz_huf_tables));
+	size_t stored = 0;
+	for (uint64_t at = 0; at < arc.size();) {
+		wlz_member m;
+		if (wlz_member_parse(arc.data(), arc.size(), at, &m) != WLZ_OK) {
+			fprintf(stderr, "gpu_entropy: not a valid archive\n");
+			return 2;
+		}
+		for (uint64_t b = 0; b < m.nblocks; b++) {
+			const wlz_block_entry *e = &m.blocks[b];
+			uint64_t in = e->data_offset;
+			for (int k = 0; k < WLZ_NSTREAMS; k++) {
+				const size_t rs = e->rsize[k], cs = e->csize[k];
+				expect.resize((expect.size() + 15) & ~(size_t)15);
+				const size_t o = expect.size();
+				expect.resize(o + rs);
+				if (rs && e->codec[k] == WLZ_CODEC_RAW)
+					memcpy(&expect[o], &arc[in], rs);
+				else if (rs && wlz_ent_decode(&arc[in], cs, &expect[o], rs, ht) != WLZ_OK) {
+					fprintf(stderr, "gpu_entropy: a stream does not decode on the CPU\n");
+					return 2;
+				}
+				if (!wlz_gpu_ent_add(&plan, arc.data(), in, cs, e->codec[k], rs, o)) {
+					fprintf(stderr, "gpu_entropy: a stream the GPU cannot decode (codec %d)\n",
+						e->codec[k]);
+					return 2;
+				}
+				if (rs)
+					soff.push_back(o), slen.push_back(rs);
+				stored += cs;
+				in += cs;
+			}
+		}
+		at += m.size;
+		wlz_member_free(&m);
 	}
+	free(ht);
 	const size_t total = expect.size();
+	size_t decoded = 0;
+	for (size_t v : slen)
+		decoded += v;
 	printf("file,coder,streams,decoded_bytes,coded_bytes,coded_pct,gbps_best,gbps_median,what\n");
-	uint8_t *d_out;
+	uint8_t *d_out, *d_in;
 	int *d_err;
+	wlz_gpu_seg *d_seg;
+	uint16_t *d_tab;
 	CK(cudaMalloc(&d_out, total + 64));
 	CK(cudaMalloc(&d_err, sizeof(int)));
+	CK(cudaMalloc(&d_in, arc.size() + 16));
+	CK(cudaMalloc(&d_seg, plan.nseg * sizeof(wlz_gpu_seg)));
+	CK(cudaMalloc(&d_tab, plan.ntab * WLZ_GPU_TAB * 2 + 16));
+	CK(cudaMemset(d_in, 0, arc.size() + 16));
+	CK(cudaMemcpy(d_in, arc.data(), arc.size(), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(d_seg, plan.seg, plan.nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(d_tab, plan.tabs, plan.ntab * WLZ_GPU_TAB * 2, cudaMemcpyHostToDevice));
+	CK(cudaMemset(d_out, 0, total));
+	CK(cudaMemset(d_err, 0, sizeof(int)));
+	if (wlz_gpu_ent_launch(d_seg, plan.nseg, d_tab, d_in, d_out, d_err, 0))
+		return 3;
+	CK(cudaDeviceSynchronize());
+	int err;
 	std::vector<uint8_t> got(total);
-	static const char *ext[2] = {"rans", "huf"};
-	for (int c = 0; c < 2; c++) {
-		std::vector<uint8_t> cod = slurp((pre + "." + ext[c]).c_str());
-		std::vector<uint8_t> in;
-		wlz_gpu_ent_plan plan;
-		memset(&plan, 0, sizeof plan);
-		plan.coder = c;
-		size_t k = 0, coded = 0;
-		for (size_t i = 0; i + 8 <= cod.size(); k++) {
-			uint32_t hd[2];
-			memcpy(hd, &cod[i], 8);
-			if (k >= slen.size() || hd[0] != slen[k]) {
-				fprintf(stderr, "gpu_entropy: %s does not match the raw streams\n", ext[c]);
-				return 2;
-			}
-			while (in.size() & 15)
-				in.push_back(0);
-			const size_t at = in.size();
-			in.insert(in.end(), cod.begin() + i + 8, cod.begin() + i + 8 + hd[1]);
-			coded += hd[1];
-			if (!wlz_gpu_ent_add(&plan, in.data(), at, hd[1], hd[0], soff[k])) {
-				fprintf(stderr, "gpu_entropy: stream %zu of %s does not parse\n", k, ext[c]);
-				return 2;
-			}
-			i += 8 + hd[1];
-		}
-		in.resize(in.size() + 16, 0);
-		uint8_t *d_in;
-		wlz_gpu_seg *d_seg;
-		void *d_tab;
-		const size_t tsz = c == WLZ_GPU_RANS ? 4096 * 4 : 2048 * 2;
-		CK(cudaMalloc(&d_in, in.size()));
-		CK(cudaMalloc(&d_seg, plan.nseg * sizeof(wlz_gpu_seg)));
-		CK(cudaMalloc(&d_tab, plan.ntab * tsz + 16));
-		CK(cudaMemcpy(d_in, in.data(), in.size(), cudaMemcpyHostToDevice));
-		CK(cudaMemcpy(d_seg, plan.seg, plan.nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice));
-		CK(cudaMemcpy(d_tab, plan.tabs, plan.ntab * tsz, cudaMemcpyHostToDevice));
-		CK(cudaMemset(d_out, 0, total));
-		CK(cudaMemset(d_err, 0, sizeof(int)));
-		if (wlz_gpu_ent_launch(c, d_seg, plan.nseg, d_tab, d_in, d_out, d_err, 0))
-			return 3;
-		CK(cudaDeviceSynchronize());
-		int err;
-		CK(cudaMemcpy(&err, d_err, sizeof err, cudaMemcpyDeviceToHost));
-		CK(cudaMemcpy(got.data(), d_out, total, cudaMemcpyDeviceToHost));
-		const bool ok = err == 0 && !memcmp(got.data(), expect.data(), total);
-		double best, med;
-		timed(reps, [&] { wlz_gpu_ent_launch(c, d_seg, plan.nseg, d_tab, d_in, d_out, d_err, 0); }, &best, &med);
-		printf("%s,%s,%zu,%zu,%zu,%.2f,%.1f,%.1f,kernel-only (%zu segments)%s\n", name, c ? "huf32" : "rans32",
-		       k, total, coded, 100.0 * coded / total, total / best / 1e6, total / med / 1e6, plan.nseg,
-		       ok ? "" : " MISMATCH");
-		if (!ok)
-			fprintf(stderr, "gpu_entropy: %s: %d bad segments, output %s\n", ext[c], err,
-				memcmp(got.data(), expect.data(), total) ? "differs" : "matches");
-		CK(cudaFree(d_in));
-		CK(cudaFree(d_seg));
-		CK(cudaFree(d_tab));
-		wlz_gpu_ent_plan_free(&plan);
-	}
+	CK(cudaMemcpy(&err, d_err, sizeof err, cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(got.data(), d_out, total, cudaMemcpyDeviceToHost));
+	const bool ok = err == 0 && !memcmp(got.data(), expect.data(), total);
+	double best, med;
+	timed(reps, [&] { wlz_gpu_ent_launch(d_seg, plan.nseg, d_tab, d_in, d_out, d_err, 0); }, &best, &med);
+	printf("%s,codec2,%zu,%zu,%zu,%.2f,%.1f,%.1f,kernel-only (%zu segments)%s\n", name, slen.size(), decoded,
+	       stored, 100.0 * stored / decoded, decoded / best / 1e6, decoded / med / 1e6, plan.nseg,
+	       ok ? "" : " MISMATCH");
+	if (!ok)
+		fprintf(stderr, "gpu_entropy: %d bad segments, output %s\n", err,
+			memcmp(got.data(), expect.data(), total) ? "differs" : "matches");
+	CK(cudaFree(d_in));
+	CK(cudaFree(d_seg));
+	CK(cudaFree(d_tab));
+	wlz_gpu_ent_plan_free(&plan);
 #ifdef WLZ_NVCOMP
 	{
 		/* The same decoded streams in 64 KiB chunks (none crossing a

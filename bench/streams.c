@@ -3,18 +3,16 @@
  * off streams of archives, coded by each candidate layout beside the zstd
  * frames the archives hold.
  *
- * For each archive: every block's streams are decoded (the off stream split
- * into its heads and low bytes), then per stream kind:
+ * For each archive written with zstd streams (wavelz --streams=zstd):
+ * every block's streams are decoded (the off stream split into its heads
+ * and low bytes), then per stream kind:
  *   - bytes: decoded; as stored (zstd or raw, as the encoder chose); coded
- *     by rans32 and huf32 at each segment size (raw where that is smaller);
- *   - one-core decode MB/s of each coder and of zstd on the stored frames,
- *     best of -r runs.
- * With -o PREFIX it also writes what the GPU study (bench/gpu_entropy.cu)
- * reads: PREFIX.raw (the decoded streams, each as u32 size then bytes) and
- * PREFIX.rans / PREFIX.huf (the same streams coded, each as u32 decoded
- * size, u32 coded size, bytes), at the segment size of -s.
+ *     by codec 2's huf parts with one table and with up to 16, at each
+ *     segment size (raw where that is smaller);
+ *   - one-core decode MB/s of each and of zstd on the stored frames, best
+ *     of -r runs.
  *
- * usage: streams [-r 5] [-s 15] [-o PREFIX] ARCHIVE...
+ * usage: streams [-r 5] ARCHIVE...
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -23,10 +21,10 @@
 #include <time.h>
 #include <zstd.h>
 #include "fileio.h"
-#include "common/huf32.h"
-#include "common/rans32.h"
+#include "common/huf.h"
 #include "format/format.h"
 
+enum { NC = 2 };
 enum { K_CMD, K_LIT, K_LEN, K_OFFH, K_OFFL, NK };
 static const char *kname[NK] = {"cmd", "lit", "len", "off-heads", "off-lows"};
 
@@ -106,23 +104,44 @@ static void collect(const uint8_t *arc, size_t size, plist kinds[NK], size_t *co
 typedef size_t (*enc_fn)(const uint8_t *, size_t, unsigned, uint8_t *, size_t);
 typedef wlz_error (*dec_fn)(const uint8_t *, size_t, uint8_t *, size_t);
 
+static wlz_huf_tables htab;
+
+/* The huf part coder with one table or up to 16; a stream of one symbol
+ * is a 2-byte run, as in the others. */
+static size_t huf_enc(const uint8_t *src, size_t n, unsigned seg, uint8_t *dst, size_t cap, unsigned T)
+{
+	size_t k = 0;
+	for (size_t i = 1; i < n && !k; i++)
+		k = src[i] != src[0];
+	if (!k) {
+		dst[0] = 0xFF;
+		dst[1] = src[0];
+		return 2;
+	}
+	return wlz_huf_encode(src, n, seg, T, dst, cap);
+}
+static size_t huf1_enc(const uint8_t *s, size_t n, unsigned g, uint8_t *d, size_t c) { return huf_enc(s, n, g, d, c, 1); }
+static size_t hufc_enc(const uint8_t *s, size_t n, unsigned g, uint8_t *d, size_t c) { return huf_enc(s, n, g, d, c, 16); }
+static wlz_error huf_dec(const uint8_t *src, size_t cs, uint8_t *dst, size_t n)
+{
+	if (cs == 2 && src[0] == 0xFF) {
+		memset(dst, src[1], n);
+		return WLZ_OK;
+	}
+	return wlz_huf_decode(src, cs, dst, n, &htab);
+}
+
 int main(int argc, char **argv)
 {
 	int reps = 5, i = 1;
-	unsigned seg_dump = 15;
-	const char *prefix = NULL;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-r") && i + 1 < argc)
 			reps = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
-			seg_dump = (unsigned)atoi(argv[++i]);
-		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			prefix = argv[++i];
 	}
-	static const unsigned segs[] = {14, 15, 16};
-	enc_fn enc[2] = {wlz_rans32_encode, wlz_huf32_encode};
-	dec_fn dec[2] = {wlz_rans32_decode, wlz_huf32_decode};
-	static const char *cname[2] = {"rans32", "huf32"};
+	static const unsigned segs[] = {15, 16};
+	enc_fn enc[NC] = {huf1_enc, hufc_enc};
+	dec_fn dec[NC] = {huf_dec, huf_dec};
+	static const char *cname[NC] = {"huf-1", "huf-16"};
 	printf("file,stream,decoded,stored,stored_pct,coder,seg_log,coded,coded_pct,vs_stored_pct,dec_mbs,zstd_dec_mbs\n");
 	for (; i < argc; i++) {
 		size_t content = 0;
@@ -135,15 +154,6 @@ int main(int argc, char **argv)
 		const size_t asize = fin.size;
 		plist kinds[NK] = {{0}};
 		collect(arc, asize, kinds, &content);
-		FILE *dump[3] = {NULL, NULL, NULL};
-		if (prefix) {
-			char nm[1024];
-			static const char *ext[3] = {"raw", "rans", "huf"};
-			for (int d = 0; d < 3; d++) {
-				snprintf(nm, sizeof(nm), "%s.%s", prefix, ext[d]);
-				dump[d] = fopen(nm, "wb");
-			}
-		}
 		const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
 		for (int k = 0; k < NK; k++) {
 			plist *l = &kinds[k];
@@ -173,7 +183,7 @@ int main(int argc, char **argv)
 			size_t zn = 0;
 			for (size_t j = 0; j < l->n; j++)
 				zn += l->p[j].zkind ? l->p[j].zn : 0;
-			for (int c = 0; c < 2; c++) {
+			for (int c = 0; c < NC; c++) {
 				for (unsigned si = 0; si < sizeof(segs) / sizeof(segs[0]); si++) {
 					size_t coded = 0, cap = maxn + maxn / 8 + 4096;
 					uint8_t **cb = malloc(l->n * sizeof(*cb));
@@ -200,12 +210,6 @@ int main(int argc, char **argv)
 							fprintf(stderr, "streams: %s does not round-trip\n", cname[c]);
 							exit(6);
 						}
-					if (dump[1 + c] && segs[si] == seg_dump)
-						for (size_t j = 0; j < l->n; j++) {
-							uint32_t hd[2] = {(uint32_t)l->p[j].n, (uint32_t)cs[j]};
-							fwrite(hd, 4, 2, dump[1 + c]);
-							fwrite(cb[j], 1, cs[j], dump[1 + c]);
-						}
 					printf("%s,%s,%zu,%zu,%.2f,%s,%u,%zu,%.2f,%.2f,%.0f,%.0f\n", base, kname[k], dn, stored,
 					       100.0 * stored / (double)content, cname[c], segs[si], coded,
 					       100.0 * coded / (double)content,
@@ -217,17 +221,8 @@ int main(int argc, char **argv)
 					free(cs);
 				}
 			}
-			if (dump[0])
-				for (size_t j = 0; j < l->n; j++) {
-					uint32_t hd = (uint32_t)l->p[j].n;
-					fwrite(&hd, 4, 1, dump[0]);
-					fwrite(l->p[j].raw, 1, l->p[j].n, dump[0]);
-				}
 			free(tmp);
 		}
-		for (int d = 0; d < 3; d++)
-			if (dump[d])
-				fclose(dump[d]);
 		printf("%s,total,%zu,%zu,%.2f\n", base, content, asize, 100.0 * asize / (double)content);
 		fio_unload(&fin);
 	}

@@ -107,6 +107,8 @@ WLZ_EXPORT wlz_error wlz_options_check(const wlz_options *opt)
 		return WLZ_ERR_PARAM;
 	if (opt->parallel < 1 || opt->parallel > WLZ_PARALLEL_MAX)
 		return WLZ_ERR_PARAM;
+	if (opt->streams < WLZ_STREAMS_HUF || opt->streams > WLZ_STREAMS_ZSTD)
+		return WLZ_ERR_PARAM;
 	if (opt->window_log && (opt->window_log < opt->block_log || opt->window_log > WLZ_WINDOW_LOG_ENC_MAX))
 		return WLZ_ERR_PARAM;
 	return WLZ_OK;

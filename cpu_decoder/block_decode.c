@@ -5,8 +5,10 @@
  * near the block's end they fall back to exact copies, so a block never
  * touches bytes another thread may be writing.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <zstd.h>
+#include "common/ent.h"
 #include "cpu_decoder/block_decode.h"
 
 #define SLACK 32  /* readable bytes after every decoded stream */
@@ -18,6 +20,7 @@ typedef struct pend {
 
 struct wlz_bdec {
 	ZSTD_DCtx *zd;
+	wlz_huf_tables *ht;  /* codec 2's decode tables */
 	wlz_dtoken *tok;
 	size_t tok_cap;
 	pend *pd;
@@ -37,7 +40,8 @@ wlz_bdec *wlz_bdec_create(void)
 	bd->zd = ZSTD_createDCtx();
 	bd->window = UINT64_MAX;
 	bd->hs = wlz_xxh3_create();
-	if (!bd->zd || !bd->hs) {
+	bd->ht = malloc(sizeof(*bd->ht));
+	if (!bd->zd || !bd->hs || !bd->ht) {
 		wlz_bdec_free(bd);
 		return NULL;
 	}
@@ -56,6 +60,7 @@ void wlz_bdec_free(wlz_bdec *bd)
 	for (int s = 0; s < WLZ_NSTREAMS; s++)
 		free(bd->buf[s]);
 	ZSTD_freeDCtx(bd->zd);
+	free(bd->ht);
 	wlz_xxh3_free(bd->hs);
 	free(bd->tok);
 	free(bd->pd);
@@ -115,6 +120,13 @@ static wlz_error open_stream(wlz_bdec *bd, int s, const uint8_t *in, const wlz_b
 	}
 	if (e->codec[s] == WLZ_CODEC_RAW) {
 		memcpy(bd->buf[s], in, rs);
+	} else if (e->codec[s] == WLZ_CODEC_HUF) {
+		const wlz_error err = wlz_ent_decode(in, e->csize[s], bd->buf[s], rs, bd->ht);
+		if (err != WLZ_OK) {
+			char why[200];
+			snprintf(why, sizeof(why), "%s", wlz_error_detail());
+			return wlz_fail(err, "%s stream: %s", stream_name[s], why);
+		}
 	} else {
 		WLZ_TRY(check_frames(s, in, e->csize[s], rs));
 		size_t got = ZSTD_decompressDCtx(bd->zd, bd->buf[s], rs, in, e->csize[s]);

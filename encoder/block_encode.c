@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 #include <zstd.h>
+#include "common/ent.h"
 #include "encoder/block_encode.h"
 
 struct wlz_benc {
@@ -13,6 +14,8 @@ struct wlz_benc {
 	uint8_t *out;
 	size_t out_cap;
 	ZSTD_CCtx *zc;
+	uint8_t *zbuf;          /* a zstd attempt, beside the codec-2 one */
+	size_t zbuf_cap;
 };
 
 wlz_benc *wlz_benc_create(uint32_t block_size)
@@ -51,49 +54,75 @@ void wlz_benc_free(wlz_benc *be)
 		free(be->raw[s]);
 	free(be->lows);
 	free(be->out);
+	free(be->zbuf);
 	ZSTD_freeCCtx(be->zc);
 	free(be);
 }
 
-/* Codes stream s into dst (capacity cap): zstd when it is smaller, raw
- * otherwise.  split > 0 codes the stream as two zstd frames, [0, split) and
- * [split, n), so that parts with different statistics get their own tables.
- * Returns 0 when even raw does not fit, (size_t)-1 for an empty stream. */
-static size_t code_stream(wlz_benc *be, int s, size_t n, size_t split, int zlevel, uint8_t *dst,
+/* zstd frames of stream s into be->zbuf: split > 0 gives [0, split) and
+ * [split, n) frames of their own, so that parts with different statistics
+ * get their own tables.  Returns the size, 0 on failure. */
+static size_t zstd_stream(wlz_benc *be, int s, size_t n, size_t split, int zlevel)
+{
+	const size_t need = ZSTD_compressBound(n) + 64;
+	if (be->zbuf_cap < need) {
+		free(be->zbuf);
+		be->zbuf = malloc(need);
+		be->zbuf_cap = be->zbuf ? need : 0;
+		if (!be->zbuf)
+			return 0;
+	}
+	size_t at = 0;
+	const size_t cut[3] = {0, split && split < n ? split : n, n};
+	for (int part = 0; part < 2; part++) {
+		if (cut[part + 1] == cut[part])
+			continue;
+		/* Long matches only (7 bytes): our streams hold what LZ left,
+		 * where zstd's short matches cost more sequences to decode than
+		 * they save (smaller by 0.4 to 3.4% at level 3). */
+		ZSTD_CCtx_reset(be->zc, ZSTD_reset_session_and_parameters);
+		ZSTD_CCtx_setParameter(be->zc, ZSTD_c_compressionLevel, zlevel);
+		ZSTD_CCtx_setParameter(be->zc, ZSTD_c_minMatch, 7);
+		const size_t r = ZSTD_compress2(be->zc, be->zbuf + at, be->zbuf_cap - at, be->raw[s] + cut[part],
+						cut[part + 1] - cut[part]);
+		if (ZSTD_isError(r))
+			return 0;
+		at += r;
+	}
+	return at;
+}
+
+/* Codes stream s into dst (capacity cap) as the smallest of raw and the
+ * codecs the mode allows (SPEC.md, section 5: a coded stream is stored only
+ * where smaller than raw).  split > 0 is where an off stream's low bytes
+ * start: each part gets its own tables.  Returns 0 when even raw does not
+ * fit, (size_t)-1 for an empty stream. */
+static size_t code_stream(wlz_benc *be, int s, size_t n, size_t split, const wlz_bparams *bp, uint8_t *dst,
 			  size_t cap, wlz_block_entry *e)
 {
 	e->rsize[s] = (uint32_t)n;
-	if (n > 32 && zlevel > 0) {
-		size_t z = 0, at = 0;
-		size_t cut[3] = {0, split && split < n ? split : n, n};
-		for (int part = 0; part < 2 && z != (size_t)-1; part++) {
-			if (cut[part + 1] == cut[part])
-				continue;
-			/* Long matches only (7 bytes): our streams hold what LZ left,
-			 * where zstd's short matches cost more sequences to decode
-			 * than they save (smaller by 0.4 to 3.4% at level 3). */
-			ZSTD_CCtx_reset(be->zc, ZSTD_reset_session_and_parameters);
-			ZSTD_CCtx_setParameter(be->zc, ZSTD_c_compressionLevel, zlevel);
-			ZSTD_CCtx_setParameter(be->zc, ZSTD_c_minMatch, 7);
-			size_t r = ZSTD_compress2(be->zc, dst + at, cap - at, be->raw[s] + cut[part],
-						  cut[part + 1] - cut[part]);
-			if (ZSTD_isError(r))
-				z = (size_t)-1;
-			else
-				at += r, z = at;
-		}
-		if (z != (size_t)-1 && z < n) {
-			e->codec[s] = WLZ_CODEC_ZSTD;
-			e->csize[s] = (uint32_t)z;
-			return z;
+	size_t best = n;
+	int codec = WLZ_CODEC_RAW;
+	if (n > 32 && bp->streams != WLZ_STREAMS_ZSTD) {
+		const size_t c = wlz_ent_encode(be->raw[s], n, &split, split ? 1 : 0, bp->max_tables, dst, cap);
+		if (c && c < best)
+			best = c, codec = WLZ_CODEC_HUF;
+	}
+	if (n > 32 && bp->zlevel > 0 && bp->streams != WLZ_STREAMS_HUF) {
+		const size_t z = zstd_stream(be, s, n, split, bp->zlevel);
+		if (z && z < best && z <= cap) {
+			memcpy(dst, be->zbuf, z);
+			best = z, codec = WLZ_CODEC_ZSTD;
 		}
 	}
-	if (n > cap)
-		return 0;
-	memcpy(dst, be->raw[s], n);
-	e->codec[s] = WLZ_CODEC_RAW;
-	e->csize[s] = (uint32_t)n;
-	return n ? n : (size_t)-1;
+	if (codec == WLZ_CODEC_RAW) {
+		if (n > cap)
+			return 0;
+		memcpy(dst, be->raw[s], n);
+	}
+	e->codec[s] = (uint8_t)codec;
+	e->csize[s] = (uint32_t)best;
+	return n ? best : (size_t)-1;
 }
 
 /* Offset x = dist - 1 as a head byte (low-byte count k, top 5 bits) and k
@@ -108,7 +137,7 @@ static inline uint8_t put_offset(uint64_t x, uint8_t **lows)
 }
 
 static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
-		      const wlz_token *tok, size_t ntok, int zlevel, size_t *total, wlz_block_entry *e)
+		      const wlz_token *tok, size_t ntok, const wlz_bparams *bp, size_t *total, wlz_block_entry *e)
 {
 	uint8_t *cmd = be->raw[WLZ_S_CMD], *lit = be->raw[WLZ_S_LIT];
 	uint8_t *ln = be->raw[WLZ_S_LEN], *off = be->raw[WLZ_S_OFF], *lw = be->lows;
@@ -144,7 +173,7 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 	};
 	size_t at = 0;
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
-		size_t z = code_stream(be, s, n[s], s == WLZ_S_OFF ? nheads : 0, zlevel, be->out + at,
+		size_t z = code_stream(be, s, n[s], s == WLZ_S_OFF ? nheads : 0, bp, be->out + at,
 				       be->out_cap - at, e);
 		if (z == 0)
 			return WLZ_ERR_DST_TOO_SMALL;
@@ -157,18 +186,18 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 }
 
 wlz_error wlz_benc_encode(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
-			  const wlz_token *tok, size_t ntok, int zlevel,
+			  const wlz_token *tok, size_t ntok, const wlz_bparams *bp,
 			  const uint8_t **out, size_t *out_size, wlz_block_entry *e)
 {
 	memset(e, 0, sizeof(*e));
 	size_t total = 0;
-	wlz_error err = emit(be, src, bstart, bend, tok, ntok, zlevel, &total, e);
+	wlz_error err = emit(be, src, bstart, bend, tok, ntok, bp, &total, e);
 	if (err == WLZ_ERR_DST_TOO_SMALL || (err == WLZ_OK && total > bend - bstart)) {
 		/* Fall back to literals alone: never larger than the input, and
 		 * no later block's levels depend on it being otherwise (levels of
 		 * bytes only ever fall when they become literals). */
 		memset(e, 0, sizeof(*e));
-		err = emit(be, src, bstart, bend, NULL, 0, zlevel, &total, e);
+		err = emit(be, src, bstart, bend, NULL, 0, bp, &total, e);
 	}
 	if (err != WLZ_OK)
 		return err;

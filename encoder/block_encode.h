@@ -9,6 +9,13 @@
 
 typedef struct wlz_benc wlz_benc;
 
+/* How a block's streams are coded. */
+typedef struct wlz_bparams {
+	int streams;            /* WLZ_STREAMS_*: the codecs allowed */
+	int zlevel;             /* zstd level, where zstd is allowed */
+	unsigned max_tables;    /* codec 2's tables per part (1..16) */
+} wlz_bparams;
+
 wlz_benc *wlz_benc_create(uint32_t block_size);
 void wlz_benc_free(wlz_benc *be);
 
@@ -18,7 +25,7 @@ void wlz_benc_free(wlz_benc *be);
  * raw bytes is stored as literals alone.  The caller fills in the levels
  * (max_level, chained), which depend on other blocks (levels.h). */
 wlz_error wlz_benc_encode(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
-			  const wlz_token *tok, size_t ntok, int zlevel,
+			  const wlz_token *tok, size_t ntok, const wlz_bparams *bp,
 			  const uint8_t **out, size_t *out_size, wlz_block_entry *e);
 
 #endif

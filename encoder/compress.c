@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include "common/huf.h"
 #include "encoder/block_encode.h"
 #include "encoder/levels.h"
 #include "format/format.h"
@@ -76,6 +77,7 @@ struct wlz_cctx {
 typedef struct eng {
 	wlz_cctx *cc;
 	const wlz_lparams *lp;
+	wlz_bparams bp;         /* how streams are coded */
 	unsigned bl;
 	uint64_t B, W, S;       /* block, window, segment */
 	uint64_t gap;           /* blocks a match may not read before its own */
@@ -339,7 +341,7 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 		wlz_block_entry e;
 		for (int pass = 0; pass < 2; pass++) {
 			WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, pass, &tok, &ntok));
-			WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, lp->zlevel,
+			WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, &en->bp,
 						&payload, &psize, &e));
 			if (psize < best) {
 				best = psize;
@@ -350,7 +352,7 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 		WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, 0, &tok, &ntok));
 		WLZ_TRY(keep_tokens(bk, tok, ntok));
 	}
-	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, bk->tok, bk->ntok, lp->zlevel, &payload,
+	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, bk->tok, bk->ntok, &en->bp, &payload,
 				&psize, &bk->e));
 	if (bk->cap < psize) {
 		uint8_t *d = realloc(bk->data, psize);
@@ -681,6 +683,7 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		return WLZ_ERR_NOMEM;
 	en->cc = cc;
 	en->lp = wlz_level_params(cc->opt.level);
+	en->bp = (wlz_bparams){cc->opt.streams, en->lp->zlevel, WLZ_HUF_MAX_TABLES};
 	en->rd = rd;
 	en->rdo = rdo;
 	en->nthreads = cc->nthreads;

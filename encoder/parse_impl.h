@@ -42,6 +42,11 @@ struct wlz_parser {
 	wlz_token *tok;
 	size_t tok_cap;
 	uint32_t litcost[256];  /* 1/16 bits */
+	/* The same after a byte of high nibble h: codec 2 picks its literal
+	 * tables by the previous byte, so the price-based parse prices by it
+	 * too (order 0 overprices FASTQ literals and takes matches that cost
+	 * more than the literals they replace). */
+	uint32_t litctx[16][256];
 	uint32_t avglit;
 	uint8_t need[64];       /* by highbit(dist): a shorter match cannot gain */
 	/* price-based parse */
@@ -418,6 +423,8 @@ void wlz_parse_build_costs(wlz_parser *ps);
 size_t wlz_parse_lazy(wlz_parser *ps);
 wlz_error wlz_parse_optimal(wlz_parser *ps, int reuse, size_t *ntok);
 void wlz_parse_gather_stats(wlz_parser *ps, const wlz_token *tok, size_t nt);
+/* litctx from the block's bytes (parse_opt.c). */
+void wlz_parse_ctx_costs(wlz_parser *ps);
 wlz_error wlz_parse_fast_init(wlz_parser *ps);
 wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok);
 

@@ -38,10 +38,40 @@ static void cost_table(const uint32_t cnt[256], uint32_t total, uint32_t out[256
 	}
 }
 
+/* litctx from counts of each byte under its predecessor's high nibble;
+ * contexts seen fewer than 64 times keep the order-0 costs. */
+static void ctx_tables(wlz_parser *ps, const uint32_t (*c)[256])
+{
+	for (int h = 0; h < 16; h++) {
+		uint32_t t = 0;
+		for (int b = 0; b < 256; b++)
+			t += c[h][b];
+		if (t < 64)
+			memcpy(ps->litctx[h], ps->litcost, sizeof(ps->litcost));
+		else
+			cost_table(c[h], t, ps->litctx[h]);
+	}
+}
+
+void wlz_parse_ctx_costs(wlz_parser *ps)
+{
+	uint32_t(*c)[256] = calloc(16, sizeof(*c));
+	if (!c) {
+		for (int h = 0; h < 16; h++)
+			memcpy(ps->litctx[h], ps->litcost, sizeof(ps->litcost));
+		return;
+	}
+	const uint8_t *s = ps->src;
+	for (uint64_t i = ps->bstart + (ps->bstart == 0); i < ps->bend; i++)
+		c[s[i - 1] >> 4][s[i]]++;
+	ctx_tables(ps, (const uint32_t(*)[256])c);
+	free(c);
+}
+
 /* Statistics of a first parse, for the second. */
 void wlz_parse_gather_stats(wlz_parser *ps, const wlz_token *tok, size_t nt)
 {
-	uint32_t cmd[256] = {0}, head[256] = {0}, lit[256] = {0};
+	uint32_t cmd[256] = {0}, head[256] = {0}, lit[256] = {0}, lc[16][256] = {{0}};
 	uint32_t nheads = 0, nlit = 0;
 	uint64_t prev = 0, pos = ps->bstart;
 	for (size_t k = 0; k < nt; k++) {
@@ -53,18 +83,26 @@ void wlz_parse_gather_stats(wlz_parser *ps, const wlz_token *tok, size_t nt)
 			head[wlz_off_head(x, wlz_off_lows(x))]++;
 			nheads++;
 		}
-		for (uint32_t i = 0; i < t->lit; i++)
+		for (uint32_t i = 0; i < t->lit; i++) {
 			lit[ps->src[pos + i]]++;
+			if (pos + i > 0)
+				lc[ps->src[pos + i - 1] >> 4][ps->src[pos + i]]++;
+		}
 		nlit += t->lit;
 		pos += t->lit + t->mlen;
 		prev = t->dist;
 	}
-	for (; pos < ps->bend; pos++, nlit++)
+	for (; pos < ps->bend; pos++, nlit++) {
 		lit[ps->src[pos]]++;
+		if (pos > 0)
+			lc[ps->src[pos - 1] >> 4][ps->src[pos]]++;
+	}
 	cost_table(cmd, nt ? (uint32_t)nt : 1, ps->cmdcost);
 	cost_table(head, nheads ? nheads : 1, ps->headcost);
-	if (nlit > 256)
+	if (nlit > 256) {
 		cost_table(lit, nlit, ps->litcost);
+		ctx_tables(ps, (const uint32_t(*)[256])lc);
+	}
 	ps->use_stats = 1;
 }
 
@@ -166,7 +204,8 @@ wlz_error wlz_parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 	uint64_t skip_to = 0;
 	size_t at = 0;
 	for (uint64_t i = 0; i < blen; i++) {
-		uint32_t lc = ps->price[i] + ps->litcost[src[bstart + i]];
+		const unsigned h = bstart + i > 0 ? src[bstart + i - 1] >> 4 : 0;
+		uint32_t lc = ps->price[i] + ps->litctx[h][src[bstart + i]];
 		if (lc < ps->price[i + 1]) {
 			ps->price[i + 1] = lc;
 			ps->olen[i + 1] = 0;

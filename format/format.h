@@ -35,7 +35,7 @@
 enum { WLZ_S_CMD = 0, WLZ_S_LIT, WLZ_S_LEN, WLZ_S_OFF, WLZ_NSTREAMS };
 
 /* Stream codecs. */
-enum { WLZ_CODEC_RAW = 0, WLZ_CODEC_ZSTD = 1, WLZ_CODEC_COUNT };
+enum { WLZ_CODEC_RAW = 0, WLZ_CODEC_ZSTD = 1, WLZ_CODEC_HUF = 2, WLZ_CODEC_COUNT };
 
 /* Token layout: cmd byte = LLL R MMMM. */
 #define WLZ_MINMATCH 3

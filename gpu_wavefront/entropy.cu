@@ -1,63 +1,20 @@
 /*
- * entropy.cu - GPU decode of the interleaved stream coders: one warp per
- * segment, lane l decoding the segment's lane l; the lanes that need a word
- * take consecutive words in lane order (a ballot and a population count),
- * which is the order the encoders wrote them in.
+ * entropy.cu - GPU decode of stream codec 2: one warp per segment, thread l
+ * decoding lane l with its own bit buffer, so the lanes of a warp never
+ * wait on each other.  Lane starts come from a warp prefix sum of the lane
+ * sizes.  Words are read aligned (the first one shifted by the lane's byte
+ * offset) and only up to the lane's last byte; bits past it read as zero,
+ * so a damaged lane cannot read another's bytes unseen.  Decoded bytes are
+ * gathered four at a time into one 32-bit store where the output allows.
  */
 #include <cuda_runtime.h>
 #include "gpu_wavefront/entropy.h"
 
 #define FULL 0xffffffffu
-
-/* Unaligned little-endian loads from byte addresses (the input is padded
- * by 8 bytes so the second aligned word may always be read). */
-__device__ __forceinline__ uint32_t ld32(const uint8_t *p)
-{
-	const uintptr_t a = (uintptr_t)p;
-	const uint32_t *w = (const uint32_t *)(a & ~(uintptr_t)3);
-	return __funnelshift_r(__ldg(w), __ldg(w + 1), (unsigned)(a & 3) * 8);
-}
-
-__device__ __forceinline__ uint32_t ld16(const uint8_t *p) { return ld32(p) & 0xffffu; }
-
-/* The segment's words as the warp will use them, fetched ahead: lane i
- * holds word base + i of four windows of 32.  A round takes at most 32
- * words, all within the first two windows; loads for the last two are in
- * flight meanwhile, so a lane never waits on memory for its word. */
-template <int W> struct window {
-	const uint8_t *p;
-	uint32_t n, base, w[4];
-	__device__ __forceinline__ uint32_t fetch(uint32_t i) const
-	{
-		return i < n ? (W == 2 ? ld16(p + 2 * i) : ld32(p + 4 * i)) : 0;
-	}
-	__device__ __forceinline__ void init(const uint8_t *wp, uint32_t nw, unsigned lane)
-	{
-		p = wp;
-		n = nw;
-		base = 0;
-#pragma unroll
-		for (int k = 0; k < 4; k++)
-			w[k] = fetch(32 * k + lane);
-	}
-	/* Word at (absolute index at, at - base < 64); every lane calls it. */
-	__device__ __forceinline__ uint32_t get(uint32_t at) const
-	{
-		const uint32_t r = at - base;
-		const uint32_t a = __shfl_sync(FULL, w[0], r & 31), b = __shfl_sync(FULL, w[1], r & 31);
-		return r < 32 ? a : b;
-	}
-	__device__ __forceinline__ void advance(uint32_t wpos, unsigned lane)
-	{
-		if (wpos - base >= 32) {
-			base += 32;
-			w[0] = w[1];
-			w[1] = w[2];
-			w[2] = w[3];
-			w[3] = fetch(base + 96 + lane);
-		}
-	}
-};
+#define LANES 32
+#define MB 11
+#define LANE_HDR (2 * (LANES - 1))
+#define WARPS 4
 
 /* One count per bad segment, from its first lane. */
 __device__ __forceinline__ void report(bool bad, unsigned lane, int *err)
@@ -66,135 +23,125 @@ __device__ __forceinline__ void report(bool bad, unsigned lane, int *err)
 		atomicAdd(err, 1);
 }
 
-__device__ __forceinline__ bool run_segment(const wlz_gpu_seg &s, uint8_t *out, unsigned lane)
+struct bitreader {
+	const uint32_t *w;          /* aligned word holding the lane's next bits */
+	uint32_t next, last;        /* next word to load, last word of the lane */
+	uint64_t buf;
+	uint32_t nb;
+
+	__device__ __forceinline__ uint32_t word(uint32_t i, uint32_t end_mask) const
+	{
+		if (i > last)
+			return 0;
+		const uint32_t v = __ldg(w + i);
+		return i == last ? v & end_mask : v;
+	}
+};
+
+__device__ bool huf_segment(const wlz_gpu_seg &s, const uint16_t *__restrict__ tabs, const uint8_t *__restrict__ in,
+			    uint8_t *__restrict__ out, unsigned lane)
 {
-	if (s.tab != ~0u)
+	const uint8_t *seg = in + s.in_off;
+	/* Lane sizes: 31 stored, the last what remains. */
+	uint32_t ls = 0;
+	if (lane < LANES - 1)
+		ls = (uint32_t)seg[2 * lane] | (uint32_t)seg[2 * lane + 1] << 8;
+	uint32_t pre = ls;
+#pragma unroll
+	for (int d = 1; d < LANES; d <<= 1) {
+		const uint32_t v = __shfl_up_sync(FULL, pre, d);
+		if ((int)lane >= d)
+			pre += v;
+	}
+	const uint32_t sum31 = __shfl_sync(FULL, pre, LANES - 2);
+	bool bad = s.in_size < LANE_HDR || sum31 > s.in_size - LANE_HDR;
+	if (__any_sync(FULL, bad))
 		return false;
-	for (uint32_t i = lane; i < s.m; i += 32)
-		out[s.out_off + i] = (uint8_t)s.in_size;
-	return true;
-}
+	/* Exclusive prefix: lane 31 entered the scan with 0. */
+	const uint32_t start = LANE_HDR + pre - ls;
+	if (lane == LANES - 1)
+		ls = s.in_size - LANE_HDR - sum31;
+	const uint32_t q = (s.m + LANES - 1) / LANES;
+	const uint32_t a = min(q * lane, s.m), b = min(a + q, s.m);
 
-__global__ void rans_kernel(const wlz_gpu_seg *__restrict__ segs, size_t nseg, const uint32_t *__restrict__ tabs,
-			    const uint8_t *__restrict__ in, uint8_t *__restrict__ out, int *err)
-{
-	const size_t w = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-	const unsigned lane = threadIdx.x & 31;
-	if (w >= nseg)
-		return;
-	const wlz_gpu_seg s = segs[w];
-	if (run_segment(s, out, lane))
-		return;
-	if (s.in_size < 128 || (s.in_size & 1)) {
-		report(true, lane, err);
-		return;
-	}
-	const uint32_t *tab = tabs + (size_t)s.tab * 4096;
-	const uint8_t *p = in + s.in_off;
-	const uint8_t *wp = p + 128;
-	const uint32_t nw = (s.in_size - 128) / 2;
-	const unsigned lt = (1u << lane) - 1;
-	uint32_t x = ld32(p + 4 * lane), wpos = 0;
-	bool bad = x < 65536u;
-	window<2> win;
-	win.init(wp, nw, lane);
+	/* The lane's bytes [p, p + ls) as aligned words; bytes past the end
+	 * masked off in the last word. */
+	const uintptr_t p = (uintptr_t)(seg + start);
+	bitreader r;
+	r.w = (const uint32_t *)(p & ~(uintptr_t)3);
+	const uint32_t skip = (uint32_t)(p & 3) * 8;
+	const uint32_t endb = (uint32_t)(p & 3) + ls;       /* byte end, from r.w */
+	r.last = ls ? (endb - 1) / 4 : 0;
+	const uint32_t em = (endb & 3) ? (1u << 8 * (endb & 3)) - 1 : FULL;
+	const uint32_t emask = ls ? em : 0;
+	r.buf = r.word(0, emask) >> skip;
+	r.nb = 32 - skip;
+	r.next = 1;
+	uint64_t used = 0;
+	uint32_t t = 0, acc = 0;
 	uint8_t *o = out + s.out_off;
-	for (uint32_t base = 0; base < s.m; base += 32) {
-		const uint32_t j = base + lane;
-		const bool act = j < s.m;
-		uint32_t v = x;
-		if (act) {
-			const uint32_t e = __ldg(tab + (x & 4095));
+	const bool wide = ((s.out_off + a) & 3) == 0;
+	for (uint32_t j = a; j < b; j++) {
+		if (r.nb < 32) {
+			r.buf |= (uint64_t)r.word(r.next++, emask) << r.nb;
+			r.nb += 32;
+		}
+		const uint32_t e = __ldg(tabs + (size_t)(s.tab + t) * WLZ_GPU_TAB + (uint32_t)(r.buf & (WLZ_GPU_TAB - 1)));
+		const uint32_t l = e >> 8 & 15;
+		r.buf >>= l;
+		r.nb -= l;
+		used += l;
+		t = e >> 12;
+		if (wide) {
+			acc |= (e & 255) << 8 * ((j - a) & 3);
+			if (((j - a) & 3) == 3 || j + 1 == b) {
+				if (((j - a) & 3) == 3)
+					*(uint32_t *)(o + j - 3) = acc;
+				else
+					for (uint32_t k = (j - a) & ~3u; k <= j - a; k++)
+						o[a + k] = (uint8_t)(acc >> 8 * (k & 3));
+				acc = 0;
+			}
+		} else {
 			o[j] = (uint8_t)e;
-			v = ((e >> 8 & 4095) + 1) * (x >> 12) + (e >> 20);
 		}
-		const bool need = act && v < 65536u;
-		const unsigned mask = __ballot_sync(FULL, need);
-		const uint32_t at = wpos + __popc(mask & lt);
-		const uint32_t word = win.get(at);
-		if (need) {
-			bad |= at >= nw;
-			v = v << 16 | word;
-		}
-		wpos += __popc(mask);
-		win.advance(wpos, lane);
-		x = v;
 	}
-	report(bad || wpos != nw || x != 65536u, lane, err);
+	/* Used exactly: the lane's bytes hold the bits read, then zeros. */
+	bad = used > 8ull * ls || (used + 7) / 8 != ls;
+	if (!bad && (used & 7)) {
+		const uint32_t rest = (uint32_t)(8 * ls - used);
+		bad = (r.buf & ((1ull << rest) - 1)) != 0;
+	}
+	return !__any_sync(FULL, bad);
 }
 
-__global__ void huf_kernel(const wlz_gpu_seg *__restrict__ segs, size_t nseg, const uint16_t *__restrict__ tabs,
+__global__ void ent_kernel(const wlz_gpu_seg *__restrict__ segs, size_t nseg, const uint16_t *__restrict__ tabs,
 			   const uint8_t *__restrict__ in, uint8_t *__restrict__ out, int *err)
 {
-	extern __shared__ uint16_t stab[];
-	const size_t w = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-	const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
-	if (w >= nseg)
+	const size_t g = (size_t)blockIdx.x * WARPS + threadIdx.x / 32;
+	const unsigned lane = threadIdx.x & 31;
+	if (g >= nseg)
 		return;
-	const wlz_gpu_seg s = segs[w];
-	if (run_segment(s, out, lane))
-		return;
-	/* The warp's table into its own part of shared memory. */
-	uint16_t *tab = stab + wib * 2048;
-	const uint4 *gt = (const uint4 *)(tabs + (size_t)s.tab * 2048);
-	for (unsigned i = lane; i < 2048 * 2 / 16; i += 32)
-		((uint4 *)tab)[i] = __ldg(gt + i);
-	__syncwarp();
-	if (s.in_size & 3) {
-		report(true, lane, err);
+	const wlz_gpu_seg s = segs[g];
+	if (s.tab == WLZ_GPU_COPY) {
+		for (uint32_t i = lane; i < s.m; i += 32)
+			out[s.out_off + i] = in[s.in_off + i];
 		return;
 	}
-	const uint8_t *wp = in + s.in_off;
-	const uint32_t nw = s.in_size / 4;
-	const unsigned lt = (1u << lane) - 1;
-	uint64_t buf = 0;
-	uint32_t cnt = 0, wpos = 0;
-	bool bad = false;
-	window<4> win;
-	win.init(wp, nw, lane);
-	uint8_t *o = out + s.out_off;
-	for (uint32_t base = 0; base < s.m; base += 64) {
-		const uint32_t j = base + lane;
-		const bool act = j < s.m;
-		const bool need = act && cnt < 32;
-		const unsigned mask = __ballot_sync(FULL, need);
-		const uint32_t at = wpos + __popc(mask & lt);
-		const uint32_t word = win.get(at);
-		if (need) {
-			bad |= at >= nw;
-			buf |= (uint64_t)word << cnt;
-			cnt += 32;
-		}
-		wpos += __popc(mask);
-		win.advance(wpos, lane);
-		if (act) {
-			uint32_t e = tab[buf & 2047];
-			o[j] = (uint8_t)e;
-			buf >>= e >> 8;
-			cnt -= e >> 8;
-			if (j + 32 < s.m) {
-				e = tab[buf & 2047];
-				o[j + 32] = (uint8_t)e;
-				buf >>= e >> 8;
-				cnt -= e >> 8;
-			}
-		}
+	if (s.tab == WLZ_GPU_RUN) {
+		for (uint32_t i = lane; i < s.m; i += 32)
+			out[s.out_off + i] = (uint8_t)s.in_size;
+		return;
 	}
-	report(bad || wpos != nw || buf != 0, lane, err);
+	report(!huf_segment(s, tabs, in, out, lane), lane, err);
 }
 
-extern "C" int wlz_gpu_ent_launch(int coder, const wlz_gpu_seg *d_seg, size_t nseg, const void *d_tabs,
+extern "C" int wlz_gpu_ent_launch(const wlz_gpu_seg *d_seg, size_t nseg, const uint16_t *d_tabs,
 				  const uint8_t *d_in, uint8_t *d_out, int *d_err, void *stream)
 {
 	if (nseg == 0)
 		return 0;
-	const unsigned warps = 4, threads = warps * 32;
-	const unsigned blocks = (unsigned)((nseg + warps - 1) / warps);
-	cudaStream_t st = (cudaStream_t)stream;
-	if (coder == WLZ_GPU_RANS)
-		rans_kernel<<<blocks, threads, 0, st>>>(d_seg, nseg, (const uint32_t *)d_tabs, d_in, d_out, d_err);
-	else
-		huf_kernel<<<blocks, threads, warps * 2048 * 2, st>>>(d_seg, nseg, (const uint16_t *)d_tabs, d_in,
-								       d_out, d_err);
-	return cudaGetLastError() == cudaSuccess ? 0 : -1;
+	const unsigned grid = (unsigned)((nseg + WARPS - 1) / WARPS);
+	ent_kernel<<<grid, 32 * WARPS, 0, (cudaStream_t)stream>>>(d_seg, nseg, d_tabs, d_in, d_out, d_err);
+	return cudaGetLastError() != cudaSuccess;
 }

@@ -1,10 +1,10 @@
 /*
- * entropy.h - GPU decode of the interleaved stream coders (common/rans32.h,
- * common/huf32.h): every segment of every stream of an archive in one
- * launch, one warp per segment, its 32 lanes the coder's 32 lanes.
+ * entropy.h - GPU decode of stream codec 2 (common/ent.h, common/huf.h):
+ * every segment of every stream of an archive in one launch, one warp per
+ * segment, thread l decoding the segment's lane l.
  *
- * The host parses the stream headers into decode tables and a segment list
- * (wlz_gpu_ent_plan); the kernels read only device memory.
+ * The host parses the stream and part headers into decode tables and a
+ * segment list (wlz_gpu_ent_plan); the kernel reads only device memory.
  */
 #ifndef WLZ_GPU_ENTROPY_H
 #define WLZ_GPU_ENTROPY_H
@@ -16,38 +16,39 @@
 extern "C" {
 #endif
 
-enum { WLZ_GPU_RANS = 0, WLZ_GPU_HUF = 1 };
+#define WLZ_GPU_TAB 2048u          /* entries per table (u16 each) */
+#define WLZ_GPU_COPY 0xFFFFFFFFu   /* seg.tab of a raw part: m bytes copied */
+#define WLZ_GPU_RUN 0xFFFFFFFEu    /* seg.tab of a run: m copies of byte in_size */
 
-/* One segment: coded bytes at in_off (in_size of them), m symbols to
- * out_off, decoded with table tab; run segments (tab = ~0u) are m copies
- * of the byte in_size. */
+/* One segment: its bytes at in_off (lane sizes, then lanes; in_size of
+ * them), m symbols to out_off, decoded with the tables from tab on. */
 typedef struct wlz_gpu_seg {
 	uint64_t in_off, out_off;
 	uint32_t in_size, m, tab, pad;
 } wlz_gpu_seg;
 
 typedef struct wlz_gpu_ent_plan {
-	int coder;
-	wlz_gpu_seg *seg;       /* host */
+	wlz_gpu_seg *seg;           /* host */
 	size_t nseg;
-	void *tabs;             /* host: ntab tables of 4096 u32 (rans) or 2048 u16 (huf) */
+	uint16_t *tabs;             /* host: ntab tables of WLZ_GPU_TAB entries */
 	size_t ntab;
 	size_t out_size;
 	size_t seg_cap, tab_cap;    /* allocated entries (zero the plan before the first add) */
 } wlz_gpu_ent_plan;
 
-/* Adds a coded stream (its bytes at in_off of the coded buffer, n symbols
- * to out_off) to the plan; returns 0 on a bad stream. */
-int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *coded, uint64_t in_off, size_t csize, size_t n,
-		    uint64_t out_off);
+/* Adds a stored stream (codec raw or 2; its csize bytes at in_off of
+ * base, rsize decoded bytes to out_off) to the plan; returns 0 on a bad or
+ * unsupported stream (zstd). */
+int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, size_t csize, int codec,
+		    size_t rsize, uint64_t out_off);
 void wlz_gpu_ent_plan_free(wlz_gpu_ent_plan *p);
 
 /* Launches the decode of every segment on stream (a cudaStream_t);
  * d_seg, d_tabs, d_in, d_out: device copies of the plan's arrays, the
- * coded bytes and the output; d_err (one int, zeroed by the caller) counts
- * segments that break a rule. */
-int wlz_gpu_ent_launch(int coder, const wlz_gpu_seg *d_seg, size_t nseg, const void *d_tabs,
-		       const uint8_t *d_in, uint8_t *d_out, int *d_err, void *stream);
+ * stored bytes (8 readable bytes past the last) and the output; d_err (one
+ * int, zeroed by the caller) counts segments that break a rule. */
+int wlz_gpu_ent_launch(const wlz_gpu_seg *d_seg, size_t nseg, const uint16_t *d_tabs, const uint8_t *d_in,
+		       uint8_t *d_out, int *d_err, void *stream);
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,10 @@
 /*
- * entropy_plan.c - host side of the GPU stream decode: stream headers to
- * decode tables and segment lists (the layouts are in common/rans32.h and
- * common/huf32.h).
+ * entropy_plan.c - host side of the GPU stream decode: stream and part
+ * headers to decode tables and a segment list.
  */
 #include <stdlib.h>
-#include "common/huf32.h"
-#include "common/rans32.h"
+#include "common/ent.h"
+#include "format/format.h"
 #include "gpu_wavefront/entropy.h"
 
 static int grow(void **p, size_t *cap, size_t need, size_t unit)
@@ -23,44 +22,69 @@ static int grow(void **p, size_t *cap, size_t need, size_t unit)
 	return 1;
 }
 
-int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *coded, uint64_t in_off, size_t csize, size_t n,
-		    uint64_t out_off)
+static int add_seg(wlz_gpu_ent_plan *p, wlz_gpu_seg s)
 {
-	const uint8_t *src = coded + in_off;
-	if (n == 0)
-		return 1;
-	if (csize == 2 && src[0] == WLZ_ENT_RUN) {
-		if (!grow((void **)&p->seg, &p->seg_cap, p->nseg + 1, sizeof(wlz_gpu_seg)))
-			return 0;
-		p->seg[p->nseg++] = (wlz_gpu_seg){in_off, out_off, src[1], (uint32_t)n, ~0u, 0};
-		return 1;
-	}
-	const size_t tsz = p->coder == WLZ_GPU_RANS ? 4096 * 4 : 2048 * 2;
-	if (!grow(&p->tabs, &p->tab_cap, p->ntab + 1, tsz))
+	if (!grow((void **)&p->seg, &p->seg_cap, p->nseg + 1, sizeof(wlz_gpu_seg)))
 		return 0;
-	unsigned seg_log;
-	size_t at;
-	wlz_error e = p->coder == WLZ_GPU_RANS
-			      ? wlz_rans32_table(src, csize, (uint32_t *)p->tabs + 4096 * p->ntab, &seg_log, &at)
-			      : wlz_huf32_table(src, csize, (uint16_t *)p->tabs + 2048 * p->ntab, &seg_log, &at);
-	if (e != WLZ_OK)
+	p->seg[p->nseg++] = s;
+	return 1;
+}
+
+static int add_huf(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, size_t csize, size_t n,
+		   uint64_t out_off)
+{
+	static _Thread_local wlz_huf_tables t;
+	if (wlz_huf_read_tables(base + in_off, csize, &t) != WLZ_OK)
 		return 0;
-	const size_t nseg = wlz_ent_nseg(n, seg_log), seg = (size_t)1 << seg_log;
-	if ((csize - at) / 4 < nseg || !grow((void **)&p->seg, &p->seg_cap, p->nseg + nseg, sizeof(wlz_gpu_seg)))
+	if (!grow((void **)&p->tabs, &p->tab_cap, p->ntab + t.ntables, WLZ_GPU_TAB * sizeof(uint16_t)))
 		return 0;
-	size_t pos = at + 4 * nseg;
+	memcpy(p->tabs + p->ntab * WLZ_GPU_TAB, t.tab, t.ntables * WLZ_GPU_TAB * sizeof(uint16_t));
+	const size_t seg = (size_t)1 << t.seg_log, nseg = (n + seg - 1) >> t.seg_log;
+	const uint8_t *src = base + in_off;
+	if ((csize - t.hdr) / 4 < nseg)
+		return 0;
+	size_t pos = t.hdr + 4 * nseg;
 	for (size_t g = 0; g < nseg; g++) {
-		const uint32_t sz = wlz_rd32(src + at + 4 * g);
+		const uint32_t sz = wlz_rd32(src + t.hdr + 4 * g);
 		if (sz > csize - pos)
 			return 0;
 		const size_t m = g + 1 < nseg ? seg : n - g * seg;
-		p->seg[p->nseg++] = (wlz_gpu_seg){in_off + pos, out_off + g * seg, sz, (uint32_t)m,
-						  (uint32_t)p->ntab, 0};
+		if (!add_seg(p, (wlz_gpu_seg){in_off + pos, out_off + g * seg, sz, (uint32_t)m, (uint32_t)p->ntab, 0}))
+			return 0;
 		pos += sz;
 	}
-	p->ntab++;
-	p->out_size = out_off + n > p->out_size ? out_off + n : p->out_size;
+	p->ntab += t.ntables;
 	return pos == csize;
+}
+
+int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, size_t csize, int codec,
+		    size_t rsize, uint64_t out_off)
+{
+	if (rsize == 0)
+		return 1;
+	p->out_size = out_off + rsize > p->out_size ? out_off + rsize : p->out_size;
+	if (codec == WLZ_CODEC_RAW)
+		return add_seg(p, (wlz_gpu_seg){in_off, out_off, 0, (uint32_t)rsize, WLZ_GPU_COPY, 0});
+	if (codec != WLZ_CODEC_HUF)
+		return 0;
+	wlz_ent_part pt[WLZ_ENT_MAX_PARTS];
+	unsigned np;
+	if (wlz_ent_parts(base + in_off, csize, rsize, pt, &np) != WLZ_OK)
+		return 0;
+	for (unsigned i = 0; i < np; i++) {
+		const uint64_t at = in_off + pt[i].at;
+		int ok;
+		if (pt[i].kind == WLZ_PART_RAW)
+			ok = add_seg(p, (wlz_gpu_seg){at, out_off, 0, (uint32_t)pt[i].n, WLZ_GPU_COPY, 0});
+		else if (pt[i].kind == WLZ_PART_RUN)
+			ok = add_seg(p, (wlz_gpu_seg){at, out_off, base[at], (uint32_t)pt[i].n, WLZ_GPU_RUN, 0});
+		else
+			ok = add_huf(p, base, at, pt[i].c, pt[i].n, out_off);
+		if (!ok)
+			return 0;
+		out_off += pt[i].n;
+	}
+	return 1;
 }
 
 void wlz_gpu_ent_plan_free(wlz_gpu_ent_plan *p)

@@ -30,7 +30,7 @@ extern "C" {
 #define WLZ_VERSION_STRING "0.1.0"
 
 /* The archive format version this library writes (and the newest it reads). */
-#define WLZ_FORMAT_VERSION 4
+#define WLZ_FORMAT_VERSION 5
 
 #define WLZ_LEVEL_MIN 1
 #define WLZ_LEVEL_MAX 19
@@ -116,7 +116,14 @@ typedef struct wlz_options {
 				   size when known; else block_log..31 */
 	wlz_progress_fn progress;
 	void *progress_opaque;
+	int streams;            /* stream codecs (SPEC.md, section 5):
+				   WLZ_STREAMS_HUF (default) raw or codec 2,
+				   which both the CPU and GPU decoders read;
+				   WLZ_STREAMS_ANY the smallest of raw, codec 2
+				   and zstd; WLZ_STREAMS_ZSTD raw or zstd */
 } wlz_options;
+
+enum { WLZ_STREAMS_HUF = 0, WLZ_STREAMS_ANY = 1, WLZ_STREAMS_ZSTD = 2 };
 
 void wlz_options_init(wlz_options *opt);
 

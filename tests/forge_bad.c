@@ -1,6 +1,6 @@
 /*
  * forge_bad.c - writes the hand-made malformed archives of tests/golden-bad/
- * (format version 4).
+ * (format version 5).
  *
  * The archives are built here field by field from the format's rules, not
  * with the library's writer (only XXH3 is shared), so they also check that
@@ -410,7 +410,7 @@ static void base(arc *a)
 	memset(a, 0, sizeof(*a));
 	for (size_t i = 0; i < sizeof(g_content); i++)
 		g_content[i] = (uint8_t)seed[i % 16];
-	a->version = 4;
+	a->version = 5;
 	a->block_log = BLOCK_LOG;
 	a->window_log = BLOCK_LOG;
 	a->level = 3;
@@ -445,7 +445,8 @@ typedef struct bad {
 static void e_version1(arc *a) { a->version = 1; }
 static void e_version2(arc *a) { a->version = 2; }
 static void e_version3(arc *a) { a->version = 3; }
-static void e_version5(arc *a) { a->version = 5; }
+static void e_version4(arc *a) { a->version = 4; }
+static void e_version6(arc *a) { a->version = 6; }
 static void e_flags(arc *a) { a->flags = 1; }
 static void e_hreserved(arc *a) { a->hreserved = 1u << 24; }
 static void e_block_log15(arc *a) { a->block_log = 15; }
@@ -523,7 +524,7 @@ static void l_chained(arc *a) { a->b[0].chained = 2; }
 static void l_lit_over(arc *a) { a->b[1].csize[LIT] = a->b[1].rsize[LIT] = BLOCK1 + 1; }
 static void l_len_over(arc *a) { a->b[1].csize[LEN] = a->b[1].rsize[LEN] = 11; }
 static void l_off_over(arc *a) { a->b[1].csize[OFF] = a->b[1].rsize[OFF] = 9; }
-static void l_codec2(arc *a) { a->b[0].codec[LIT] = 2; }
+static void l_codec3(arc *a) { a->b[0].codec[LIT] = 3; }
 static void l_raw_size(arc *a) { a->b[0].csize[LIT] += 1; a->b[0].rsize[LIT] -= 1; }
 static void l_zstd_empty(arc *a) { a->b[0].codec[LIT] = 1; a->b[0].csize[LIT] = 0; }
 static void l_zstd_size(arc *a) { a->b[0].rsize[LIT] += 1; }
@@ -680,10 +681,11 @@ static const bad cases[] = {
 	{ "empty-file", "0 bytes, shorter than the 32-byte header", .post = p_empty },
 	{ "truncated-header", "20 bytes, shorter than the 32-byte header", .post = p_cut20 },
 	{ "bad-magic", "the first 4 bytes are not 89 57 4C 5A", .post = p_magic },
-	{ "version-1", "format version 1 (this library reads version 4)", .edit = e_version1 },
-	{ "version-2", "format version 2 (this library reads version 4)", .edit = e_version2 },
-	{ "version-3", "format version 3 (this library reads version 4)", .edit = e_version3 },
-	{ "version-5", "format version 5 (this library reads version 4)", .edit = e_version5 },
+	{ "version-1", "format version 1 (this library reads version 5)", .edit = e_version1 },
+	{ "version-2", "format version 2 (this library reads version 5)", .edit = e_version2 },
+	{ "version-3", "format version 3 (this library reads version 5)", .edit = e_version3 },
+	{ "version-4", "format version 4 (this library reads version 5)", .edit = e_version4 },
+	{ "version-6", "format version 6 (this library reads version 5)", .edit = e_version6 },
 	{ "header-checksum", "header checksum mismatch", .post = p_header_sum },
 	{ "header-flags", "unknown header flags 0x0001", .edit = e_flags },
 	{ "header-reserved", "reserved header bytes 12..15 are not zero", .edit = e_hreserved },
@@ -719,7 +721,7 @@ static const bad cases[] = {
 	{ "off-stream-over-tokens", "block 1: off stream of 9 bytes for 1 tokens", .lie = l_off_over },
 	{ "level-over-depth", "block 1: max_level 1 exceeds the archive's depth limit 0", .edit = e_depth0 },
 	{ "level-without-tokens", "block 1: max_level 1 in a block without tokens", .edit = e_empty_level },
-	{ "unknown-codec", "block 0: unknown codec 2 for the lit stream", .edit = e_zstd_lit, .lie = l_codec2 },
+	{ "unknown-codec", "block 0: unknown codec 3 for the lit stream", .edit = e_zstd_lit, .lie = l_codec3 },
 	{ "raw-size", "block 0: raw lit stream stored in 17 bytes but 15 long", .lie = l_raw_size },
 	{ "zstd-empty", "block 0: zstd lit stream of 0 bytes", .lie = l_zstd_empty },
 	{ "zstd-not-smaller", "block 0: zstd lit stream stored in 29 bytes for 29", .edit = e_zstd_same },

@@ -53,6 +53,7 @@ struct prefs {
 	int flatten;
 	int parallel;
 	unsigned window_log;    /* --long / --window; 0 = the level's */
+	int streams;            /* --streams: WLZ_STREAMS_* */
 	unsigned long long memory; /* --memory; 0 = the library's default */
 	int to_stdout;
 	const char *out_name;   /* -o */
@@ -706,6 +707,10 @@ static void usage(FILE *f, const char *prog)
 "                       the level's (128M at -1,-2; 256M at -3..-9; 1G above),\n"
 "                       cut to the input's size when known\n"
 "      --window=SIZE    the same as a size (64K..2G)\n"
+"      --streams=KIND   stream codecs: huf (default: raw or codec 2, which CPU\n"
+"                       and GPU decoders read), any (the smallest of raw,\n"
+"                       codec 2 and zstd; CPU only where zstd is chosen),\n"
+"                       zstd (raw or zstd, CPU only)\n"
 "\n"
 "Decompression:\n"
 "      --memory=SIZE    refuse archives whose window is larger (default 2G)\n"
@@ -885,6 +890,15 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 			if (lg < WLZ_BLOCK_LOG_MIN || lg > WLZ_WINDOW_LOG_ENC_MAX)
 				bad_usage(prog, "window %s outside 64K..2G", val);
 			p->window_log = lg;
+		} else if (IS("--streams")) {
+			if (!strcmp(val, "huf"))
+				p->streams = WLZ_STREAMS_HUF;
+			else if (!strcmp(val, "any"))
+				p->streams = WLZ_STREAMS_ANY;
+			else if (!strcmp(val, "zstd"))
+				p->streams = WLZ_STREAMS_ZSTD;
+			else
+				bad_usage(prog, "bad stream codecs '%s' (huf, any or zstd)", val);
 		} else if (IS("--memory")) {
 			const char *sz = val;
 			if (!read_size(&sz, &v) || *sz || v < 1)
@@ -1149,6 +1163,7 @@ int main(int argc, char **argv)
 	opt.flatten = p.flatten;
 	opt.parallel = p.parallel;
 	opt.window_log = p.window_log;
+	opt.streams = p.streams;
 	opt.progress = progress_update;
 	opt.progress_opaque = &job.prog;
 

@@ -1,0 +1,90 @@
+/*
+ * huf.h - the Huffman part coder of stream codec 2 (SPEC.md, section 5.2):
+ * up to 16 code tables chosen by the previous symbol, 32 lanes per segment,
+ * each lane a contiguous run of the segment with its own bit stream.
+ *
+ * Lanes own contiguous runs (not every 32nd symbol) so that a lane's
+ * previous symbol is the stream's previous symbol and can pick the table;
+ * each lane's own byte stream lets a CPU run several lanes with 64-bit
+ * reads and no per-symbol refill branch, and lets a GPU thread decode its
+ * lane without talking to the rest of its warp.
+ *
+ * Body of a huf part of n symbols:
+ *   u8 seg_log (12..20), u8 tables T (1..16)
+ *   32-byte bitmap of the k >= 2 symbols present
+ *   nibbles, low nibble first: if T > 1, next[k] (the table of the symbol
+ *     after each symbol), then len[T][k] (0: no code in that table, 1..11)
+ *   u32 size of each segment (ceil(n / 2^seg_log) of them)
+ *   segments: u16 sizes of lanes 0..30, then the lanes' bytes
+ */
+#ifndef WLZ_HUF_H
+#define WLZ_HUF_H
+
+#include "common/wlz_internal.h"
+
+#define WLZ_HUF_LANES 32
+#define WLZ_HUF_MAX_BITS 11
+#define WLZ_HUF_MAX_TABLES 16
+#define WLZ_HUF_SEG_MIN 12
+#define WLZ_HUF_SEG_MAX 20
+#define WLZ_HUF_SEG_DEFAULT 16
+#define WLZ_HUF_LANE_HDR (2 * (WLZ_HUF_LANES - 1))
+
+/* Decode tables: per table 2^11 entries, symbol | length << 8 | next
+ * table << 12 (length 0: the table's only symbol, coded in no bits). */
+#define WLZ_HUF_TAB_SIZE (1u << WLZ_HUF_MAX_BITS)
+typedef struct wlz_huf_tables {
+	unsigned seg_log, ntables;
+	size_t hdr;                 /* where the segment list starts */
+	uint16_t tab[WLZ_HUF_MAX_TABLES * WLZ_HUF_TAB_SIZE];
+} wlz_huf_tables;
+
+/* Most bytes a body of n symbols can take (any table choice). */
+size_t wlz_huf_bound(size_t n, unsigned seg_log);
+
+/* Codes src[0..n) (n >= 1, at least two distinct symbols) as a body with
+ * at most max_tables tables; returns its size, 0 if it does not fit cap
+ * or memory ran out. */
+size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
+		      size_t cap);
+
+/* Parses a body's header and builds its decode tables. */
+wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *t);
+
+/* Decodes a body to exactly n symbols; an error unless every size, table
+ * and lane is as SPEC.md says (padding bits zero, lanes used exactly).
+ * t is the caller's scratch (64 KiB: kept off the stack). */
+wlz_error wlz_huf_decode(const uint8_t *src, size_t csize, uint8_t *dst, size_t n, wlz_huf_tables *t);
+
+/* The symbols of lane l of a segment of m symbols: [*from, *to). */
+static inline void wlz_huf_lane(size_t m, unsigned l, size_t *from, size_t *to)
+{
+	const size_t q = (m + WLZ_HUF_LANES - 1) / WLZ_HUF_LANES;
+	const size_t a = q * l, b = a + q;
+	*from = a < m ? a : m;
+	*to = b < m ? b : m;
+}
+
+/* Canonical codes of one table from its lengths (0: no code), bit-reversed
+ * for an LSB-first stream: shorter codes first, then symbol order. */
+static inline void wlz_huf_canonical(const uint8_t len[256], uint32_t code[256])
+{
+	unsigned nl[WLZ_HUF_MAX_BITS + 1] = {0};
+	uint32_t next[WLZ_HUF_MAX_BITS + 2];
+	for (unsigned s = 0; s < 256; s++)
+		nl[len[s]]++;
+	next[1] = 0;
+	for (unsigned b = 1; b <= WLZ_HUF_MAX_BITS; b++)
+		next[b + 1] = (next[b] + nl[b]) << 1;
+	for (unsigned s = 0; s < 256; s++) {
+		code[s] = 0;
+		if (!len[s])
+			continue;
+		uint32_t v = next[len[s]]++, r = 0;
+		for (unsigned b = 0; b < len[s]; b++)
+			r |= (v >> b & 1) << (len[s] - 1 - b);
+		code[s] = r;
+	}
+}
+
+#endif

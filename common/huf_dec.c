@@ -1,0 +1,223 @@
+/*
+ * huf_dec.c - the Huffman part coder's decoder (layout in huf.h).
+ *
+ * Lanes run four at a time so that four table-lookup chains overlap; each
+ * step reads 64 bits at the lane's bit position, enough for five codes of
+ * at most 11 bits, so the loop has no refill branch.  The fast loop runs
+ * only while every read stays inside the body; the tail of each lane is
+ * decoded with reads bounded by its own bytes.
+ */
+#include "common/huf.h"
+
+#define MB WLZ_HUF_MAX_BITS
+#define MASK (WLZ_HUF_TAB_SIZE - 1)
+#define GROUP 4
+#define PER_READ 5              /* codes per 64-bit read: 5 * 11 <= 57 */
+
+static wlz_error bad(const char *what)
+{
+	return wlz_fail(WLZ_ERR_BAD_STREAM, "huf part: %s", what);
+}
+
+static unsigned nibble(const uint8_t *p, size_t i)
+{
+	return p[i / 2] >> (4 * (i & 1)) & 15;
+}
+
+wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *t)
+{
+	if (csize < 34)
+		return bad("header truncated");
+	const unsigned seg_log = src[0], T = src[1];
+	if (seg_log < WLZ_HUF_SEG_MIN || seg_log > WLZ_HUF_SEG_MAX)
+		return bad("bad segment size");
+	if (T < 1 || T > WLZ_HUF_MAX_TABLES)
+		return bad("bad table count");
+	uint8_t sym[256];
+	unsigned k = 0;
+	for (unsigned s = 0; s < 256; s++)
+		if (src[2 + s / 8] >> (s & 7) & 1)
+			sym[k++] = (uint8_t)s;
+	if (k < 2)
+		return bad("fewer than two symbols");
+	const size_t nib = (T > 1 ? k : 0) + (size_t)T * k, hdr = 34 + (nib + 1) / 2;
+	if (csize < hdr)
+		return bad("tables truncated");
+	const uint8_t *q = src + 34;
+	if ((nib & 1) && q[nib / 2] >> 4)
+		return bad("tables' padding is not zero");
+	uint8_t next[256] = {0}, coded[256] = {0};
+	size_t ni = 0;
+	if (T > 1)
+		for (unsigned i = 0; i < k; i++) {
+			next[sym[i]] = (uint8_t)nibble(q, ni++);
+			if (next[sym[i]] >= T)
+				return bad("a symbol names a missing table");
+		}
+	for (unsigned ti = 0; ti < T; ti++) {
+		uint8_t len[256] = {0};
+		uint32_t code[256], kraft = 0;
+		unsigned kt = 0, only = 0;
+		for (unsigned i = 0; i < k; i++) {
+			const unsigned l = nibble(q, ni++);
+			if (l > MB)
+				return bad("code length over 11");
+			if (l) {
+				len[sym[i]] = (uint8_t)l, kraft += 1u << (MB - l);
+				kt++, only = sym[i], coded[sym[i]] = 1;
+			}
+		}
+		uint16_t *tab = t->tab + (size_t)ti * WLZ_HUF_TAB_SIZE;
+		if (kt == 0)
+			return bad("a table without symbols");
+		if (kt == 1) {
+			if (len[only] != 1)
+				return bad("a one-symbol table's length is not 1");
+			for (unsigned v = 0; v < WLZ_HUF_TAB_SIZE; v++)
+				tab[v] = (uint16_t)(only | next[only] << 12);
+			continue;
+		}
+		if (kraft != 1u << MB)
+			return bad("a code is not complete");
+		wlz_huf_canonical(len, code);
+		for (unsigned s = 0; s < 256; s++)
+			if (len[s])
+				for (uint32_t v = code[s]; v < WLZ_HUF_TAB_SIZE; v += 1u << len[s])
+					tab[v] = (uint16_t)(s | len[s] << 8 | next[s] << 12);
+	}
+	for (unsigned i = 0; i < k; i++)
+		if (!coded[sym[i]])
+			return bad("a symbol without a code");
+	t->seg_log = seg_log;
+	t->ntables = T;
+	t->hdr = hdr;
+	return WLZ_OK;
+}
+
+typedef struct lane {
+	const uint8_t *p;           /* the lane's first byte */
+	size_t size;                /* its bytes */
+	uint64_t pos;               /* bits read */
+	unsigned t;                 /* current table, as an entry offset */
+	uint8_t *o;
+	size_t left;                /* symbols still to decode */
+} lane;
+
+/* Steps every lane of the group can take with 64-bit reads inside lim. */
+static size_t safe_steps(const lane *L, const uint8_t *lim)
+{
+	size_t it = SIZE_MAX;
+	for (unsigned i = 0; i < GROUP; i++) {
+		const size_t room = (size_t)(lim - L[i].p);
+		if (room < 8 || (L[i].pos >> 3) > room - 8)
+			return 0;
+		/* A step reads at most PER_READ * MB bits. */
+		const size_t r = (8 * (room - 8) - L[i].pos) / (PER_READ * MB) + 1;
+		const size_t s = L[i].left / PER_READ;
+		it = r < it ? r : it;
+		it = s < it ? s : it;
+	}
+	return it;
+}
+
+/* One step of lane i: PER_READ symbols from one 64-bit read.  State in
+ * locals (not the lane array) so that the four chains stay in registers. */
+#define HUF_STEP(i)                                                                         \
+	do {                                                                                \
+		uint64_t v = wlz_rd64(p##i + (pos##i >> 3)) >> (pos##i & 7);                \
+		for (unsigned u = 0; u < PER_READ; u++) {                                   \
+			const unsigned e = tab[t##i + (v & MASK)], l = e >> 8 & 15;          \
+			o##i[u] = (uint8_t)e;                                               \
+			v >>= l;                                                            \
+			pos##i += l;                                                        \
+			t##i = (e >> 12) << MB;                                             \
+		}                                                                           \
+		o##i += PER_READ;                                                           \
+	} while (0)
+
+static void run_group(const uint16_t *tab, lane *L, const uint8_t *lim)
+{
+	for (size_t it; (it = safe_steps(L, lim)) != 0;) {
+		const uint8_t *p0 = L[0].p, *p1 = L[1].p, *p2 = L[2].p, *p3 = L[3].p;
+		uint64_t pos0 = L[0].pos, pos1 = L[1].pos, pos2 = L[2].pos, pos3 = L[3].pos;
+		unsigned t0 = L[0].t, t1 = L[1].t, t2 = L[2].t, t3 = L[3].t;
+		uint8_t *o0 = L[0].o, *o1 = L[1].o, *o2 = L[2].o, *o3 = L[3].o;
+		for (size_t j = 0; j < it; j++) {
+			HUF_STEP(0);
+			HUF_STEP(1);
+			HUF_STEP(2);
+			HUF_STEP(3);
+		}
+		L[0].pos = pos0, L[1].pos = pos1, L[2].pos = pos2, L[3].pos = pos3;
+		L[0].t = t0, L[1].t = t1, L[2].t = t2, L[3].t = t3;
+		L[0].o = o0, L[1].o = o1, L[2].o = o2, L[3].o = o3;
+		for (unsigned i = 0; i < GROUP; i++)
+			L[i].left -= it * PER_READ;
+	}
+}
+
+/* The rest of a lane, reading only its own bytes (zeros past them). */
+static int finish_lane(const uint16_t *tab, lane *L)
+{
+	const uint64_t nbits = 8 * (uint64_t)L->size;
+	for (; L->left; L->left--) {
+		const size_t b = (size_t)(L->pos >> 3);
+		uint32_t w = 0;
+		for (unsigned i = 0; i < 3 && b + i < L->size; i++)
+			w |= (uint32_t)L->p[b + i] << 8 * i;
+		const unsigned e = tab[L->t + ((w >> (L->pos & 7)) & MASK)], l = e >> 8 & 15;
+		*L->o++ = (uint8_t)e;
+		L->pos += l;
+		L->t = (e >> 12) << MB;
+		if (L->pos > nbits)
+			return 0;
+	}
+	/* Used exactly: no whole byte left over, padding bits zero. */
+	if (L->pos > nbits || (L->pos + 7) / 8 != L->size)
+		return 0;
+	return !(L->pos & 7) || !(L->p[L->size - 1] >> (L->pos & 7));
+}
+
+static int decode_segment(const uint16_t *tab, const uint8_t *seg, size_t sz, const uint8_t *lim, uint8_t *out,
+			  size_t m)
+{
+	if (sz < WLZ_HUF_LANE_HDR)
+		return 0;
+	lane L[WLZ_HUF_LANES];
+	size_t at = WLZ_HUF_LANE_HDR;
+	for (unsigned l = 0; l < WLZ_HUF_LANES; l++) {
+		size_t a, b;
+		wlz_huf_lane(m, l, &a, &b);
+		const size_t ls = l + 1 < WLZ_HUF_LANES ? wlz_rd16(seg + 2 * l) : sz - at;
+		if (ls > sz - at)
+			return 0;
+		L[l] = (lane){seg + at, ls, 0, 0, out + a, b - a};
+		at += ls;
+	}
+	for (unsigned g = 0; g < WLZ_HUF_LANES; g += GROUP)
+		run_group(tab, L + g, lim);
+	for (unsigned l = 0; l < WLZ_HUF_LANES; l++)
+		if (!finish_lane(tab, &L[l]))
+			return 0;
+	return 1;
+}
+
+wlz_error wlz_huf_decode(const uint8_t *src, size_t csize, uint8_t *dst, size_t n, wlz_huf_tables *t)
+{
+	WLZ_TRY(wlz_huf_read_tables(src, csize, t));
+	const size_t seg = (size_t)1 << t->seg_log, nseg = (n + seg - 1) >> t->seg_log;
+	size_t at = t->hdr;
+	if (n == 0 || (csize - at) / 4 < nseg)
+		return bad("segment list truncated");
+	const uint8_t *sizes = src + at;
+	at += 4 * nseg;
+	for (size_t g = 0; g < nseg; g++) {
+		const size_t sz = wlz_rd32(sizes + 4 * g), m = g + 1 < nseg ? seg : n - g * seg;
+		if (sz > csize - at || !decode_segment(t->tab, src + at, sz, src + csize, dst + g * seg, m))
+			return wlz_fail(WLZ_ERR_BAD_STREAM, "huf part: segment %zu does not decode", g);
+		at += sz;
+	}
+	if (at != csize)
+		return bad("bytes after the last segment");
+	return WLZ_OK;
+}

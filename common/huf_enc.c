@@ -1,0 +1,343 @@
+/*
+ * huf_enc.c - the Huffman part coder's encoder (layout in huf.h): counts
+ * each symbol under the previous one, clusters those 257 contexts (256
+ * symbols and a lane's start) into at most 16 tables, and keeps them where
+ * they beat one table by more than their header.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include "common/huf.h"
+
+#define MB WLZ_HUF_MAX_BITS
+#define NCTX 257                /* previous symbol 0..255, 256 = a lane's start */
+#define START 256
+
+size_t wlz_huf_bound(size_t n, unsigned seg_log)
+{
+	const size_t nseg = (n + ((size_t)1 << seg_log) - 1) >> seg_log;
+	return 2 + 32 + (256 + WLZ_HUF_MAX_TABLES * 256) / 2 + nseg * (4 + WLZ_HUF_LANE_HDR + WLZ_HUF_LANES) +
+	       (n * MB + 7) / 8;
+}
+
+/* Code lengths of the k >= 2 symbols with counts c, at most MB bits:
+ * Huffman's, then lengths over MB clamped and the Kraft sum repaired. */
+static void code_lengths(const uint32_t *c, unsigned k, uint8_t *len)
+{
+	uint64_t w[512];
+	int parent[512];
+	unsigned alive[512], na = 0, nn = k;
+	for (unsigned i = 0; i < k; i++)
+		w[i] = c[i], alive[na++] = i;
+	while (na > 1) {
+		/* The two lightest (k <= 256: quadratic is cheap enough here). */
+		unsigned a = 0, b = 1;
+		if (w[alive[b]] < w[alive[a]])
+			a = 1, b = 0;
+		for (unsigned i = 2; i < na; i++) {
+			if (w[alive[i]] < w[alive[a]])
+				b = a, a = i;
+			else if (w[alive[i]] < w[alive[b]])
+				b = i;
+		}
+		w[nn] = w[alive[a]] + w[alive[b]];
+		parent[alive[a]] = parent[alive[b]] = (int)nn;
+		const unsigned hi = a > b ? a : b, lo = a > b ? b : a;
+		alive[hi] = alive[--na];
+		alive[lo] = nn++;
+	}
+	parent[nn - 1] = -1;
+	for (unsigned i = 0; i < k; i++) {
+		unsigned d = 0;
+		for (int q = parent[i]; q >= 0; q = parent[q])
+			d++;
+		len[i] = (uint8_t)(d > MB ? MB : d);
+	}
+	uint32_t kraft = 0;
+	for (unsigned i = 0; i < k; i++)
+		kraft += 1u << (MB - len[i]);
+	/* Over-full: lengthen the rarest of the longest codes below MB. */
+	while (kraft > (1u << MB)) {
+		unsigned best = k;
+		for (unsigned i = 0; i < k; i++)
+			if (len[i] < MB && (best == k || len[i] > len[best] ||
+					    (len[i] == len[best] && c[i] < c[best])))
+				best = i;
+		kraft -= 1u << (MB - len[best] - 1);
+		len[best]++;
+	}
+	/* Room left: shorten the commonest codes that fit. */
+	for (int again = 1; again && kraft < (1u << MB);) {
+		again = 0;
+		unsigned best = k;
+		for (unsigned i = 0; i < k; i++)
+			if (len[i] > 1 && kraft + (1u << (MB - len[i])) <= (1u << MB) &&
+			    (best == k || c[i] > c[best]))
+				best = i;
+		if (best < k) {
+			kraft += 1u << (MB - len[best]);
+			len[best]--;
+			again = 1;
+		}
+	}
+}
+
+/* One table: lengths of the symbols 0..255 from counts h (0: no code; a
+ * table of one symbol gets length 1 and codes it in no bits).  Returns
+ * the bits its symbols take. */
+static uint64_t build_table(const uint32_t h[256], uint8_t len[256])
+{
+	uint32_t c[256];
+	uint8_t l[256], s[256];
+	unsigned k = 0;
+	for (unsigned i = 0; i < 256; i++) {
+		len[i] = 0;
+		if (h[i])
+			c[k] = h[i], s[k++] = (uint8_t)i;
+	}
+	if (k == 1) {
+		len[s[0]] = 1;
+		return 0;
+	}
+	code_lengths(c, k, l);
+	uint64_t bits = 0;
+	for (unsigned i = 0; i < k; i++)
+		len[s[i]] = l[i], bits += (uint64_t)c[i] * l[i];
+	return bits;
+}
+
+/* Clusters the active contexts into at most T groups (k-means on the cost
+ * of coding a context's symbols with a group's distribution); grp[c] is
+ * the group of context c, the start's group is 0, groups are dense.
+ * Returns the number of groups. */
+static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, uint8_t *grp)
+{
+	unsigned act[NCTX], na = 0;
+	for (unsigned c = 0; c < NCTX; c++)
+		if (tot[c])
+			act[na++] = c;
+	if (na <= T) {
+		for (unsigned i = 0; i < na; i++)
+			grp[act[i]] = (uint8_t)i;
+	} else {
+		/* Seeds: the T most frequent contexts. */
+		uint8_t seed[NCTX] = {0};
+		for (unsigned g = 0; g < T; g++) {
+			unsigned best = NCTX;
+			for (unsigned i = 0; i < na; i++)
+				if (!seed[act[i]] && (best == NCTX || tot[act[i]] > tot[best]))
+					best = act[i];
+			seed[best] = 1;
+			grp[best] = (uint8_t)g;
+		}
+		for (unsigned i = 0; i < na; i++)
+			if (!seed[act[i]])
+				grp[act[i]] = 0xFF;
+		static const unsigned ITER = 6;
+		float cost[WLZ_HUF_MAX_TABLES][256];
+		for (unsigned it = 0; it < ITER; it++) {
+			uint64_t h[WLZ_HUF_MAX_TABLES][256] = {{0}}, ht[WLZ_HUF_MAX_TABLES] = {0};
+			for (unsigned i = 0; i < na; i++) {
+				const unsigned c = act[i], g = grp[c];
+				if (g == 0xFF)
+					continue;
+				for (unsigned s = 0; s < 256; s++)
+					h[g][s] += cnt[c][s];
+				ht[g] += tot[c];
+			}
+			for (unsigned g = 0; g < T; g++)
+				for (unsigned s = 0; s < 256; s++) {
+					const float b = h[g][s] ? log2f((float)ht[g] / (float)h[g][s]) : MB + 1;
+					cost[g][s] = b < MB ? b : (h[g][s] ? MB : MB + 1);
+				}
+			for (unsigned i = 0; i < na; i++) {
+				const unsigned c = act[i];
+				float best = 0;
+				unsigned bg = 0;
+				for (unsigned g = 0; g < T; g++) {
+					if (!ht[g])
+						continue;
+					float x = 0;
+					for (unsigned s = 0; s < 256; s++)
+						x += (float)cnt[c][s] * cost[g][s];
+					if (g == 0 || x < best)
+						best = x, bg = g;
+				}
+				grp[c] = (uint8_t)bg;
+			}
+		}
+	}
+	/* Dense numbering, the start's group first. */
+	uint8_t ren[WLZ_HUF_MAX_TABLES];
+	memset(ren, 0xFF, sizeof(ren));
+	unsigned ng = 0;
+	if (tot[START])
+		ren[grp[START]] = (uint8_t)ng++;
+	for (unsigned i = 0; i < na; i++)
+		if (ren[grp[act[i]]] == 0xFF)
+			ren[grp[act[i]]] = (uint8_t)ng++;
+	for (unsigned i = 0; i < na; i++)
+		grp[act[i]] = ren[grp[act[i]]];
+	return ng;
+}
+
+typedef struct bitw {
+	uint8_t *p, *end;
+	uint64_t acc;
+	unsigned n;
+} bitw;
+
+static inline int bitw_put(bitw *w, uint32_t code, unsigned len)
+{
+	w->acc |= (uint64_t)code << w->n;
+	w->n += len;
+	if (w->n >= 32) {
+		if (w->end - w->p < 4)
+			return 0;
+		wlz_wr32(w->p, (uint32_t)w->acc);
+		w->p += 4;
+		w->acc >>= 32;
+		w->n -= 32;
+	}
+	return 1;
+}
+
+static inline int bitw_flush(bitw *w)
+{
+	for (; w->n > 0; w->n = w->n > 8 ? w->n - 8 : 0) {
+		if (w->p == w->end)
+			return 0;
+		*w->p++ = (uint8_t)w->acc;
+		w->acc >>= 8;
+	}
+	return 1;
+}
+
+size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
+		      size_t cap)
+{
+	if (n == 0 || seg_log < WLZ_HUF_SEG_MIN || seg_log > WLZ_HUF_SEG_MAX)
+		return 0;
+	if (max_tables < 1)
+		max_tables = 1;
+	if (max_tables > WLZ_HUF_MAX_TABLES)
+		max_tables = WLZ_HUF_MAX_TABLES;
+	uint32_t(*cnt)[256] = calloc(NCTX, sizeof(*cnt));
+	if (!cnt)
+		return 0;
+	const size_t seg = (size_t)1 << seg_log, nseg = (n + seg - 1) >> seg_log;
+	for (size_t g = 0; g < nseg; g++) {
+		const uint8_t *s = src + g * seg;
+		const size_t m = g + 1 < nseg ? seg : n - g * seg;
+		for (unsigned l = 0; l < WLZ_HUF_LANES; l++) {
+			size_t a, b;
+			wlz_huf_lane(m, l, &a, &b);
+			for (size_t j = a; j < b; j++)
+				cnt[j == a ? START : s[j - 1]][s[j]]++;
+		}
+	}
+	uint64_t tot[NCTX] = {0};
+	uint32_t all[256] = {0};
+	for (unsigned c = 0; c < NCTX; c++)
+		for (unsigned s = 0; s < 256; s++)
+			tot[c] += cnt[c][s], all[s] += cnt[c][s];
+	unsigned k = 0;
+	for (unsigned s = 0; s < 256; s++)
+		k += all[s] != 0;
+	if (k < 2) {
+		free(cnt);
+		return 0;
+	}
+
+	/* One table, and the clustered ones: keep the smaller. */
+	uint8_t len[WLZ_HUF_MAX_TABLES][256], grp[NCTX] = {0};
+	uint64_t bits = build_table(all, len[0]);
+	unsigned T = 1;
+	size_t hdr_nib = k;
+	if (max_tables > 1) {
+		uint8_t lc[WLZ_HUF_MAX_TABLES][256], gc[NCTX] = {0};
+		const unsigned tc = cluster((const uint32_t(*)[256])cnt, tot, max_tables, gc);
+		uint64_t bc = 0;
+		for (unsigned g = 0; g < tc; g++) {
+			uint32_t h[256] = {0};
+			for (unsigned c = 0; c < NCTX; c++)
+				if (tot[c] && gc[c] == g)
+					for (unsigned s = 0; s < 256; s++)
+						h[s] += cnt[c][s];
+			bc += build_table(h, lc[g]);
+		}
+		const size_t nib = (size_t)k * (tc + 1);
+		if (tc > 1 && bc + 4 * nib < bits + 4 * hdr_nib) {
+			T = tc, bits = bc, hdr_nib = nib;
+			memcpy(len, lc, sizeof(lc[0]) * tc);
+			memcpy(grp, gc, sizeof(gc));
+		}
+	}
+	uint32_t code[WLZ_HUF_MAX_TABLES][256];
+	for (unsigned t = 0; t < T; t++)
+		wlz_huf_canonical(len[t], code[t]);
+	/* Bits of each (table, symbol): a one-symbol table codes it in none. */
+	uint8_t cl[WLZ_HUF_MAX_TABLES][256];
+	for (unsigned t = 0; t < T; t++) {
+		unsigned kt = 0;
+		for (unsigned s = 0; s < 256; s++)
+			kt += len[t][s] != 0;
+		for (unsigned s = 0; s < 256; s++)
+			cl[t][s] = kt == 1 ? 0 : len[t][s];
+	}
+	free(cnt);
+
+	const size_t hdr = 2 + 32 + (hdr_nib + 1) / 2;
+	if (cap < hdr + 4 * nseg)
+		return 0;
+	uint8_t *p = dst;
+	*p++ = (uint8_t)seg_log;
+	*p++ = (uint8_t)T;
+	memset(p, 0, 32 + (hdr_nib + 1) / 2);
+	for (unsigned s = 0; s < 256; s++)
+		if (all[s])
+			p[s >> 3] |= (uint8_t)(1u << (s & 7));
+	p += 32;
+	size_t ni = 0;
+	if (T > 1)
+		for (unsigned s = 0; s < 256; s++)
+			if (all[s]) {
+				p[ni / 2] |= (uint8_t)(grp[s] << (4 * (ni & 1)));
+				ni++;
+			}
+	for (unsigned t = 0; t < T; t++)
+		for (unsigned s = 0; s < 256; s++)
+			if (all[s]) {
+				p[ni / 2] |= (uint8_t)(len[t][s] << (4 * (ni & 1)));
+				ni++;
+			}
+	p += (hdr_nib + 1) / 2;
+	uint8_t *sizes = p;
+	p += 4 * nseg;
+	const uint8_t *end = dst + cap;
+	for (size_t g = 0; g < nseg; g++) {
+		const uint8_t *s = src + g * seg;
+		const size_t m = g + 1 < nseg ? seg : n - g * seg;
+		uint8_t *start = p;
+		if (end - p < WLZ_HUF_LANE_HDR)
+			return 0;
+		p += WLZ_HUF_LANE_HDR;
+		for (unsigned l = 0; l < WLZ_HUF_LANES; l++) {
+			size_t a, b;
+			wlz_huf_lane(m, l, &a, &b);
+			bitw w = {p, (uint8_t *)end, 0, 0};
+			unsigned t = 0;
+			for (size_t j = a; j < b; j++) {
+				if (!bitw_put(&w, code[t][s[j]], cl[t][s[j]]))
+					return 0;
+				t = grp[s[j]];
+			}
+			if (!bitw_flush(&w))
+				return 0;
+			if (l + 1 < WLZ_HUF_LANES)
+				wlz_wr16(start + 2 * l, (uint16_t)(w.p - p));
+			p = w.p;
+		}
+		wlz_wr32(sizes + 4 * g, (uint32_t)(p - start));
+	}
+	return (size_t)(p - dst);
+}
