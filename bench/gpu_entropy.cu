@@ -129,6 +129,8 @@ int main(int argc, char **argv)
 		wlz_member_free(&m);
 	}
 	free(ht);
+	if (!wlz_gpu_ent_plan_finish(&plan))
+		return 2;
 	const size_t total = expect.size();
 	size_t decoded = 0;
 	for (size_t v : slen)
@@ -137,11 +139,14 @@ int main(int argc, char **argv)
 	uint8_t *d_out, *d_in;
 	int *d_err;
 	wlz_gpu_seg *d_seg;
+	wlz_gpu_group *d_grp;
 	uint16_t *d_tab;
 	CK(cudaMalloc(&d_out, total + 64));
 	CK(cudaMalloc(&d_err, sizeof(int)));
 	CK(cudaMalloc(&d_in, arc.size() + 16));
 	CK(cudaMalloc(&d_seg, plan.nseg * sizeof(wlz_gpu_seg)));
+	CK(cudaMalloc(&d_grp, plan.ngrp * sizeof(wlz_gpu_group)));
+	CK(cudaMemcpy(d_grp, plan.grp, plan.ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice));
 	CK(cudaMalloc(&d_tab, plan.ntab * WLZ_GPU_TAB * 2 + 16));
 	CK(cudaMemset(d_in, 0, arc.size() + 16));
 	CK(cudaMemcpy(d_in, arc.data(), arc.size(), cudaMemcpyHostToDevice));
@@ -149,7 +154,7 @@ int main(int argc, char **argv)
 	CK(cudaMemcpy(d_tab, plan.tabs, plan.ntab * WLZ_GPU_TAB * 2, cudaMemcpyHostToDevice));
 	CK(cudaMemset(d_out, 0, total));
 	CK(cudaMemset(d_err, 0, sizeof(int)));
-	if (wlz_gpu_ent_launch(d_seg, plan.nseg, d_tab, d_in, d_out, d_err, 0))
+	if (wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_out, d_err, 0))
 		return 3;
 	CK(cudaDeviceSynchronize());
 	int err;
@@ -158,15 +163,16 @@ int main(int argc, char **argv)
 	CK(cudaMemcpy(got.data(), d_out, total, cudaMemcpyDeviceToHost));
 	const bool ok = err == 0 && !memcmp(got.data(), expect.data(), total);
 	double best, med;
-	timed(reps, [&] { wlz_gpu_ent_launch(d_seg, plan.nseg, d_tab, d_in, d_out, d_err, 0); }, &best, &med);
-	printf("%s,codec2,%zu,%zu,%zu,%.2f,%.1f,%.1f,kernel-only (%zu segments)%s\n", name, slen.size(), decoded,
-	       stored, 100.0 * stored / decoded, decoded / best / 1e6, decoded / med / 1e6, plan.nseg,
+	timed(reps, [&] { wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_out, d_err, 0); }, &best, &med);
+	printf("%s,codec2,%zu,%zu,%zu,%.2f,%.1f,%.1f,kernel-only (%zu segments, %zu groups)%s\n", name, slen.size(),
+	       decoded, stored, 100.0 * stored / decoded, decoded / best / 1e6, decoded / med / 1e6, plan.nseg, plan.ngrp,
 	       ok ? "" : " MISMATCH");
 	if (!ok)
 		fprintf(stderr, "gpu_entropy: %d bad segments, output %s\n", err,
 			memcmp(got.data(), expect.data(), total) ? "differs" : "matches");
 	CK(cudaFree(d_in));
 	CK(cudaFree(d_seg));
+	CK(cudaFree(d_grp));
 	CK(cudaFree(d_tab));
 	wlz_gpu_ent_plan_free(&plan);
 #ifdef WLZ_NVCOMP

@@ -7,7 +7,7 @@
  * every block's streams are decoded (the off stream split into its heads
  * and low bytes), then per stream kind:
  *   - bytes: decoded; as stored (zstd or raw, as the encoder chose); coded
- *     by codec 2's huf parts with one table and with up to 16, at each
+ *     by codec 2's huf parts with one table, up to 8 and up to 16, at each
  *     segment size (raw where that is smaller);
  *   - one-core decode MB/s of each and of zstd on the stored frames, best
  *     of -r runs.
@@ -24,7 +24,7 @@
 #include "common/huf.h"
 #include "format/format.h"
 
-enum { NC = 2 };
+enum { NC = 3 };
 enum { K_CMD, K_LIT, K_LEN, K_OFFH, K_OFFL, NK };
 static const char *kname[NK] = {"cmd", "lit", "len", "off-heads", "off-lows"};
 
@@ -121,6 +121,7 @@ static size_t huf_enc(const uint8_t *src, size_t n, unsigned seg, uint8_t *dst, 
 	return wlz_huf_encode(src, n, seg, T, dst, cap);
 }
 static size_t huf1_enc(const uint8_t *s, size_t n, unsigned g, uint8_t *d, size_t c) { return huf_enc(s, n, g, d, c, 1); }
+static size_t huf8_enc(const uint8_t *s, size_t n, unsigned g, uint8_t *d, size_t c) { return huf_enc(s, n, g, d, c, 8); }
 static size_t hufc_enc(const uint8_t *s, size_t n, unsigned g, uint8_t *d, size_t c) { return huf_enc(s, n, g, d, c, 16); }
 static wlz_error huf_dec(const uint8_t *src, size_t cs, uint8_t *dst, size_t n)
 {
@@ -138,10 +139,10 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "-r") && i + 1 < argc)
 			reps = atoi(argv[++i]);
 	}
-	static const unsigned segs[] = {15, 16};
-	enc_fn enc[NC] = {huf1_enc, hufc_enc};
-	dec_fn dec[NC] = {huf_dec, huf_dec};
-	static const char *cname[NC] = {"huf-1", "huf-16"};
+	static const unsigned segs[] = {14, 16};
+	enc_fn enc[NC] = {huf1_enc, huf8_enc, hufc_enc};
+	dec_fn dec[NC] = {huf_dec, huf_dec, huf_dec};
+	static const char *cname[NC] = {"huf-1", "huf-8", "huf-16"};
 	printf("file,stream,decoded,stored,stored_pct,coder,seg_log,coded,coded_pct,vs_stored_pct,dec_mbs,zstd_dec_mbs\n");
 	for (; i < argc; i++) {
 		size_t content = 0;

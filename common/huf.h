@@ -27,7 +27,7 @@
 #define WLZ_HUF_MAX_TABLES 16
 #define WLZ_HUF_SEG_MIN 12
 #define WLZ_HUF_SEG_MAX 20
-#define WLZ_HUF_SEG_DEFAULT 16
+#define WLZ_HUF_SEG_DEFAULT 14
 #define WLZ_HUF_LANE_HDR (2 * (WLZ_HUF_LANES - 1))
 
 /* Decode tables: per table 2^11 entries, symbol | length << 8 | next

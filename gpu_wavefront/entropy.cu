@@ -6,6 +6,10 @@
  * offset) and only up to the lane's last byte; bits past it read as zero,
  * so a damaged lane cannot read another's bytes unseen.  Decoded bytes are
  * gathered four at a time into one 32-bit store where the output allows.
+ * A thread block takes a group of segments that share tables and copies
+ * the tables into shared memory first: each symbol is a dependent table
+ * lookup, and from global memory (even through L1) that chain is what the
+ * first version of this kernel waited on.
  */
 #include <cuda_runtime.h>
 #include "gpu_wavefront/entropy.h"
@@ -14,7 +18,7 @@
 #define LANES 32
 #define MB 11
 #define LANE_HDR (2 * (LANES - 1))
-#define WARPS 4
+#define WARPS WLZ_GPU_GROUP
 
 /* One count per bad segment, from its first lane. */
 __device__ __forceinline__ void report(bool bad, unsigned lane, int *err)
@@ -23,20 +27,67 @@ __device__ __forceinline__ void report(bool bad, unsigned lane, int *err)
 		atomicAdd(err, 1);
 }
 
-struct bitreader {
-	const uint32_t *w;          /* aligned word holding the lane's next bits */
-	uint32_t next, last;        /* next word to load, last word of the lane */
-	uint64_t buf;
-	uint32_t nb;
+/* A lane's bytes as a queue of 32-bit words read 16 bytes at a time from
+ * a 16-byte aligned base, one load ahead: the words are spent four to a
+ * load, and the load for the next four is in flight meanwhile.  Words
+ * past the lane's last read as zero, the last masked to its bytes. */
+struct lane_words {
+	const uint4 *base;
+	uint32_t k, last, emask;    /* index of q[0]; the last word's index */
+	uint32_t r;                 /* words left in q */
+	uint4 q, n;
 
-	__device__ __forceinline__ uint32_t word(uint32_t i, uint32_t end_mask) const
+	__device__ __forceinline__ uint4 chunk(uint32_t c) const
 	{
-		if (i > last)
-			return 0;
-		const uint32_t v = __ldg(w + i);
-		return i == last ? v & end_mask : v;
+		return c <= last / 4 ? __ldg(base + c) : make_uint4(0, 0, 0, 0);
+	}
+	__device__ __forceinline__ void init(uintptr_t p, uint32_t ls)
+	{
+		base = (const uint4 *)(p & ~(uintptr_t)15);
+		const uint32_t off = (uint32_t)(p & 15), endb = off + ls;
+		last = ls ? (endb - 1) / 4 : 0;
+		emask = ls ? ((endb & 3) ? (1u << 8 * (endb & 3)) - 1 : 0xffffffffu) : 0;
+		q = ls ? chunk(0) : make_uint4(0, 0, 0, 0);
+		n = chunk(1);
+		k = 0;
+		r = 4;
+		for (uint32_t i = 0; i < off / 4; i++)
+			pop();
+	}
+	__device__ __forceinline__ uint32_t pop()
+	{
+		uint32_t v = k < last ? q.x : (k == last ? q.x & emask : 0);
+		q.x = q.y, q.y = q.z, q.z = q.w;
+		k++;
+		if (--r == 0) {
+			q = n;
+			r = 4;
+			n = chunk(k / 4 + 1);
+		}
+		return v;
 	}
 };
+
+/* One symbol: the table lookup and its bits consumed. */
+#define HUF_SYM(out)                                                                           \
+	do {                                                                                   \
+		const uint32_t e_ = tabs[(t << MB) | (uint32_t)(buf & (WLZ_GPU_TAB - 1))];     \
+		const uint32_t l_ = e_ >> 8 & 15;                                              \
+		buf >>= l_;                                                                    \
+		nb -= l_;                                                                      \
+		t = e_ >> 12;                                                                  \
+		(out) = e_ & 255;                                                              \
+	} while (0)
+
+/* Tops the buffer up to 32 bits or more. */
+#define HUF_REFILL()                                                                           \
+	do {                                                                                   \
+		if (nb < 32) {                                                                 \
+			buf |= (uint64_t)lw.pop() << nb;                                       \
+			nb += 32;                                                              \
+			merged++;                                                              \
+		}                                                                              \
+	} while (0)
 
 __device__ bool huf_segment(const wlz_gpu_seg &s, const uint16_t *__restrict__ tabs, const uint8_t *__restrict__ in,
 			    uint8_t *__restrict__ out, unsigned lane)
@@ -64,68 +115,85 @@ __device__ bool huf_segment(const wlz_gpu_seg &s, const uint16_t *__restrict__ t
 	const uint32_t q = (s.m + LANES - 1) / LANES;
 	const uint32_t a = min(q * lane, s.m), b = min(a + q, s.m);
 
-	/* The lane's bytes [p, p + ls) as aligned words; bytes past the end
-	 * masked off in the last word. */
+	/* The lane's bytes [p, p + ls). */
 	const uintptr_t p = (uintptr_t)(seg + start);
-	bitreader r;
-	r.w = (const uint32_t *)(p & ~(uintptr_t)3);
+	lane_words lw;
+	lw.init(p, ls);
 	const uint32_t skip = (uint32_t)(p & 3) * 8;
-	const uint32_t endb = (uint32_t)(p & 3) + ls;       /* byte end, from r.w */
-	r.last = ls ? (endb - 1) / 4 : 0;
-	const uint32_t em = (endb & 3) ? (1u << 8 * (endb & 3)) - 1 : FULL;
-	const uint32_t emask = ls ? em : 0;
-	r.buf = r.word(0, emask) >> skip;
-	r.nb = 32 - skip;
-	r.next = 1;
-	uint64_t used = 0;
-	uint32_t t = 0, acc = 0;
+	uint64_t buf = lw.pop() >> skip;
+	uint32_t nb = 32 - skip, merged = 0, t = 0;
 	uint8_t *o = out + s.out_off;
-	const bool wide = ((s.out_off + a) & 3) == 0;
-	for (uint32_t j = a; j < b; j++) {
-		if (r.nb < 32) {
-			r.buf |= (uint64_t)r.word(r.next++, emask) << r.nb;
-			r.nb += 32;
-		}
-		const uint32_t e = __ldg(tabs + (size_t)(s.tab + t) * WLZ_GPU_TAB + (uint32_t)(r.buf & (WLZ_GPU_TAB - 1)));
-		const uint32_t l = e >> 8 & 15;
-		r.buf >>= l;
-		r.nb -= l;
-		used += l;
-		t = e >> 12;
-		if (wide) {
-			acc |= (e & 255) << 8 * ((j - a) & 3);
-			if (((j - a) & 3) == 3 || j + 1 == b) {
-				if (((j - a) & 3) == 3)
-					*(uint32_t *)(o + j - 3) = acc;
-				else
-					for (uint32_t k = (j - a) & ~3u; k <= j - a; k++)
-						o[a + k] = (uint8_t)(acc >> 8 * (k & 3));
-				acc = 0;
+	uint32_t j = a;
+	/* Sixteen symbols to one 16-byte store where aligned: each lane writes
+	 * its own run of the output, so a warp's store touches 32 places, and
+	 * fewer, larger stores are what the L2 keeps up with. */
+	if (((s.out_off + a) & 15) == 0) {
+		for (; j + 16 <= b; j += 16) {
+			uint32_t c[16];
+#pragma unroll
+			for (int u = 0; u < 16; u += 2) {
+				HUF_REFILL();
+				HUF_SYM(c[u]);
+				HUF_SYM(c[u + 1]);
 			}
-		} else {
-			o[j] = (uint8_t)e;
+			uint4 v;
+			v.x = c[0] | c[1] << 8 | c[2] << 16 | c[3] << 24;
+			v.y = c[4] | c[5] << 8 | c[6] << 16 | c[7] << 24;
+			v.z = c[8] | c[9] << 8 | c[10] << 16 | c[11] << 24;
+			v.w = c[12] | c[13] << 8 | c[14] << 16 | c[15] << 24;
+			*(uint4 *)(o + j) = v;
 		}
 	}
+	if (((s.out_off + j) & 3) == 0) {
+		for (; j + 4 <= b; j += 4) {
+			uint32_t c0, c1, c2, c3;
+			HUF_REFILL();
+			HUF_SYM(c0);
+			HUF_SYM(c1);
+			HUF_REFILL();
+			HUF_SYM(c2);
+			HUF_SYM(c3);
+			*(uint32_t *)(o + j) = c0 | c1 << 8 | c2 << 16 | c3 << 24;
+		}
+	}
+	for (; j < b; j++) {
+		uint32_t c;
+		HUF_REFILL();
+		HUF_SYM(c);
+		o[j] = (uint8_t)c;
+	}
 	/* Used exactly: the lane's bytes hold the bits read, then zeros. */
+	const uint64_t used = (uint64_t)(32 - skip) + 32ull * merged - nb;
 	bad = used > 8ull * ls || (used + 7) / 8 != ls;
 	if (!bad && (used & 7)) {
 		const uint32_t rest = (uint32_t)(8 * ls - used);
-		bad = (r.buf & ((1ull << rest) - 1)) != 0;
+		const uint64_t bits = nb >= 8 ? buf : buf | (uint64_t)lw.pop() << nb;
+		bad = (bits & ((1ull << rest) - 1)) != 0;
 	}
 	return !__any_sync(FULL, bad);
 }
 
-__global__ void ent_kernel(const wlz_gpu_seg *__restrict__ segs, size_t nseg, const uint16_t *__restrict__ tabs,
-			   const uint8_t *__restrict__ in, uint8_t *__restrict__ out, int *err)
+__global__ void ent_kernel(const wlz_gpu_seg *__restrict__ segs, const wlz_gpu_group *__restrict__ grps,
+			   const uint16_t *__restrict__ tabs, const uint8_t *__restrict__ in,
+			   uint8_t *__restrict__ out, int *err)
 {
-	const size_t g = (size_t)blockIdx.x * WARPS + threadIdx.x / 32;
-	const unsigned lane = threadIdx.x & 31;
-	if (g >= nseg)
+	extern __shared__ uint4 stab4[];
+	const wlz_gpu_group gr = grps[blockIdx.x];
+	/* The group's tables, 16 bytes a thread at a time. */
+	const uint4 *src = (const uint4 *)(tabs + (size_t)gr.tab * WLZ_GPU_TAB);
+	const uint32_t n4 = gr.ntab * WLZ_GPU_TAB * 2 / 16;
+	for (uint32_t i = threadIdx.x; i < n4; i += blockDim.x)
+		stab4[i] = __ldg(src + i);
+	__syncthreads();
+	const unsigned w = threadIdx.x / 32, lane = threadIdx.x & 31;
+	if (w >= gr.nseg)
 		return;
-	const wlz_gpu_seg s = segs[g];
+	const wlz_gpu_seg s = segs[gr.seg + w];
 	if (s.tab == WLZ_GPU_COPY) {
+		/* Loads in flight together (a piece is at most 4 KiB). */
+#pragma unroll 16
 		for (uint32_t i = lane; i < s.m; i += 32)
-			out[s.out_off + i] = in[s.in_off + i];
+			out[s.out_off + i] = __ldg(in + s.in_off + i);
 		return;
 	}
 	if (s.tab == WLZ_GPU_RUN) {
@@ -133,15 +201,20 @@ __global__ void ent_kernel(const wlz_gpu_seg *__restrict__ segs, size_t nseg, co
 			out[s.out_off + i] = (uint8_t)s.in_size;
 		return;
 	}
-	report(!huf_segment(s, tabs, in, out, lane), lane, err);
+	report(!huf_segment(s, (const uint16_t *)stab4, in, out, lane), lane, err);
 }
 
-extern "C" int wlz_gpu_ent_launch(const wlz_gpu_seg *d_seg, size_t nseg, const uint16_t *d_tabs,
-				  const uint8_t *d_in, uint8_t *d_out, int *d_err, void *stream)
+extern "C" int wlz_gpu_ent_launch(const wlz_gpu_ent_plan *p, const wlz_gpu_seg *d_seg, const wlz_gpu_group *d_grp,
+				  const uint16_t *d_tabs, const uint8_t *d_in, uint8_t *d_out, int *d_err, void *stream)
 {
-	if (nseg == 0)
-		return 0;
-	const unsigned grid = (unsigned)((nseg + WARPS - 1) / WARPS);
-	ent_kernel<<<grid, 32 * WARPS, 0, (cudaStream_t)stream>>>(d_seg, nseg, d_tabs, d_in, d_out, d_err);
+	const size_t n[2] = {p->nsmall, p->ngrp - p->nsmall};
+	const size_t smem[2] = {WLZ_GPU_SMALL * WLZ_GPU_TAB * 2, (size_t)p->max_tab * WLZ_GPU_TAB * 2};
+	if (smem[1] > 48 * 1024 &&
+	    cudaFuncSetAttribute(ent_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[1]) != cudaSuccess)
+		return 1;
+	for (int k = 0; k < 2; k++)
+		if (n[k])
+			ent_kernel<<<(unsigned)n[k], 32 * WARPS, smem[k], (cudaStream_t)stream>>>(
+				d_seg, d_grp + (k ? n[0] : 0), d_tabs, d_in, d_out, d_err);
 	return cudaGetLastError() != cudaSuccess;
 }

@@ -27,9 +27,23 @@ typedef struct wlz_gpu_seg {
 	uint32_t in_size, m, tab, pad;
 } wlz_gpu_seg;
 
+/* Up to WLZ_GPU_GROUP consecutive segments sharing tables [tab, tab +
+ * ntab): one thread block, the tables in its shared memory. */
+#define WLZ_GPU_GROUP 8
+#define WLZ_GPU_SMALL 2   /* groups of at most this many tables run apart */
+typedef struct wlz_gpu_group {
+	uint32_t seg, nseg, tab, ntab;
+} wlz_gpu_group;
+
 typedef struct wlz_gpu_ent_plan {
 	wlz_gpu_seg *seg;           /* host */
 	size_t nseg;
+	wlz_gpu_group *grp;         /* host */
+	size_t ngrp, grp_cap;
+	unsigned max_tab;           /* most tables of a group */
+	size_t nsmall;              /* after wlz_gpu_ent_plan_finish: groups
+				     * [0, nsmall) have at most WLZ_GPU_SMALL
+				     * tables, the rest more */
 	uint16_t *tabs;             /* host: ntab tables of WLZ_GPU_TAB entries */
 	size_t ntab;
 	size_t out_size;
@@ -43,12 +57,18 @@ int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, s
 		    size_t rsize, uint64_t out_off);
 void wlz_gpu_ent_plan_free(wlz_gpu_ent_plan *p);
 
+/* Orders the groups by table count (see nsmall); call after the last add.
+ * Returns 0 when memory runs out. */
+int wlz_gpu_ent_plan_finish(wlz_gpu_ent_plan *p);
+
 /* Launches the decode of every segment on stream (a cudaStream_t);
- * d_seg, d_tabs, d_in, d_out: device copies of the plan's arrays, the
+ * two launches, the groups of few tables and the rest, so that the shared
+ * memory of the largest does not limit the others;
+ * d_seg, d_grp, d_tabs, d_in, d_out: device copies of the plan's arrays, the
  * stored bytes (8 readable bytes past the last) and the output; d_err (one
  * int, zeroed by the caller) counts segments that break a rule. */
-int wlz_gpu_ent_launch(const wlz_gpu_seg *d_seg, size_t nseg, const uint16_t *d_tabs, const uint8_t *d_in,
-		       uint8_t *d_out, int *d_err, void *stream);
+int wlz_gpu_ent_launch(const wlz_gpu_ent_plan *p, const wlz_gpu_seg *d_seg, const wlz_gpu_group *d_grp,
+		       const uint16_t *d_tabs, const uint8_t *d_in, uint8_t *d_out, int *d_err, void *stream);
 
 #ifdef __cplusplus
 }
