@@ -51,6 +51,21 @@ enum {
 	ST_SKIPPABLE_AFTER, /* codec 1: the frame, then a skippable frame */
 	ST_NO_SIZE,     /* codec 1: a frame that does not state its size */
 	ST_DICT,        /* codec 1: a frame naming a dictionary */
+	ST_HUF,         /* codec 2: one huf part, two tables (huf_body) */
+	ST_PARTS,       /* codec 2: a raw part of one byte, then a run of the rest */
+};
+
+/* Damage the codec-2 writer does on purpose (SPEC.md, section 5.2). */
+enum {
+	HB_NONE,
+	HB_NO_PARTS,    /* a part count of 0 */
+	HB_KIND,        /* a part of kind 3 */
+	HB_SUM,         /* parts that decode to one byte less than the stream */
+	HB_INCOMPLETE,  /* table 0's code is not complete */
+	HB_NEXT,        /* a symbol names table 2 of 2 */
+	HB_PADDING,     /* a lane's last byte has a 1 past its code bits */
+	HB_LANE_SIZE,   /* lane 0 claims more bytes than its segment has */
+	HB_ONE_LEN,     /* table 1's only symbol has length 2 */
 };
 
 typedef struct tok {
@@ -68,6 +83,7 @@ typedef struct blk {
 	uint8_t s[NS][MAXS];    /* the streams, encoded (encode()) */
 	size_t n[NS];
 	int store[NS];          /* ST_* */
+	int hbad;               /* HB_*: in every codec-2 stream of the block */
 	size_t zcut[NS];        /* bytes dropped from the end of the stored stream */
 	uint8_t stored[NS][MAXS];
 	size_t nstored[NS];
@@ -196,6 +212,120 @@ static size_t zstd_skippable(uint8_t *out)
 	return 12;
 }
 
+/* Codec 2, written from SPEC.md section 5.2 alone (not with the library's
+ * coder).  A huf part of n <= 4096 symbols, one segment (seg_log 12),
+ * two tables: table 0 codes every symbol present, with lengths d-1 and d
+ * (a complete code), table 1 only `run`, in no bits; next[run] = 1, every
+ * other symbol's next is 0.  So a lane that reaches a run of `run` stays
+ * in table 1, and one that starts inside it reads one code of table 0. */
+static size_t huf_body(uint8_t *o, const uint8_t *s, size_t n, uint8_t run, int hbad)
+{
+	uint8_t len[2][256] = {{0}}, next[256] = {0};
+	uint32_t code[2][256] = {{0}};
+	unsigned k = 0;
+	uint8_t sym[256];
+	for (unsigned v = 0; v < 256; v++)
+		if (memchr(s, (int)v, n))
+			sym[k++] = (uint8_t)v;
+	/* d: the smallest with 2^d >= k; 2^d - k symbols get d - 1 bits. */
+	unsigned d = 1;
+	while ((1u << d) < k)
+		d++;
+	for (unsigned i = 0; i < k; i++)
+		len[0][sym[i]] = (uint8_t)(i < (1u << d) - k ? d - 1 : d);
+	if (hbad == HB_INCOMPLETE)
+		len[0][sym[k - 1]]++;
+	len[1][run] = hbad == HB_ONE_LEN ? 2 : 1;
+	next[run] = hbad == HB_NEXT ? 2 : 1;
+	/* Canonical codes, by (length, symbol), then reversed: the first bit
+	 * of a code is the lowest bit read. */
+	for (unsigned t = 0; t < 1; t++) {
+		uint32_t c = 0;
+		unsigned prev = 0;
+		for (unsigned l = 1; l <= 11; l++)
+			for (unsigned v = 0; v < 256; v++)
+				if (len[t][v] == l) {
+					c <<= l - prev;
+					prev = l;
+					uint32_t r = 0;
+					for (unsigned b = 0; b < l; b++)
+						r |= (c >> b & 1) << (l - 1 - b);
+					code[t][v] = r;
+					c++;
+				}
+	}
+	uint8_t *p = o;
+	*p++ = 12;
+	*p++ = 2;
+	memset(p, 0, 32);
+	for (unsigned i = 0; i < k; i++)
+		p[sym[i] >> 3] |= (uint8_t)(1u << (sym[i] & 7));
+	p += 32;
+	uint8_t nib[3 * 256];
+	size_t nn = 0;
+	for (unsigned i = 0; i < k; i++)
+		nib[nn++] = next[sym[i]];
+	for (unsigned t = 0; t < 2; t++)
+		for (unsigned i = 0; i < k; i++)
+			nib[nn++] = len[t][sym[i]];
+	memset(p, 0, (nn + 1) / 2);
+	for (size_t i = 0; i < nn; i++)
+		p[i / 2] |= (uint8_t)(nib[i] << 4 * (i & 1));
+	p += (nn + 1) / 2;
+	uint8_t *segsize = p, *seg = p + 4;
+	p = seg + 62;
+	const size_t q = (n + 31) / 32;
+	for (unsigned l = 0; l < 32; l++) {
+		const size_t a = l * q < n ? l * q : n, b = a + q < n ? a + q : n;
+		uint64_t acc = 0;
+		unsigned nb = 0, t = 0;
+		uint8_t *start = p;
+		for (size_t j = a; j < b; j++) {
+			const unsigned bits = t == 1 ? 0 : len[t][s[j]];
+			acc |= (uint64_t)code[t][s[j]] << nb;
+			nb += bits;
+			t = next[s[j]];
+			while (nb >= 8) {
+				*p++ = (uint8_t)acc;
+				acc >>= 8;
+				nb -= 8;
+			}
+		}
+		if (nb) {
+			if (hbad == HB_PADDING && l == 0)
+				acc |= 1u << nb;
+			*p++ = (uint8_t)acc;
+		}
+		if (l < 31)
+			put16(seg + 2 * l, (unsigned)(p - start) + (hbad == HB_LANE_SIZE && l == 0 ? 4000 : 0));
+	}
+	put32(segsize, (uint32_t)(p - seg));
+	return (size_t)(p - o);
+}
+
+/* A codec-2 stream: part list, then bodies. */
+static size_t codec2(uint8_t *o, const uint8_t *s, size_t n, int store, int hbad)
+{
+	uint8_t body[2 * MAXS];
+	size_t at = 0, nb;
+	o[at++] = hbad == HB_NO_PARTS ? 0 : store == ST_PARTS ? 2 : 1;
+	if (store == ST_PARTS) {
+		o[at++] = 0;  /* raw: the first byte */
+		at += varint(o + at, 1);
+		o[at++] = hbad == HB_KIND ? 3 : 1;  /* run: the rest */
+		at += varint(o + at, n - 1 - (hbad == HB_SUM));
+		o[at++] = s[0];
+		o[at++] = s[1];
+		return at;
+	}
+	nb = huf_body(body, s, n, s[n - 1], hbad);
+	o[at++] = 2;
+	at += varint(o + at, n - (hbad == HB_SUM));
+	at += varint(o + at, nb);
+	memcpy(o + at, body, nb);
+	return at + nb;
+}
+
 /* Tokens to the cmd, len and off streams, literals to lit. */
 static void encode(blk *b)
 {
@@ -292,9 +422,13 @@ static void layout_blocks(arc *a)
 			case ST_DICT:
 				c = zstd_frame(o, b->s[s], b->n[s], ZF_DICT);
 				break;
+			case ST_HUF:
+			case ST_PARTS:
+				c = codec2(o, b->s[s], b->n[s], b->store[s], b->hbad);
+				break;
 			}
 			b->nstored[s] = c - b->zcut[s];
-			b->codec[s] = b->store[s] != ST_RAW;
+			b->codec[s] = b->store[s] == ST_RAW ? 0 : b->store[s] >= ST_HUF ? 2 : 1;
 			b->csize[s] = (uint32_t)b->nstored[s];
 			b->rsize[s] = (uint32_t)b->n[s];
 		}
@@ -498,6 +632,26 @@ static void e_zstd_good(arc *a)
 	b1_repeats(a);
 }
 static void zstd_lit(arc *a, int store) { long_lits(a, LONG_LITS); a->b[0].store[LIT] = store; }
+/* Codec 2: block 0's literals as a huf part, block 1's cmd stream as a raw
+ * part and a run; hb damages both. */
+static void huf_streams(arc *a, int hb)
+{
+	long_lits(a, LONG_LITS);
+	a->b[0].store[LIT] = ST_HUF;
+	a->b[0].hbad = hb;
+	b1_repeats(a);
+	a->b[1].store[CMD] = ST_PARTS;
+	a->b[1].hbad = hb;
+}
+static void e_huf_good(arc *a) { huf_streams(a, HB_NONE); }
+static void e_huf_no_parts(arc *a) { huf_streams(a, HB_NO_PARTS); }
+static void e_huf_kind(arc *a) { huf_streams(a, HB_KIND); }
+static void e_huf_sum(arc *a) { huf_streams(a, HB_SUM); }
+static void e_huf_incomplete(arc *a) { huf_streams(a, HB_INCOMPLETE); }
+static void e_huf_next(arc *a) { huf_streams(a, HB_NEXT); }
+static void e_huf_padding(arc *a) { huf_streams(a, HB_PADDING); }
+static void e_huf_lane_size(arc *a) { huf_streams(a, HB_LANE_SIZE); }
+static void e_huf_one_len(arc *a) { huf_streams(a, HB_ONE_LEN); }
 static void e_zstd_lit(arc *a) { zstd_lit(a, ST_FRAME); }
 static void e_zstd_cut(arc *a) { zstd_lit(a, ST_FRAME); a->b[0].zcut[LIT] = 2; }
 static void e_zstd_skippable(arc *a) { zstd_lit(a, ST_SKIPPABLE); }
@@ -677,6 +831,20 @@ static const bad cases[] = {
 	{ "good-unknown-size", "OK", .lie2 = l2_size_unknown },
 	{ "good-empty", "OK", .edit = e_empty },
 	{ "good-zstd", "OK", .edit = e_zstd_good },
+	{ "good-huf", "OK", .edit = e_huf_good },
+	/* codec 2 (block 1's cmd stream breaks the part rules first where
+	 * both streams are damaged: blocks are checked in order, streams
+	 * within) */
+	{ "huf-no-parts", "block 0: lit stream: codec 2 stream: bad part count", .edit = e_huf_no_parts },
+	{ "huf-part-kind", "block 1: cmd stream: codec 2 stream: bad part kind", .edit = e_huf_kind },
+	{ "huf-part-sizes", "block 0: lit stream: codec 2 stream: parts do not fill the stream exactly",
+	  .edit = e_huf_sum },
+	{ "huf-incomplete", "block 0: lit stream: huf part: a code is not complete", .edit = e_huf_incomplete },
+	{ "huf-next-table", "block 0: lit stream: huf part: a symbol names a missing table", .edit = e_huf_next },
+	{ "huf-padding", "block 0: lit stream: huf part: segment 0 does not decode", .edit = e_huf_padding },
+	{ "huf-lane-size", "block 0: lit stream: huf part: segment 0 does not decode", .edit = e_huf_lane_size },
+	{ "huf-one-symbol", "block 0: lit stream: huf part: a one-symbol table's length is not 1",
+	  .edit = e_huf_one_len },
 	/* the header */
 	{ "empty-file", "0 bytes, shorter than the 32-byte header", .post = p_empty },
 	{ "truncated-header", "20 bytes, shorter than the 32-byte header", .post = p_cut20 },
