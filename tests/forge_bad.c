@@ -284,7 +284,7 @@ static size_t huf_body(uint8_t *o, const uint8_t *s, size_t n, uint8_t run, int 
 			const unsigned bits = t == 1 ? 0 : len[t][s[j]];
 			acc |= (uint64_t)code[t][s[j]] << nb;
 			nb += bits;
-			t = next[s[j]];
+			t = next[s[j]] > 1 ? 1 : next[s[j]];  /* (HB_NEXT names table 2: write on with 1) */
 			while (nb >= 8) {
 				*p++ = (uint8_t)acc;
 				acc >>= 8;
