@@ -3,16 +3,15 @@
  *
  * Lanes run four at a time so that four table-lookup chains overlap; each
  * step reads 64 bits at the lane's bit position, enough for five codes of
- * at most 11 bits, so the loop has no refill branch.  The fast loop runs
- * only while every read stays inside the body; the tail of each lane is
- * decoded with reads bounded by its own bytes.
+ * at most 10 bits, so the loop has no refill branch (huf_lanes_impl.h,
+ * built for the baseline and for BMI2).  The fast loop runs only while
+ * every read stays inside the body; the tail of each lane is decoded with
+ * reads bounded by its own bytes.
  */
 #include "common/huf.h"
 
 #define MB WLZ_HUF_MAX_BITS
 #define MASK (WLZ_HUF_TAB_SIZE - 1)
-#define GROUP 4
-#define PER_READ 5              /* codes per 64-bit read: 5 * 11 <= 57 */
 
 static wlz_error bad(const char *what)
 {
@@ -61,7 +60,7 @@ wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *
 		for (unsigned i = 0; i < k; i++) {
 			const unsigned l = nibble(q, ni++);
 			if (l > MB)
-				return bad("code length over 11");
+				return bad("code length over 10");
 			if (l) {
 				len[sym[i]] = (uint8_t)l, kraft += 1u << (MB - l);
 				kt++, only = sym[i], coded[sym[i]] = 1;
@@ -94,70 +93,28 @@ wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *
 	return WLZ_OK;
 }
 
-typedef struct lane {
-	const uint8_t *p;           /* the lane's first byte */
-	size_t size;                /* its bytes */
-	uint64_t pos;               /* bits read */
-	unsigned t;                 /* current table, as an entry offset */
-	uint8_t *o;
-	size_t left;                /* symbols still to decode */
-} lane;
+#include "common/huf_lanes.h"
 
-/* Steps every lane of the group can take with 64-bit reads inside lim. */
-static size_t safe_steps(const lane *L, const uint8_t *lim)
+#define HUF_RUN_GROUP run_group_generic
+#define HUF_LINKAGE static
+#include "common/huf_lanes_impl.h"
+#undef HUF_RUN_GROUP
+
+typedef void (*run_group_fn)(const uint16_t *tab, wlz_huf_lstate *L, const uint8_t *lim);
+
+/* The lane loop built for this CPU (BMI2's shifts by a register take one
+ * micro-op, the baseline's three). */
+static run_group_fn pick_run_group(void)
 {
-	size_t it = SIZE_MAX;
-	for (unsigned i = 0; i < GROUP; i++) {
-		const size_t room = (size_t)(lim - L[i].p);
-		if (room < 8 || (L[i].pos >> 3) > room - 8)
-			return 0;
-		/* A step reads at most PER_READ * MB bits. */
-		const size_t r = (8 * (room - 8) - L[i].pos) / (PER_READ * MB) + 1;
-		const size_t s = L[i].left / PER_READ;
-		it = r < it ? r : it;
-		it = s < it ? s : it;
-	}
-	return it;
-}
-
-/* One step of lane i: PER_READ symbols from one 64-bit read.  State in
- * locals (not the lane array) so that the four chains stay in registers. */
-#define HUF_STEP(i)                                                                         \
-	do {                                                                                \
-		uint64_t v = wlz_rd64(p##i + (pos##i >> 3)) >> (pos##i & 7);                \
-		for (unsigned u = 0; u < PER_READ; u++) {                                   \
-			const unsigned e = tab[t##i + (v & MASK)], l = e >> 8 & 15;          \
-			o##i[u] = (uint8_t)e;                                               \
-			v >>= l;                                                            \
-			pos##i += l;                                                        \
-			t##i = (e >> 12) << MB;                                             \
-		}                                                                           \
-		o##i += PER_READ;                                                           \
-	} while (0)
-
-static void run_group(const uint16_t *tab, lane *L, const uint8_t *lim)
-{
-	for (size_t it; (it = safe_steps(L, lim)) != 0;) {
-		const uint8_t *p0 = L[0].p, *p1 = L[1].p, *p2 = L[2].p, *p3 = L[3].p;
-		uint64_t pos0 = L[0].pos, pos1 = L[1].pos, pos2 = L[2].pos, pos3 = L[3].pos;
-		unsigned t0 = L[0].t, t1 = L[1].t, t2 = L[2].t, t3 = L[3].t;
-		uint8_t *o0 = L[0].o, *o1 = L[1].o, *o2 = L[2].o, *o3 = L[3].o;
-		for (size_t j = 0; j < it; j++) {
-			HUF_STEP(0);
-			HUF_STEP(1);
-			HUF_STEP(2);
-			HUF_STEP(3);
-		}
-		L[0].pos = pos0, L[1].pos = pos1, L[2].pos = pos2, L[3].pos = pos3;
-		L[0].t = t0, L[1].t = t1, L[2].t = t2, L[3].t = t3;
-		L[0].o = o0, L[1].o = o1, L[2].o = o2, L[3].o = o3;
-		for (unsigned i = 0; i < GROUP; i++)
-			L[i].left -= it * PER_READ;
-	}
+#ifdef WLZ_HAVE_BMI2
+	if (__builtin_cpu_supports("bmi2"))
+		return wlz_huf_run_group_bmi2;
+#endif
+	return run_group_generic;
 }
 
 /* The rest of a lane, reading only its own bytes (zeros past them). */
-static int finish_lane(const uint16_t *tab, lane *L)
+static int finish_lane(const uint16_t *tab, wlz_huf_lstate *L)
 {
 	const uint64_t nbits = 8 * (uint64_t)L->size;
 	for (; L->left; L->left--) {
@@ -178,12 +135,12 @@ static int finish_lane(const uint16_t *tab, lane *L)
 	return !(L->pos & 7) || !(L->p[L->size - 1] >> (L->pos & 7));
 }
 
-static int decode_segment(const uint16_t *tab, const uint8_t *seg, size_t sz, const uint8_t *lim, uint8_t *out,
-			  size_t m)
+static int decode_segment(run_group_fn run_group, const uint16_t *tab, const uint8_t *seg, size_t sz,
+			  const uint8_t *lim, uint8_t *out, size_t m)
 {
 	if (sz < WLZ_HUF_LANE_HDR)
 		return 0;
-	lane L[WLZ_HUF_LANES];
+	wlz_huf_lstate L[WLZ_HUF_LANES];
 	size_t at = WLZ_HUF_LANE_HDR;
 	for (unsigned l = 0; l < WLZ_HUF_LANES; l++) {
 		size_t a, b;
@@ -191,10 +148,10 @@ static int decode_segment(const uint16_t *tab, const uint8_t *seg, size_t sz, co
 		const size_t ls = l + 1 < WLZ_HUF_LANES ? wlz_rd16(seg + 2 * l) : sz - at;
 		if (ls > sz - at)
 			return 0;
-		L[l] = (lane){seg + at, ls, 0, 0, out + a, b - a};
+		L[l] = (wlz_huf_lstate){seg + at, ls, 0, 0, out + a, b - a};
 		at += ls;
 	}
-	for (unsigned g = 0; g < WLZ_HUF_LANES; g += GROUP)
+	for (unsigned g = 0; g < WLZ_HUF_LANES; g += WLZ_HUF_GROUP)
 		run_group(tab, L + g, lim);
 	for (unsigned l = 0; l < WLZ_HUF_LANES; l++)
 		if (!finish_lane(tab, &L[l]))
@@ -210,10 +167,11 @@ wlz_error wlz_huf_decode(const uint8_t *src, size_t csize, uint8_t *dst, size_t 
 	if (n == 0 || (csize - at) / 4 < nseg)
 		return bad("segment list truncated");
 	const uint8_t *sizes = src + at;
+	const run_group_fn run_group = pick_run_group();
 	at += 4 * nseg;
 	for (size_t g = 0; g < nseg; g++) {
 		const size_t sz = wlz_rd32(sizes + 4 * g), m = g + 1 < nseg ? seg : n - g * seg;
-		if (sz > csize - at || !decode_segment(t->tab, src + at, sz, src + csize, dst + g * seg, m))
+		if (sz > csize - at || !decode_segment(run_group, t->tab, src + at, sz, src + csize, dst + g * seg, m))
 			return wlz_fail(WLZ_ERR_BAD_STREAM, "huf part: segment %zu does not decode", g);
 		at += sz;
 	}

@@ -16,7 +16,8 @@
 
 #define FULL 0xffffffffu
 #define LANES 32
-#define MB 11
+#define MB 10                      /* codes of at most 10 bits (SPEC.md, section 5.2) */
+static_assert((1u << MB) == WLZ_GPU_TAB, "one table entry per MB-bit window");
 #define LANE_HDR (2 * (LANES - 1))
 #define WARPS WLZ_GPU_GROUP
 

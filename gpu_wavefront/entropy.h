@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define WLZ_GPU_TAB 2048u          /* entries per table (u16 each) */
+#define WLZ_GPU_TAB 1024u          /* entries per table (u16 each): 2^WLZ_HUF_MAX_BITS */
 #define WLZ_GPU_COPY 0xFFFFFFFFu   /* seg.tab of a raw part: m bytes copied */
 #define WLZ_GPU_RUN 0xFFFFFFFEu    /* seg.tab of a run: m copies of byte in_size */
 
