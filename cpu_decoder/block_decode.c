@@ -5,13 +5,9 @@
  * near the block's end they fall back to exact copies, so a block never
  * touches bytes another thread may be writing.
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <zstd.h>
-#include "common/ent.h"
 #include "cpu_decoder/block_decode.h"
-
-#define SLACK 32  /* readable bytes after every decoded stream */
+#include "cpu_decoder/streams.h"
 
 /* A match put off by pass 1 of a parallel decode. */
 typedef struct pend {
@@ -19,14 +15,11 @@ typedef struct pend {
 } pend;
 
 struct wlz_bdec {
-	ZSTD_DCtx *zd;
-	wlz_huf_tables *ht;  /* codec 2's decode tables */
+	wlz_sopen *so;       /* the block's streams, decoded */
 	wlz_dtoken *tok;
 	size_t tok_cap;
 	pend *pd;
 	size_t pd_cap;
-	uint8_t *buf[WLZ_NSTREAMS];
-	size_t cap[WLZ_NSTREAMS];
 	wlz_xxh3_state *hs;  /* the block's checksum, fed as bytes become final */
 	uint64_t window;     /* the archive's: no match reaches back further */
 	const uint8_t *hashed;  /* output before this is in hs */
@@ -37,11 +30,10 @@ wlz_bdec *wlz_bdec_create(void)
 	wlz_bdec *bd = calloc(1, sizeof(*bd));
 	if (!bd)
 		return NULL;
-	bd->zd = ZSTD_createDCtx();
+	bd->so = wlz_sopen_create();
 	bd->window = UINT64_MAX;
 	bd->hs = wlz_xxh3_create();
-	bd->ht = malloc(sizeof(*bd->ht));
-	if (!bd->zd || !bd->hs || !bd->ht) {
+	if (!bd->so || !bd->hs) {
 		wlz_bdec_free(bd);
 		return NULL;
 	}
@@ -57,95 +49,17 @@ void wlz_bdec_free(wlz_bdec *bd)
 {
 	if (!bd)
 		return;
-	for (int s = 0; s < WLZ_NSTREAMS; s++)
-		free(bd->buf[s]);
-	ZSTD_freeDCtx(bd->zd);
-	free(bd->ht);
+	wlz_sopen_free(bd->so);
 	wlz_xxh3_free(bd->hs);
 	free(bd->tok);
 	free(bd->pd);
 	free(bd);
 }
 
-static const char *const stream_name[WLZ_NSTREAMS] = { "cmd", "lit", "len", "off" };
-
-/* Whole zstd frames, each stating its content size (which add up to rs),
- * none skippable or with a dictionary (SPEC.md, section 5). */
-static wlz_error check_frames(int s, const uint8_t *in, size_t n, size_t rs)
-{
-	uint64_t sum = 0;
-	while (n) {
-		size_t f = ZSTD_findFrameCompressedSize(in, n);
-		if (n >= 4 && (wlz_rd32(in) & 0xFFFFFFF0u) == 0x184D2A50u)
-			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: a skippable zstd frame", stream_name[s]);
-		/* (libzstd also knows the magic of its pre-1.0 formats) */
-		if (n < 4 || wlz_rd32(in) != 0xFD2FB528u)
-			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: no zstd frame magic", stream_name[s]);
-		if (ZSTD_isError(f))
-			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: zstd: %s", stream_name[s], ZSTD_getErrorName(f));
-		unsigned long long c = ZSTD_getFrameContentSize(in, f);
-		if (c == ZSTD_CONTENTSIZE_UNKNOWN || c == ZSTD_CONTENTSIZE_ERROR || ZSTD_getDictID_fromFrame(in, f))
-			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: a zstd frame without its size, or with a "
-					"dictionary", stream_name[s]);
-		sum += c;
-		in += f;
-		n -= f;
-	}
-	if (sum != rs)
-		return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream's frames hold %llu bytes, not %zu", stream_name[s],
-				(unsigned long long)sum, rs);
-	return WLZ_OK;
-}
-
-/* Makes stream s of the block readable at *out, with SLACK bytes after it. */
-static wlz_error open_stream(wlz_bdec *bd, int s, const uint8_t *in, const wlz_block_entry *e,
-			     const uint8_t **out)
-{
-	size_t rs = e->rsize[s];
-	if (e->codec[s] == WLZ_CODEC_RAW) {
-		/* At least 32 readable bytes follow the last stream (the next
-		 * block header or the index, or a streaming reader's slack). */
-		if (rs >= SLACK) {
-			*out = in;
-			return WLZ_OK;
-		}
-	}
-	if (bd->cap[s] < rs + SLACK) {
-		size_t cap = rs + SLACK + (rs >> 3);
-		uint8_t *p = realloc(bd->buf[s], cap);
-		if (!p)
-			return WLZ_ERR_NOMEM;
-		bd->buf[s] = p;
-		bd->cap[s] = cap;
-	}
-	if (e->codec[s] == WLZ_CODEC_RAW) {
-		memcpy(bd->buf[s], in, rs);
-	} else if (e->codec[s] == WLZ_CODEC_HUF) {
-		const wlz_error err = wlz_ent_decode(in, e->csize[s], bd->buf[s], rs, bd->ht);
-		if (err != WLZ_OK) {
-			char why[200];
-			snprintf(why, sizeof(why), "%s", wlz_error_detail());
-			return wlz_fail(err, "%s stream: %s", stream_name[s], why);
-		}
-	} else {
-		WLZ_TRY(check_frames(s, in, e->csize[s], rs));
-		size_t got = ZSTD_decompressDCtx(bd->zd, bd->buf[s], rs, in, e->csize[s]);
-		if (ZSTD_isError(got))
-			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: zstd: %s", stream_name[s],
-					ZSTD_getErrorName(got));
-		if (got != rs)
-			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream decodes to %zu bytes, not %zu",
-					stream_name[s], got, rs);
-	}
-	memset(bd->buf[s] + rs, 0, SLACK);
-	*out = bd->buf[s];
-	return WLZ_OK;
-}
-
 static inline void copy16(uint8_t *d, const uint8_t *s) { memcpy(d, s, 16); }
 
 /* Reads a varint without branching on its length.  Streams have at least 8
- * readable bytes after their end (SLACK, or the footer for raw streams), so
+ * readable bytes after their end (WLZ_STREAM_SLACK, or the footer for raw streams), so
  * the 8-byte load is safe; the caller checks the result against the end. */
 static inline int get_len(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {
@@ -231,7 +145,7 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
 		/* Extensions without a branch on whether there is one (a third of
 		 * the matches have one, at random): a one-byte extension is added
 		 * times 0 or 1; longer ones, or a len stream at its end, go the
-		 * slow way.  np <= nend, and the stream has SLACK after it. */
+		 * slow way.  np <= nend, and the stream has WLZ_STREAM_SLACK after it. */
 		uint64_t lx = L == WLZ_LIT_CODE_MAX, b = *np;
 		if (WLZ_UNLIKELY(lx & ((b >> 7) | (np >= nend) | tiny))) {
 			uint64_t x;
@@ -318,7 +232,7 @@ static wlz_error cursor_close(const cursor *cu, size_t *tail)
 	return WLZ_OK;
 }
 
-/* A literal run: one 16-byte copy when it fits (the stream has SLACK). */
+/* A literal run: one 16-byte copy when it fits (the stream has WLZ_STREAM_SLACK). */
 static inline void copy_lits(uint8_t **op, const uint8_t **lp, size_t L, const uint8_t *oend)
 {
 	if (WLZ_LIKELY(L <= 16 && oend - *op >= 16))
@@ -524,30 +438,11 @@ static inline void hash_to(wlz_bdec *bd, const uint8_t *end)
 	}
 }
 
-/* Payload checksum and streams. */
-static wlz_error open_block(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
-			    const uint8_t *st[WLZ_NSTREAMS])
-{
-	const uint8_t *in = arc + e->data_offset;
-	uint64_t psize = 0;
-	for (int s = 0; s < WLZ_NSTREAMS; s++)
-		psize += e->csize[s];
-	/* Stored bytes first: a flip that the entropy stage would not notice
-	 * (padding, unused table bits) is still an error. */
-	if (WLZ_CHECKSUMS && wlz_xxh3(in, psize) != e->payload_checksum)
-		return wlz_fail(WLZ_ERR_CHECKSUM, "payload checksum mismatch (stored bytes damaged)");
-	for (int s = 0; s < WLZ_NSTREAMS; s++) {
-		WLZ_TRY(open_stream(bd, s, in, e, &st[s]));
-		in += e->csize[s];
-	}
-	return WLZ_OK;
-}
-
 wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e, uint64_t bstart,
 			  uint64_t bend, const wlz_dtoken **tok)
 {
 	const uint8_t *st[WLZ_NSTREAMS];
-	WLZ_TRY(open_block(bd, arc, e, st));
+	WLZ_TRY(wlz_sopen_block(bd->so, arc, e, st));
 	if (bd->tok_cap < e->token_count) {
 		wlz_dtoken *t = realloc(bd->tok, sizeof(*t) * e->token_count);
 		if (!t)
@@ -665,7 +560,7 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 			  uint8_t *out, uint64_t bstart, uint64_t bend, wlz_sched *sc)
 {
 	const uint8_t *st[WLZ_NSTREAMS];
-	WLZ_TRY(open_block(bd, arc, e, st));
+	WLZ_TRY(wlz_sopen_block(bd->so, arc, e, st));
 	cursor cu;
 	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend, bd->window));
 	const uint8_t *lp = st[WLZ_S_LIT];
