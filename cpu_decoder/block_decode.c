@@ -9,17 +9,10 @@
 #include "cpu_decoder/block_decode.h"
 #include "cpu_decoder/streams.h"
 
-/* A match put off by pass 1 of a parallel decode. */
-typedef struct pend {
-	uint64_t dst, src, mlen;
-} pend;
-
 struct wlz_bdec {
 	wlz_sopen *so;       /* the block's streams, decoded */
 	wlz_dtoken *tok;
 	size_t tok_cap;
-	pend *pd;
-	size_t pd_cap;
 	wlz_xxh3_state *hs;  /* the block's checksum, fed as bytes become final */
 	uint64_t window;     /* the archive's: no match reaches back further */
 	const uint8_t *hashed;  /* output before this is in hs */
@@ -52,7 +45,6 @@ void wlz_bdec_free(wlz_bdec *bd)
 	wlz_sopen_free(bd->so);
 	wlz_xxh3_free(bd->hs);
 	free(bd->tok);
-	free(bd->pd);
 	free(bd);
 }
 
@@ -301,88 +293,43 @@ static inline void prefetch_src(const uint8_t *out, const wlz_dtoken *t)
 	__builtin_prefetch(out + t->src + (t->mlen > WILD ? t->mlen : WILD) - 1);
 }
 
-/* Pass 2: copies.  Wide copies only where they stay inside the block. */
-static void exec_tokens(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp, uint8_t **opp,
-			uint8_t *out, uint8_t *const oend)
-{
-	uint8_t *op = *opp;
-	const uint8_t *lp = *lpp;
-	for (size_t k = 0; k < nt; k++) {
-		const wlz_dtoken *t = &tok[k];
-		const size_t L = t->lit, M = t->mlen;
-		prefetch_src(out, t + PF_DIST);
-		copy_lits(&op, &lp, L, oend);
-		op = copy_match(op, out + t->src, M, oend);
-	}
-	*opp = op;
-	*lpp = lp;
-}
-
-/* Where pass 1 of a parallel decode stands in its block. */
+/* Where a parallel decode stands in its block. */
 typedef struct par {
 	wlz_sched *sc;
-	_Atomic uint64_t *bits;  /* the block's pending bits */
 	uint64_t bstart, fb;     /* fb: bytes below are final (complete blocks) */
-	uint64_t first_pend;     /* first put-off output byte, or UINT64_MAX */
-	pend *pd;
-	size_t np;
 	wlz_seen seen;
 } par;
 
-/* Like exec_tokens, for a block decoded beside others (sched.h): a match
- * whose source bytes are not final yet waits for them, or under "defer" is
- * put off (its output stays unwritten, marked pending) for pass 2. */
-static int exec_tokens_p1(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp, uint8_t **opp,
-			  uint8_t *out, uint8_t *const oend, par *pa)
+/* The token loop, one body built twice (as libdeflate's
+ * decompress_template.h is): waits = 0 for a block whose sources are all
+ * final, waits = 1 for a block decoded beside others (sched.h), where a
+ * match whose source bytes in an earlier block are not final yet waits
+ * for them.  Nonzero: another thread failed. */
+static inline __attribute__((always_inline)) int exec_impl(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp,
+							   uint8_t **opp, uint8_t *out, uint8_t *const oend,
+							   par *pa, const int waits)
 {
 	/* Locals: stores through uint8_t pointers would otherwise make the
 	 * compiler reload every field of pa after each copy. */
 	uint8_t *op = *opp;
 	const uint8_t *lp = *lpp;
-	const uint64_t bstart = pa->bstart, fb = pa->fb;
-	uint64_t first_pend = pa->first_pend;
-	size_t np = pa->np;
+	const uint64_t bstart = waits ? pa->bstart : 0, fb = waits ? pa->fb : 0;
 	for (size_t k = 0; k < nt; k++) {
 		const wlz_dtoken *t = &tok[k];
 		const size_t L = t->lit, M = t->mlen;
 		prefetch_src(out, t + PF_DIST);
 		copy_lits(&op, &lp, L, oend);
 		const uint64_t s = t->src, e = s + M;
-		/* Fast path: source in complete blocks, or in this block before
-		 * anything was put off. */
-		if (WLZ_LIKELY((s >= bstart || e + WILD <= fb) && e <= first_pend)) {
+		/* Fast path: source in this block or in complete blocks. */
+		if (!waits || WLZ_LIKELY(s >= bstart || e + WILD <= fb)) {
 			op = copy_match(op, out + s, M, oend);
 			continue;
 		}
+		const uint64_t hi = e < bstart ? e : bstart;
+		if (hi > fb && wlz_sched_wait(pa->sc, &pa->seen, s, hi))
+			return 1;
 		const uint64_t pos = (uint64_t)(op - out);
-		int ready = 1;
-		if (s < bstart) {
-			uint64_t hi = e < bstart ? e : bstart;
-			if (hi > fb)
-				ready = wlz_sched_ready(pa->sc, &pa->seen, s, hi);
-		}
-		if (ready && e > first_pend) {
-			/* Bytes of this block that a put-off match has yet to write. */
-			uint64_t lo = s > bstart ? s : bstart, hi = e < pos ? e : pos;
-			if (lo < hi && wlz_sched_pending(pa->bits, lo - bstart, hi - bstart))
-				ready = 0;
-		}
-		if (!ready && !pa->sc->defer) {
-			/* Nothing is put off, so only a source in another block can
-			 * be unready. */
-			if (wlz_sched_wait(pa->sc, &pa->seen, s, e < bstart ? e : bstart))
-				return 1;
-			ready = 1;
-		}
-		if (!ready) {
-			pa->pd[np++] = (pend){ pos, s, M };
-			wlz_sched_set_pending(pa->bits, pos - bstart, pos + M - bstart);
-			if (first_pend == UINT64_MAX)
-				first_pend = pos;
-			op += M;
-		} else if (s >= bstart || e + WILD <= fb) {
-			op = copy_match(op, out + s, M, oend);
-		} else if (pos - s >= M) {
+		if (pos - s >= M) {
 			/* Exact: wide copies read past the source, maybe into bytes
 			 * another thread is still writing. */
 			memcpy(op, out + s, M);
@@ -394,39 +341,7 @@ static int exec_tokens_p1(const wlz_dtoken *tok, size_t nt, const uint8_t **lpp,
 	}
 	*opp = op;
 	*lpp = lp;
-	pa->first_pend = first_pend;
-	pa->np = np;
 	return 0;
-}
-
-/* Pass 2: the put-off matches in order, each copied exactly (the bytes
- * after it are final already), each waiting for sources in other blocks. */
-static wlz_error exec_pending(par *pa, uint8_t *out, uint64_t b, uint64_t blen)
-{
-	wlz_sched *sc = pa->sc;
-	const uint64_t bstart = pa->bstart;
-	for (size_t i = 0; i < pa->np; i++) {
-		const pend *p = &pa->pd[i];
-		if (p->src < bstart) {
-			uint64_t hi = p->src + p->mlen < bstart ? p->src + p->mlen : bstart;
-			if (hi > pa->fb) {
-				if (wlz_sched_wait(sc, &pa->seen, p->src, hi))
-					return WLZ_ERR_ABORTED;
-				pa->fb = wlz_sched_final(sc, bstart);
-			}
-		}
-		uint8_t *d = out + p->dst;
-		const uint8_t *s = out + p->src;
-		if (p->dst - p->src >= p->mlen) {
-			memcpy(d, s, p->mlen);
-		} else {
-			for (uint64_t k = 0; k < p->mlen; k++)
-				d[k] = s[k];
-		}
-		uint64_t pre = i + 1 < pa->np ? pa->pd[i + 1].dst - bstart : blen;
-		atomic_store_explicit(&wlz_sched_mark(sc, b)->prefix, pre, memory_order_release);
-	}
-	return WLZ_OK;
 }
 
 /* Feeds the output up to end (final bytes) to the block's checksum. */
@@ -505,55 +420,37 @@ static void chunks_swap(chunks *ch)
 	ch->nc = ch->nn;
 }
 
-/* Both passes of a parallel decode (sched.h), marks published per chunk. */
-static wlz_error decode_par(wlz_bdec *bd, const wlz_block_entry *e, cursor *cu, const uint8_t **lpp,
-			    uint8_t **opp, uint8_t *out, uint64_t bstart, uint64_t bend, wlz_sched *sc)
+/* A block's tokens, parsed and executed a chunk at a time; with waits,
+ * beside other blocks (sched.h), its progress published per chunk. */
+static inline __attribute__((always_inline)) wlz_error decode_chunks(wlz_bdec *bd, cursor *cu,
+								     const uint8_t **lpp, uint8_t **opp,
+								     uint8_t *out, uint64_t bstart,
+								     uint64_t bend, wlz_sched *sc,
+								     const int waits)
 {
-	const uint64_t b = bstart >> sc->block_log, blen = bend - bstart;
-	if (bd->pd_cap < e->token_count) {
-		pend *p = realloc(bd->pd, sizeof(*p) * e->token_count);
-		if (!p)
-			return WLZ_ERR_NOMEM;
-		bd->pd = p;
-		bd->pd_cap = e->token_count;
-	}
-	/* The pending-bit slot (only "defer" marks bits) is free once the block
-	 * that used it is complete. */
-	if (sc->defer && b >= sc->first + sc->slots) {
-		const uint64_t old = b - sc->slots;
-		for (unsigned spins = 0; atomic_load_explicit(&wlz_sched_mark(sc, old)->prefix, memory_order_acquire) <
-					 wlz_sched_blen(sc, old); spins++) {
-			if (atomic_load_explicit(&sc->err, memory_order_relaxed))
-				return WLZ_ERR_ABORTED;
-			if (spins < 256)
-				wlz_cpu_relax();
-			else
-				sched_yield();
-		}
-	}
-	par pa = { sc, wlz_sched_slot(sc, b), bstart, wlz_sched_final(sc, bstart), UINT64_MAX, bd->pd, 0, { { 0 }, { 0 } } };
-	wlz_seen_init(&pa.seen);
-	for (uint64_t w = 0; sc->defer && w < sc->words; w++)
-		atomic_store_explicit(&pa.bits[w], 0, memory_order_relaxed);
+	const uint64_t b = waits ? bstart >> sc->block_log : 0;
+	par pa = { sc, bstart, waits ? wlz_sched_final(sc, bstart) : 0, { { 0 }, { 0 } } };
+	if (waits)
+		wlz_seen_init(&pa.seen);
 	chunks ch;
 	WLZ_TRY(chunks_first(&ch, cu, out));
 	for (; ch.nc; chunks_swap(&ch)) {
 		WLZ_TRY(chunks_next(&ch, cu));
-		if (exec_tokens_p1(ch.cur, ch.nc, lpp, opp, out, out + bend, &pa))
+		if (exec_impl(ch.cur, ch.nc, lpp, opp, out, out + bend, &pa, waits))
 			return WLZ_ERR_ABORTED;
-		uint64_t done = (uint64_t)(*opp - out) - bstart;
-		uint64_t pre = pa.first_pend < bstart + done ? pa.first_pend - bstart : done;
-		atomic_store_explicit(&wlz_sched_mark(sc, b)->p1, done, memory_order_release);
-		atomic_store_explicit(&wlz_sched_mark(sc, b)->prefix, pre, memory_order_release);
-		hash_to(bd, out + bstart + pre);  /* after publishing: waiters go on */
-		pa.fb = wlz_sched_final(sc, bstart);
+		if (waits) {
+			const uint64_t done = (uint64_t)(*opp - out) - bstart;
+			atomic_store_explicit(&wlz_sched_mark(sc, b)->prefix, done, memory_order_release);
+			pa.fb = wlz_sched_final(sc, bstart);
+		}
+		hash_to(bd, *opp);  /* (after publishing: waiters go on) */
 	}
 	size_t tail;
 	WLZ_TRY(cursor_close(cu, &tail));
 	memcpy(*opp, *lpp, tail);
-	atomic_store_explicit(&wlz_sched_mark(sc, b)->p1, blen, memory_order_release);
-	atomic_store_explicit(&wlz_sched_mark(sc, b)->prefix, pa.np ? pa.pd[0].dst - bstart : blen, memory_order_release);
-	return exec_pending(&pa, out, b, blen);
+	if (waits)
+		atomic_store_explicit(&wlz_sched_mark(sc, b)->prefix, bend - bstart, memory_order_release);
+	return WLZ_OK;
 }
 
 wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
@@ -567,20 +464,10 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 	uint8_t *op = out + bstart;
 	wlz_xxh3_reset(bd->hs);
 	bd->hashed = op;
-	if (!sc) {
-		chunks ch;
-		WLZ_TRY(chunks_first(&ch, &cu, out));
-		for (; ch.nc; chunks_swap(&ch)) {
-			WLZ_TRY(chunks_next(&ch, &cu));
-			exec_tokens(ch.cur, ch.nc, &lp, &op, out, out + bend);
-			hash_to(bd, op);
-		}
-		size_t tail;
-		WLZ_TRY(cursor_close(&cu, &tail));
-		memcpy(op, lp, tail);
-	} else {
-		WLZ_TRY(decode_par(bd, e, &cu, &lp, &op, out, bstart, bend, sc));
-	}
+	if (sc)
+		WLZ_TRY(decode_chunks(bd, &cu, &lp, &op, out, bstart, bend, sc, 1));
+	else
+		WLZ_TRY(decode_chunks(bd, &cu, &lp, &op, out, bstart, bend, NULL, 0));
 	hash_to(bd, out + bend);
 	if (WLZ_CHECKSUMS && wlz_xxh3_digest(bd->hs) != e->checksum)
 		return wlz_fail(WLZ_ERR_CHECKSUM, "content checksum mismatch (decoded bytes differ)");

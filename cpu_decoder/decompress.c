@@ -158,30 +158,18 @@ static void *work(void *arg)
 static wlz_error decode_parallel(job *jb, int nthreads)
 {
 	wlz_sched *sc = &jb->sc;
-	/* Pending bits for 4 blocks a thread (a block's slot is reused once the
-	 * block is complete; with more slots than blocks in flight, a thread
-	 * hardly ever waits for one). */
 	const uint64_t nb = jb->n;
-	sc->slots = 4 * (uint64_t)nthreads < nb ? 4 * (uint64_t)nthreads : nb;
-	sc->words = ((((uint64_t)1 << sc->block_log) >> WLZ_GRAIN_LOG) + 63) / 64;
 	sc->mark = aligned_alloc(64, sizeof(wlz_mark) * (size_t)nb);
-	sc->bits = calloc((size_t)(sc->slots * sc->words), sizeof(*sc->bits));
-	if (!sc->mark || !sc->bits) {
-		free(sc->mark);
-		free(sc->bits);
+	if (!sc->mark)
 		return WLZ_ERR_NOMEM;
-	}
-	for (uint64_t b = 0; b < nb; b++) {
+	for (uint64_t b = 0; b < nb; b++)
 		atomic_init(&sc->mark[b].prefix, 0);
-		atomic_init(&sc->mark[b].p1, 0);
-	}
 	worker *w = malloc(sizeof(*w) * (size_t)nthreads);
 	pthread_t *tid = malloc(sizeof(*tid) * (size_t)nthreads);
 	if (!w || !tid) {
 		free(w);
 		free(tid);
 		free(sc->mark);
-		free(sc->bits);
 		return WLZ_ERR_NOMEM;
 	}
 	int started = 1;
@@ -208,7 +196,6 @@ static wlz_error decode_parallel(job *jb, int nthreads)
 	free(w);
 	free(tid);
 	free(sc->mark);
-	free(sc->bits);
 	return err;
 }
 
@@ -226,9 +213,6 @@ static wlz_error decode_run(job *jb)
 		jb->sc.nb = jb->first + jb->n;
 		jb->sc.block_log = jb->block_log;
 		jb->sc.size = jb->end;
-		/* Bench knob: WAVELZ_SCHED=defer measures the other design. */
-		const char *sched = getenv("WAVELZ_SCHED");
-		jb->sc.defer = sched && !strcmp(sched, "defer");
 		atomic_init(&jb->sc.next, jb->first);
 		atomic_init(&jb->sc.frontier, jb->first);
 		atomic_init(&jb->sc.err, WLZ_OK);

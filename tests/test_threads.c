@@ -1,6 +1,6 @@
 /*
  * test_threads.c - the parallel decoder: one archive decoded by 1, 2, 3, 8
- * and 16 threads, under both scheduling designs, repeatedly, always to the
+ * and 16 threads, repeatedly, always to the
  * same bytes; and archives corrupted in a middle block, which every thread
  * count must reject without hanging (threads waiting on the bad block have
  * to stop).  The stream decoder, which decodes batches of blocks on the
@@ -41,8 +41,7 @@ static void check_archive(const uint8_t *src, size_t n, const uint8_t *arc, size
 	const int have_info = wlz_get_info(arc, csize, &info) == WLZ_OK;
 	TU_CHECK(have_info, "%s: get_info", what);
 	uint8_t *out = tu_xmalloc(n);
-	for (int design = 0; design < 2; design++) {
-		setenv("WAVELZ_SCHED", design ? "defer" : "wait", 1);
+	{
 		for (size_t t = 0; t < NT; t++) {
 			wlz_dctx *dc = wlz_dctx_create(nthreads[t]);
 			TU_CHECK(dc != NULL, "dctx_create(%d)", nthreads[t]);
@@ -51,21 +50,20 @@ static void check_archive(const uint8_t *src, size_t n, const uint8_t *arc, size
 				memset(out, 0x5A ^ r, n);
 				wlz_error e = wlz_decompress(dc, out, n, arc, csize, &got);
 				TU_CHECK(e == WLZ_OK && got == n && memcmp(out, src, n) == 0,
-					 "%s, %s, %d threads, round %d: %s", what, design ? "defer" : "wait",
-					 nthreads[t], r, wlz_error_name(e));
+					 "%s, %d threads, round %d: %s", what, nthreads[t], r,
+					 wlz_error_name(e));
 			}
 			/* Streamed, within exactly the archive's window. */
 			if (dc && have_info) {
 				int wrong = 0;
 				wlz_error e = stream_decode(dc, arc, csize, src, n, (uint64_t)1 << info.window_log, &wrong);
-				TU_CHECK(e == WLZ_OK && !wrong, "%s, %s, %d threads: decompress_stream: %s%s", what,
-					 design ? "defer" : "wait", nthreads[t], wlz_error_name(e),
+				TU_CHECK(e == WLZ_OK && !wrong, "%s, %d threads: decompress_stream: %s%s", what,
+					 nthreads[t], wlz_error_name(e),
 					 wrong ? ", bytes differ" : "");
 			}
 			wlz_dctx_free(dc);
 		}
 	}
-	unsetenv("WAVELZ_SCHED");
 	free(out);
 }
 
@@ -97,30 +95,28 @@ static void check_corrupt(const uint8_t *src, size_t n, const uint8_t *arc, size
 	for (int k = 0; k < 3; k++) {
 		memcpy(bad, arc, csize);
 		bad[spots[k]] ^= 0x10;
-		for (int design = 0; design < 2; design++) {
-			setenv("WAVELZ_SCHED", design ? "defer" : "wait", 1);
+		{
 			for (size_t t = 0; t < NT; t++) {
 				wlz_dctx *dc = wlz_dctx_create(nthreads[t]);
 				size_t got = 1;
 				wlz_error e = dc ? wlz_decompress(dc, out, n, bad, csize, &got) : WLZ_ERR_NOMEM;
 				TU_CHECK(e == WLZ_ERR_CHECKSUM && got == 0,
-					 "%s: flip at %zu accepted or misreported with %d threads (%s): %s", what,
-					 spots[k], nthreads[t], design ? "defer" : "wait", wlz_error_name(e));
+					 "%s: flip at %zu accepted or misreported with %d threads: %s", what,
+					 spots[k], nthreads[t], wlz_error_name(e));
 				/* The stream decoder writes the blocks before the
 				 * damaged one at most, and fails. */
 				if (dc) {
 					int wrong = 0;
 					e = stream_decode(dc, bad, csize, src, n, 0, &wrong);
 					TU_CHECK(e == WLZ_ERR_CHECKSUM && !wrong,
-						 "%s: flip at %zu (block %zu), %d threads (%s): decompress_stream %s%s",
-						 what, spots[k], sblock[k], nthreads[t], design ? "defer" : "wait",
+						 "%s: flip at %zu (block %zu), %d threads: decompress_stream %s%s",
+						 what, spots[k], sblock[k], nthreads[t],
 						 wlz_error_name(e), wrong ? ", wrote wrong bytes" : "");
 				}
 				wlz_dctx_free(dc);
 			}
 		}
 	}
-	unsetenv("WAVELZ_SCHED");
 	free(blk);
 	free(bad);
 	free(out);
@@ -172,7 +168,7 @@ int main(int argc, char **argv)
 		if (e == WLZ_OK) {
 			check_archive(src, n, arc, csize, rounds, what);
 			check_corrupt(src, n, arc, csize, what);
-			printf("  %-28s %8zu -> %8zu bytes, %zu thread counts x 2 designs x %d rounds\n", what, n,
+			printf("  %-28s %8zu -> %8zu bytes, %zu thread counts x %d rounds\n", what, n,
 			       csize, NT, rounds);
 		}
 		wlz_cctx_free(cc);
