@@ -30,7 +30,11 @@
 #define WLZ_HUF_MAX_TABLES 16
 #define WLZ_HUF_SEG_MIN 12
 #define WLZ_HUF_SEG_MAX 20
+/* The encoder's segment size (a bench build may set another: the GPU's
+ * parallelism against 62 bytes of lane sizes per segment). */
+#ifndef WLZ_HUF_SEG_DEFAULT
 #define WLZ_HUF_SEG_DEFAULT 14
+#endif
 #define WLZ_HUF_LANE_HDR (2 * (WLZ_HUF_LANES - 1))
 
 /* Decode tables: per table 2^10 entries, symbol | length << 8 | next
