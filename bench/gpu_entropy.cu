@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <algorithm>
-#include <string>
 #include <vector>
 extern "C" {
 #include "common/ent.h"

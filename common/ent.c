@@ -1,7 +1,6 @@
 /*
  * ent.c - stream codec 2's parts (layout in SPEC.md, section 5.2).
  */
-#include <stdlib.h>
 #include "common/ent.h"
 
 static wlz_error bad(const char *what)

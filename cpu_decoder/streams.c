@@ -75,7 +75,7 @@ static wlz_error check_frames(int s, const uint8_t *in, size_t n, size_t rs)
 }
 
 /* Makes stream s of the block readable at *out, with SLACK bytes after it. */
-static wlz_error open_stream(wlz_sopen *bd, int s, const uint8_t *in, const wlz_block_entry *e,
+static wlz_error open_stream(wlz_sopen *so, int s, const uint8_t *in, const wlz_block_entry *e,
 			     const uint8_t **out)
 {
 	size_t rs = e->rsize[s];
@@ -87,18 +87,18 @@ static wlz_error open_stream(wlz_sopen *bd, int s, const uint8_t *in, const wlz_
 			return WLZ_OK;
 		}
 	}
-	if (bd->cap[s] < rs + SLACK) {
+	if (so->cap[s] < rs + SLACK) {
 		size_t cap = rs + SLACK + (rs >> 3);
-		uint8_t *p = realloc(bd->buf[s], cap);
+		uint8_t *p = realloc(so->buf[s], cap);
 		if (!p)
 			return WLZ_ERR_NOMEM;
-		bd->buf[s] = p;
-		bd->cap[s] = cap;
+		so->buf[s] = p;
+		so->cap[s] = cap;
 	}
 	if (e->codec[s] == WLZ_CODEC_RAW) {
-		memcpy(bd->buf[s], in, rs);
+		memcpy(so->buf[s], in, rs);
 	} else if (e->codec[s] == WLZ_CODEC_HUF) {
-		const wlz_error err = wlz_ent_decode(in, e->csize[s], bd->buf[s], rs, bd->ht);
+		const wlz_error err = wlz_ent_decode(in, e->csize[s], so->buf[s], rs, so->ht);
 		if (err != WLZ_OK) {
 			char why[200];
 			snprintf(why, sizeof(why), "%s", wlz_error_detail());
@@ -106,7 +106,7 @@ static wlz_error open_stream(wlz_sopen *bd, int s, const uint8_t *in, const wlz_
 		}
 	} else {
 		WLZ_TRY(check_frames(s, in, e->csize[s], rs));
-		size_t got = ZSTD_decompressDCtx(bd->zd, bd->buf[s], rs, in, e->csize[s]);
+		size_t got = ZSTD_decompressDCtx(so->zd, so->buf[s], rs, in, e->csize[s]);
 		if (ZSTD_isError(got))
 			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream: zstd: %s", stream_name[s],
 					ZSTD_getErrorName(got));
@@ -114,12 +114,12 @@ static wlz_error open_stream(wlz_sopen *bd, int s, const uint8_t *in, const wlz_
 			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s stream decodes to %zu bytes, not %zu",
 					stream_name[s], got, rs);
 	}
-	memset(bd->buf[s] + rs, 0, SLACK);
-	*out = bd->buf[s];
+	memset(so->buf[s] + rs, 0, SLACK);
+	*out = so->buf[s];
 	return WLZ_OK;
 }
 
-wlz_error wlz_sopen_block(wlz_sopen *bd, const uint8_t *arc, const wlz_block_entry *e,
+wlz_error wlz_sopen_block(wlz_sopen *so, const uint8_t *arc, const wlz_block_entry *e,
 			   const uint8_t *st[WLZ_NSTREAMS])
 {
 	const uint8_t *in = arc + e->data_offset;
@@ -131,7 +131,7 @@ wlz_error wlz_sopen_block(wlz_sopen *bd, const uint8_t *arc, const wlz_block_ent
 	if (WLZ_CHECKSUMS && wlz_xxh3(in, psize) != e->payload_checksum)
 		return wlz_fail(WLZ_ERR_CHECKSUM, "payload checksum mismatch (stored bytes damaged)");
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
-		WLZ_TRY(open_stream(bd, s, in, e, &st[s]));
+		WLZ_TRY(open_stream(so, s, in, e, &st[s]));
 		in += e->csize[s];
 	}
 	return WLZ_OK;

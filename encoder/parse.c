@@ -174,31 +174,25 @@ void wlz_parse_build_costs(wlz_parser *ps)
 	 * Pricing matches against order 0 takes matches that cost more than
 	 * the literals they replace. */
 	if (len > 4096) {
-		uint32_t(*c)[256] = calloc(16, sizeof(*c));
-		if (c) {
-			/* (every 4th byte: an estimate, at a quarter of the cost) */
-			uint64_t m = 0;
-			for (uint64_t j = 1; j < len; j += 4, m++)
-				c[s[j - 1] >> 4][s[j]]++;
-			double h = 0;
-			for (int x = 0; x < 16; x++) {
-				uint64_t t = 0;
-				for (int b = 0; b < 256; b++)
-					t += c[x][b];
-				for (int b = 0; b < 256; b++)
-					if (c[x][b])
-						h += (double)c[x][b] * log2((double)t / c[x][b]);
-			}
-			free(c);
-			const double ha = h / (double)m;
-			/* Only where the previous byte predicts much (FASTQ
-			 * qualities: 17 to 28% below order 0): text's literals
-			 * are short runs whose stream neighbours are not their
-			 * source neighbours (gcide: 11% below, and pricing by
-			 * it made archives 1.3% larger). */
-			if (ha < 0.85 * avg)
-				avg = ha;
+		/* (every 4th byte: an estimate, at a quarter of the cost) */
+		uint32_t c[16][256] = {{0}};
+		const uint64_t m = wlz_ctx_count(ps->src, ps->bstart + 1, ps->bend, 4, c);
+		double h = 0;
+		for (int x = 0; x < 16; x++) {
+			uint64_t t = 0;
+			for (int b = 0; b < 256; b++)
+				t += c[x][b];
+			for (int b = 0; b < 256; b++)
+				if (c[x][b])
+					h += (double)c[x][b] * log2((double)t / c[x][b]);
 		}
+		const double ha = h / (double)m;
+		/* Only where the previous byte predicts much (FASTQ qualities:
+		 * 17 to 28% below order 0): text's literals are short runs whose
+		 * stream neighbours are not their source neighbours (gcide: 11%
+		 * below, and pricing by it made archives 1.3% larger). */
+		if (ha < 0.85 * avg)
+			avg = ha;
 	}
 	ps->avglit = (uint32_t)(avg * 16 + 0.5);
 	if (ps->avglit < 8)

@@ -425,6 +425,19 @@ wlz_error wlz_parse_optimal(wlz_parser *ps, int reuse, size_t *ntok);
 void wlz_parse_gather_stats(wlz_parser *ps, const wlz_token *tok, size_t nt);
 /* litctx from the block's bytes (parse_opt.c). */
 void wlz_parse_ctx_costs(wlz_parser *ps);
+
+/* Counts src[j] under the high nibble of src[j - 1] for j = from, from +
+ * step, ... below to (from >= 1); returns how many were counted.  Both
+ * literal price models use it: the gain model's average (parse.c) and the
+ * price-based parse's tables (parse_opt.c). */
+static inline uint64_t wlz_ctx_count(const uint8_t *src, uint64_t from, uint64_t to, unsigned step,
+				     uint32_t c[16][256])
+{
+	uint64_t m = 0;
+	for (uint64_t j = from; j < to; j += step, m++)
+		c[src[j - 1] >> 4][src[j]]++;
+	return m;
+}
 wlz_error wlz_parse_fast_init(wlz_parser *ps);
 wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok);
 

@@ -55,17 +55,9 @@ static void ctx_tables(wlz_parser *ps, const uint32_t (*c)[256])
 
 void wlz_parse_ctx_costs(wlz_parser *ps)
 {
-	uint32_t(*c)[256] = calloc(16, sizeof(*c));
-	if (!c) {
-		for (int h = 0; h < 16; h++)
-			memcpy(ps->litctx[h], ps->litcost, sizeof(ps->litcost));
-		return;
-	}
-	const uint8_t *s = ps->src;
-	for (uint64_t i = ps->bstart + (ps->bstart == 0); i < ps->bend; i++)
-		c[s[i - 1] >> 4][s[i]]++;
+	uint32_t c[16][256] = {{0}};
+	wlz_ctx_count(ps->src, ps->bstart + (ps->bstart == 0), ps->bend, 1, c);
 	ctx_tables(ps, (const uint32_t(*)[256])c);
-	free(c);
 }
 
 /* Statistics of a first parse, for the second. */

@@ -2,9 +2,9 @@
  * entropy.cu - GPU decode of stream codec 2: one warp per segment, thread l
  * decoding lane l with its own bit buffer, so the lanes of a warp never
  * wait on each other.  Lane starts come from a warp prefix sum of the lane
- * sizes.  Words are read aligned (the first one shifted by the lane's byte
- * offset) and only up to the lane's last byte; bits past it read as zero,
- * so a damaged lane cannot read another's bytes unseen.  Decoded bytes are
+ * sizes.  Lanes are read 16 aligned bytes at a time (lane_words); words
+ * past the lane's last byte read as zero, so a damaged lane cannot read
+ * another's bytes unseen.  Decoded bytes are
  * gathered four at a time into one 32-bit store where the output allows.
  * A thread block takes a group of segments that share tables and copies
  * the tables into shared memory first: each symbol is a dependent table

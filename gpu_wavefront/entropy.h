@@ -65,7 +65,8 @@ int wlz_gpu_ent_plan_finish(wlz_gpu_ent_plan *p);
  * two launches, the groups of few tables and the rest, so that the shared
  * memory of the largest does not limit the others;
  * d_seg, d_grp, d_tabs, d_in, d_out: device copies of the plan's arrays, the
- * stored bytes (8 readable bytes past the last) and the output; d_err (one
+ * stored bytes (16 readable bytes past the last: lanes are read 16 bytes
+ * at a time) and the output; d_err (one
  * int, zeroed by the caller) counts segments that break a rule. */
 int wlz_gpu_ent_launch(const wlz_gpu_ent_plan *p, const wlz_gpu_seg *d_seg, const wlz_gpu_group *d_grp,
 		       const uint16_t *d_tabs, const uint8_t *d_in, uint8_t *d_out, int *d_err, void *stream);
