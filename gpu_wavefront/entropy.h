@@ -21,16 +21,20 @@ extern "C" {
 #define WLZ_GPU_RUN 0xFFFFFFFEu    /* seg.tab of a run: m copies of byte in_size */
 
 /* One segment: its bytes at in_off (lane sizes, then lanes; in_size of
- * them), m symbols to out_off, decoded with the tables from tab on. */
+ * them), m symbols to out_off, decoded with tables [tab, tab + ntab)
+ * (ntab 0: a copy or a run, by tab). */
 typedef struct wlz_gpu_seg {
 	uint64_t in_off, out_off;
-	uint32_t in_size, m, tab, pad;
+	uint32_t in_size, m, tab, ntab;
 } wlz_gpu_seg;
 
-/* Up to WLZ_GPU_GROUP consecutive segments sharing tables [tab, tab +
- * ntab): one thread block, the tables in its shared memory. */
+/* A thread block of WLZ_GPU_GROUP warps, one segment each: segments
+ * [seg, seg + nseg).  ntab > 0: they share tables [tab, tab + ntab),
+ * loaded once into the block's shared memory.  ntab == 0: a packed block,
+ * each warp with its own segment's tables (at most WLZ_GPU_OWN of them),
+ * a copy or a run, so that the many short parts fill whole blocks. */
 #define WLZ_GPU_GROUP 8
-#define WLZ_GPU_SMALL 2   /* groups of at most this many tables run apart */
+#define WLZ_GPU_OWN 2
 typedef struct wlz_gpu_group {
 	uint32_t seg, nseg, tab, ntab;
 } wlz_gpu_group;
@@ -40,11 +44,9 @@ typedef struct wlz_gpu_ent_plan {
 	size_t nseg;
 	wlz_gpu_group *grp;         /* host */
 	size_t ngrp, grp_cap;
-	unsigned max_tab;           /* most tables of a group */
-	size_t nsmall;              /* after wlz_gpu_ent_plan_finish: groups
-				     * [0, nsmall) have at most WLZ_GPU_SMALL
-				     * tables, the rest more */
-	uint16_t *tabs;             /* host: ntab tables of WLZ_GPU_TAB entries */
+	unsigned max_tab;           /* most tables of a shared group */
+	uint16_t *tabs;             /* host: ntab tables of WLZ_GPU_TAB entries,
+				     * each len | next << 4 | sym << 8 */
 	size_t ntab;
 	size_t out_size;
 	size_t seg_cap, tab_cap;    /* allocated entries (zero the plan before the first add) */
@@ -57,14 +59,12 @@ int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, s
 		    size_t rsize, uint64_t out_off);
 void wlz_gpu_ent_plan_free(wlz_gpu_ent_plan *p);
 
-/* Orders the groups by table count (see nsmall); call after the last add.
+/* Forms the thread blocks (wlz_gpu_group); call after the last add.
  * Returns 0 when memory runs out. */
 int wlz_gpu_ent_plan_finish(wlz_gpu_ent_plan *p);
 
-/* Launches the decode of every segment on stream (a cudaStream_t);
- * two launches, the groups of few tables and the rest, so that the shared
- * memory of the largest does not limit the others;
- * d_seg, d_grp, d_tabs, d_in, d_out: device copies of the plan's arrays, the
+/* Launches the decode of every segment on stream (a cudaStream_t), one
+ * launch; d_seg, d_grp, d_tabs, d_in, d_out: device copies of the plan's arrays, the
  * stored bytes (16 readable bytes past the last: lanes are read 16 bytes
  * at a time) and the output; d_err (one
  * int, zeroed by the caller) counts segments that break a rule. */

@@ -23,19 +23,10 @@ static int grow(void **p, size_t *cap, size_t need, size_t unit)
 }
 
 /* Appends a segment; tables [tab, tab + ntab) (ntab 0: a copy or run). */
-static int add_seg(wlz_gpu_ent_plan *p, wlz_gpu_seg s, unsigned ntab)
+static int add_seg(wlz_gpu_ent_plan *p, wlz_gpu_seg s)
 {
 	if (!grow((void **)&p->seg, &p->seg_cap, p->nseg + 1, sizeof(wlz_gpu_seg)))
 		return 0;
-	wlz_gpu_group *g = p->ngrp ? &p->grp[p->ngrp - 1] : NULL;
-	if (g && g->ntab == ntab && (ntab == 0 || g->tab == s.tab) && g->nseg < WLZ_GPU_GROUP) {
-		g->nseg++;
-	} else {
-		if (!grow((void **)&p->grp, &p->grp_cap, p->ngrp + 1, sizeof(wlz_gpu_group)))
-			return 0;
-		p->grp[p->ngrp++] = (wlz_gpu_group){(uint32_t)p->nseg, 1, ntab ? s.tab : 0, ntab};
-		p->max_tab = ntab > p->max_tab ? ntab : p->max_tab;
-	}
 	p->seg[p->nseg++] = s;
 	return 1;
 }
@@ -49,8 +40,7 @@ static int add_plain(wlz_gpu_ent_plan *p, uint64_t in_off, uint64_t out_off, siz
 {
 	for (size_t at = 0; at < n; at += PIECE) {
 		const uint32_t m = (uint32_t)(n - at < PIECE ? n - at : PIECE);
-		if (!add_seg(p, (wlz_gpu_seg){kind == WLZ_GPU_COPY ? in_off + at : in_off, out_off + at, byte, m, kind, 0},
-			     0))
+		if (!add_seg(p, (wlz_gpu_seg){kind == WLZ_GPU_COPY ? in_off + at : in_off, out_off + at, byte, m, kind, 0}))
 			return 0;
 	}
 	return 1;
@@ -64,7 +54,14 @@ static int add_huf(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, si
 		return 0;
 	if (!grow((void **)&p->tabs, &p->tab_cap, p->ntab + t.ntables, WLZ_GPU_TAB * sizeof(uint16_t)))
 		return 0;
-	memcpy(p->tabs + p->ntab * WLZ_GPU_TAB, t.tab, t.ntables * WLZ_GPU_TAB * sizeof(uint16_t));
+	/* The kernel's entry layout: the length where one AND takes it, the
+	 * next table where a shift makes it a byte offset, the symbol a byte
+	 * of its own. */
+	uint16_t *d = p->tabs + p->ntab * WLZ_GPU_TAB;
+	for (size_t i = 0; i < (size_t)t.ntables * WLZ_GPU_TAB; i++) {
+		const unsigned e = t.tab[i];
+		d[i] = (uint16_t)((e >> 8 & 15) | (e >> 12) << 4 | (e & 255) << 8);
+	}
 	const size_t seg = (size_t)1 << t.seg_log, nseg = (n + seg - 1) >> t.seg_log;
 	const uint8_t *src = base + in_off;
 	if ((csize - t.hdr) / 4 < nseg)
@@ -75,8 +72,8 @@ static int add_huf(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, si
 		if (sz > csize - pos)
 			return 0;
 		const size_t m = g + 1 < nseg ? seg : n - g * seg;
-		if (!add_seg(p, (wlz_gpu_seg){in_off + pos, out_off + g * seg, sz, (uint32_t)m, (uint32_t)p->ntab, 0},
-			     t.ntables))
+		if (!add_seg(p, (wlz_gpu_seg){in_off + pos, out_off + g * seg, sz, (uint32_t)m, (uint32_t)p->ntab,
+					       t.ntables}))
 			return 0;
 		pos += sz;
 	}
@@ -114,25 +111,55 @@ int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, s
 	return 1;
 }
 
+static int add_grp(wlz_gpu_ent_plan *p, wlz_gpu_group g)
+{
+	if (!grow((void **)&p->grp, &p->grp_cap, p->ngrp + 1, sizeof(wlz_gpu_group)))
+		return 0;
+	p->grp[p->ngrp++] = g;
+	return 1;
+}
+
+/* Segments of many tables in shared groups of consecutive segments of one
+ * part; the rest packed eight to a block in their order.  The segment list
+ * is reordered so that each block's segments are contiguous. */
 int wlz_gpu_ent_plan_finish(wlz_gpu_ent_plan *p)
 {
-	wlz_gpu_group *g = malloc((p->ngrp ? p->ngrp : 1) * sizeof(*g));
-	if (!g)
+	wlz_gpu_seg *s = malloc((p->nseg ? p->nseg : 1) * sizeof(*s));
+	if (!s)
 		return 0;
 	size_t k = 0;
+	p->ngrp = 0;
 	p->max_tab = 0;
-	for (int big = 0; big < 2; big++) {
-		if (big)
-			p->nsmall = k;
-		for (size_t i = 0; i < p->ngrp; i++)
-			if ((p->grp[i].ntab > WLZ_GPU_SMALL) == big) {
-				g[k++] = p->grp[i];
-				p->max_tab = p->grp[i].ntab > p->max_tab ? p->grp[i].ntab : p->max_tab;
-			}
+	for (size_t i = 0; i < p->nseg; i++) {
+		const wlz_gpu_seg *g = &p->seg[i];
+		if (g->ntab <= WLZ_GPU_OWN)
+			continue;
+		wlz_gpu_group *last = p->ngrp ? &p->grp[p->ngrp - 1] : NULL;
+		if (last && last->tab == g->tab && last->nseg < WLZ_GPU_GROUP) {
+			last->nseg++;
+		} else if (!add_grp(p, (wlz_gpu_group){(uint32_t)k, 1, g->tab, g->ntab})) {
+			free(s);
+			return 0;
+		}
+		p->max_tab = g->ntab > p->max_tab ? g->ntab : p->max_tab;
+		s[k++] = *g;
 	}
-	free(p->grp);
-	p->grp = g;
-	p->grp_cap = p->ngrp ? p->ngrp : 1;
+	for (size_t i = 0; i < p->nseg; i++) {
+		const wlz_gpu_seg *g = &p->seg[i];
+		if (g->ntab > WLZ_GPU_OWN)
+			continue;
+		wlz_gpu_group *last = p->ngrp ? &p->grp[p->ngrp - 1] : NULL;
+		if (last && last->ntab == 0 && last->nseg < WLZ_GPU_GROUP) {
+			last->nseg++;
+		} else if (!add_grp(p, (wlz_gpu_group){(uint32_t)k, 1, 0, 0})) {
+			free(s);
+			return 0;
+		}
+		s[k++] = *g;
+	}
+	free(p->seg);
+	p->seg = s;
+	p->seg_cap = p->nseg ? p->nseg : 1;
 	return 1;
 }
 
