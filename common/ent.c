@@ -70,6 +70,10 @@ size_t wlz_ent_bound(size_t n)
 	return 1 + WLZ_ENT_MAX_PARTS * 21 + n;
 }
 
+#ifndef WLZ_ENT_SYMS_PER_TABLE
+#define WLZ_ENT_SYMS_PER_TABLE 8192
+#endif
+
 size_t wlz_ent_encode(const uint8_t *src, size_t n, const size_t *cut, unsigned ncut, unsigned max_tables,
 		      uint8_t *dst, size_t cap)
 {
@@ -101,7 +105,11 @@ size_t wlz_ent_encode(const uint8_t *src, size_t n, const size_t *cut, unsigned 
 			*bp++ = s[0];
 			continue;
 		}
-		size_t c = m > 64 ? wlz_huf_encode(s, m, WLZ_HUF_SEG_DEFAULT, max_tables, bp, (size_t)(end - bp)) : 0;
+		/* A table costs a decoder 2^10 entries to build, as much as that
+		 * many symbols: one table per WLZ_ENT_SYMS_PER_TABLE symbols. */
+		const size_t mt = m / WLZ_ENT_SYMS_PER_TABLE < max_tables ? m / WLZ_ENT_SYMS_PER_TABLE : max_tables;
+		size_t c = m > 64 ? wlz_huf_encode(s, m, WLZ_HUF_SEG_DEFAULT, mt ? (unsigned)mt : 1, bp, (size_t)(end - bp))
+				  : 0;
 		if (c && c < m) {
 			*h++ = WLZ_PART_HUF;
 			h = wlz_put_varint(h, m);

@@ -37,13 +37,17 @@
 #endif
 #define WLZ_HUF_LANE_HDR (2 * (WLZ_HUF_LANES - 1))
 
-/* Decode tables: per table 2^10 entries, symbol | length << 8 | next
- * table << 12 (length 0: the table's only symbol, coded in no bits). */
+/* Decode tables: per table 2^10 entries, length | symbol << 8 | (next
+ * table << 10) << 16 (length 0: the table's only symbol, coded in no bits).
+ * The length sits where a shift's count is taken from (the low 6 bits) and
+ * the next table as the offset of its first entry, so that a code costs a
+ * lookup, a shift and a store. */
 #define WLZ_HUF_TAB_SIZE (1u << WLZ_HUF_MAX_BITS)
+#define WLZ_HUF_ENTRY(sym, len, next) ((uint32_t)(len) | (uint32_t)(sym) << 8 | (uint32_t)(next) << (16 + WLZ_HUF_MAX_BITS))
 typedef struct wlz_huf_tables {
 	unsigned seg_log, ntables;
 	size_t hdr;                 /* where the segment list starts */
-	uint16_t tab[WLZ_HUF_MAX_TABLES * WLZ_HUF_TAB_SIZE];
+	uint32_t tab[WLZ_HUF_MAX_TABLES * WLZ_HUF_TAB_SIZE];
 } wlz_huf_tables;
 
 /* Most bytes a body of n symbols can take (any table choice). */

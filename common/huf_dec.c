@@ -66,14 +66,14 @@ wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *
 				kt++, only = sym[i], coded[sym[i]] = 1;
 			}
 		}
-		uint16_t *tab = t->tab + (size_t)ti * WLZ_HUF_TAB_SIZE;
+		uint32_t *tab = t->tab + (size_t)ti * WLZ_HUF_TAB_SIZE;
 		if (kt == 0)
 			return bad("a table without symbols");
 		if (kt == 1) {
 			if (len[only] != 1)
 				return bad("a one-symbol table's length is not 1");
 			for (unsigned v = 0; v < WLZ_HUF_TAB_SIZE; v++)
-				tab[v] = (uint16_t)(only | next[only] << 12);
+				tab[v] = WLZ_HUF_ENTRY(only, 0, next[only]);
 			continue;
 		}
 		if (kraft != 1u << MB)
@@ -82,7 +82,7 @@ wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *
 		for (unsigned s = 0; s < 256; s++)
 			if (len[s])
 				for (uint32_t v = code[s]; v < WLZ_HUF_TAB_SIZE; v += 1u << len[s])
-					tab[v] = (uint16_t)(s | len[s] << 8 | next[s] << 12);
+					tab[v] = WLZ_HUF_ENTRY(s, len[s], next[s]);
 	}
 	for (unsigned i = 0; i < k; i++)
 		if (!coded[sym[i]])
@@ -100,7 +100,7 @@ wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *
 #include "common/huf_lanes_impl.h"
 #undef HUF_RUN_GROUP
 
-typedef void (*run_group_fn)(const uint16_t *tab, wlz_huf_lstate *L, const uint8_t *lim);
+typedef void (*run_group_fn)(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *lim);
 
 /* The lane loop built for this CPU (BMI2's shifts by a register take one
  * micro-op, the baseline's three). */
@@ -114,7 +114,7 @@ static run_group_fn pick_run_group(void)
 }
 
 /* The rest of a lane, reading only its own bytes (zeros past them). */
-static int finish_lane(const uint16_t *tab, wlz_huf_lstate *L)
+static int finish_lane(const uint32_t *tab, wlz_huf_lstate *L)
 {
 	const uint64_t nbits = 8 * (uint64_t)L->size;
 	for (; L->left; L->left--) {
@@ -122,10 +122,10 @@ static int finish_lane(const uint16_t *tab, wlz_huf_lstate *L)
 		uint32_t w = 0;
 		for (unsigned i = 0; i < 3 && b + i < L->size; i++)
 			w |= (uint32_t)L->p[b + i] << 8 * i;
-		const unsigned e = tab[L->t + ((w >> (L->pos & 7)) & MASK)], l = e >> 8 & 15;
-		*L->o++ = (uint8_t)e;
-		L->pos += l;
-		L->t = (e >> 12) << MB;
+		const uint32_t e = tab[L->t + ((w >> (L->pos & 7)) & MASK)];
+		*L->o++ = (uint8_t)(e >> 8);
+		L->pos += e & 15;
+		L->t = e >> 16;
 		if (L->pos > nbits)
 			return 0;
 	}
@@ -135,7 +135,7 @@ static int finish_lane(const uint16_t *tab, wlz_huf_lstate *L)
 	return !(L->pos & 7) || !(L->p[L->size - 1] >> (L->pos & 7));
 }
 
-static int decode_segment(run_group_fn run_group, const uint16_t *tab, const uint8_t *seg, size_t sz,
+static int decode_segment(run_group_fn run_group, const uint32_t *tab, const uint8_t *seg, size_t sz,
 			  const uint8_t *lim, uint8_t *out, size_t m)
 {
 	if (sz < WLZ_HUF_LANE_HDR)

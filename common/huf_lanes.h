@@ -38,6 +38,6 @@ static inline size_t wlz_huf_safe_steps(const wlz_huf_lstate *L, const uint8_t *
 }
 
 /* Decodes a group of WLZ_HUF_GROUP lanes while every read stays in lim. */
-void wlz_huf_run_group_bmi2(const uint16_t *tab, wlz_huf_lstate *L, const uint8_t *lim);
+void wlz_huf_run_group_bmi2(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *lim);
 
 #endif

@@ -9,14 +9,16 @@
  * locals (not the lane array) so that the four chains stay in registers. */
 #define HUF_STEP(i)                                                                               \
 	do {                                                                                      \
-		uint64_t v = wlz_rd64(p##i + (pos##i >> 3)) >> (pos##i & 7);                      \
+		/* A marker bit above the codes: the bits consumed are then its   \
+		 * distance from the top, one count for the step. */             \
+		uint64_t v = wlz_rd64(p##i + (pos##i >> 3)) >> (pos##i & 7) | 1ull << 63;        \
 		for (unsigned u = 0; u < WLZ_HUF_PER_READ; u++) {                                 \
-			const unsigned e = tab[t##i + (v & (WLZ_HUF_TAB_SIZE - 1))], l = e >> 8 & 15; \
-			o##i[u] = (uint8_t)e;                                                     \
-			v >>= l;                                                                  \
-			pos##i += l;                                                              \
-			t##i = (e >> 12) << WLZ_HUF_MAX_BITS;                                     \
+			const uint32_t e = tab[t##i + (v & (WLZ_HUF_TAB_SIZE - 1))];               \
+			o##i[u] = (uint8_t)(e >> 8);                                              \
+			v >>= e & 63;                                                             \
+			t##i = e >> 16;                                                           \
 		}                                                                                 \
+		pos##i += (uint64_t)__builtin_clzll(v);                                           \
 		o##i += WLZ_HUF_PER_READ;                                                         \
 	} while (0)
 
@@ -24,7 +26,7 @@
 #define HUF_LINKAGE
 #endif
 
-HUF_LINKAGE void HUF_RUN_GROUP(const uint16_t *tab, wlz_huf_lstate *L, const uint8_t *lim)
+HUF_LINKAGE void HUF_RUN_GROUP(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *lim)
 {
 	for (size_t it; (it = wlz_huf_safe_steps(L, lim)) != 0;) {
 		const uint8_t *p0 = L[0].p, *p1 = L[1].p, *p2 = L[2].p, *p3 = L[3].p;

@@ -59,8 +59,8 @@ static int add_huf(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, si
 	 * of its own. */
 	uint16_t *d = p->tabs + p->ntab * WLZ_GPU_TAB;
 	for (size_t i = 0; i < (size_t)t.ntables * WLZ_GPU_TAB; i++) {
-		const unsigned e = t.tab[i];
-		d[i] = (uint16_t)((e >> 8 & 15) | (e >> 12) << 4 | (e & 255) << 8);
+		const uint32_t e = t.tab[i];
+		d[i] = (uint16_t)((e & 15) | (e >> (16 + WLZ_HUF_MAX_BITS)) << 4 | (e >> 8 & 255) << 8);
 	}
 	const size_t seg = (size_t)1 << t.seg_log, nseg = (n + seg - 1) >> t.seg_log;
 	const uint8_t *src = base + in_off;
