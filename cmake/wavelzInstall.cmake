@@ -9,8 +9,9 @@
 #                                   actually installed to (--prefix included)
 #   LIBDIR/cmake/wavelz/            find_package(wavelz CONFIG): the imported
 #                                   target wavelz::wavelz
-# The library is static: its users link libzstd, pthreads and libm as well;
-# both the pkg-config file and the CMake package say so.
+# The library is static: its users link libzstd, pthreads and libm as well
+# (and libxxhash, where the build uses its run-time dispatch); both the
+# pkg-config file and the CMake package say so.
 
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -31,6 +32,10 @@ set_target_properties(libwavelz PROPERTIES
     "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>;$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>"
   INTERFACE_LINK_LIBRARIES
     "$<BUILD_INTERFACE:${ZSTD_LIBRARY}>;$<INSTALL_INTERFACE:wavelz::zstd>;Threads::Threads;m")
+if(WLZ_XXH_DISPATCH)
+  set_property(TARGET libwavelz APPEND PROPERTY INTERFACE_LINK_LIBRARIES
+    "$<BUILD_INTERFACE:${XXHASH_LIBRARY}>;$<INSTALL_INTERFACE:wavelz::xxhash>")
+endif()
 
 # ------------------------------------------- programs, header and library
 install(TARGETS wavelz RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
@@ -57,15 +62,23 @@ endforeach()
 # a plain `pkg-config --libs wavelz` must be enough to link the static
 # library, and libzstd does not ship a .pc file everywhere.  A libzstd
 # outside the compiler's own directories gets its -L.
-get_filename_component(_wlz_zstd_dir "${ZSTD_LIBRARY}" DIRECTORY)
 set(_wlz_pc_deps "-lzstd -lpthread -lm")
-list(FIND CMAKE_C_IMPLICIT_LINK_DIRECTORIES "${_wlz_zstd_dir}" _wlz_implicit)
-if(_wlz_implicit EQUAL -1)
-  list(FIND CMAKE_PLATFORM_IMPLICIT_LINK_DIRECTORIES "${_wlz_zstd_dir}" _wlz_implicit)
+set(_wlz_dep_libs "${ZSTD_LIBRARY}")
+if(WLZ_XXH_DISPATCH)
+  set(_wlz_pc_deps "-lzstd -lxxhash -lpthread -lm")
+  list(APPEND _wlz_dep_libs "${XXHASH_LIBRARY}")
 endif()
-if(_wlz_implicit EQUAL -1)
-  set(_wlz_pc_deps "-L${_wlz_zstd_dir} ${_wlz_pc_deps}")
-endif()
+foreach(_wlz_dep IN LISTS _wlz_dep_libs)
+  get_filename_component(_wlz_dep_dir "${_wlz_dep}" DIRECTORY)
+  list(FIND CMAKE_C_IMPLICIT_LINK_DIRECTORIES "${_wlz_dep_dir}" _wlz_implicit)
+  if(_wlz_implicit EQUAL -1)
+    list(FIND CMAKE_PLATFORM_IMPLICIT_LINK_DIRECTORIES "${_wlz_dep_dir}" _wlz_implicit)
+  endif()
+  if(_wlz_implicit EQUAL -1 AND NOT _wlz_pc_deps MATCHES "-L${_wlz_dep_dir} ")
+    set(_wlz_pc_deps "-L${_wlz_dep_dir} ${_wlz_pc_deps}")
+  endif()
+endforeach()
+get_filename_component(_wlz_zstd_dir "${ZSTD_LIBRARY}" DIRECTORY)
 # The prefix is known only when installing (`cmake --install --prefix P`
 # overrides the configured one), so the file is written then, into the build
 # tree, and installed from there.
@@ -94,6 +107,17 @@ else()
   set(WLZ_CONFIG_ZSTD_NAMES "zstd")
 endif()
 set(WLZ_CONFIG_ZSTD_HINT "${_wlz_zstd_dir}")
+if(WLZ_XXH_DISPATCH)
+  set(WLZ_CONFIG_XXHASH 1)
+  if(WLZ_STATIC_ZSTD)
+    set(WLZ_CONFIG_XXHASH_NAMES "libxxhash.a xxhash")
+  else()
+    set(WLZ_CONFIG_XXHASH_NAMES "xxhash")
+  endif()
+  get_filename_component(WLZ_CONFIG_XXHASH_HINT "${XXHASH_LIBRARY}" DIRECTORY)
+else()
+  set(WLZ_CONFIG_XXHASH 0)
+endif()
 configure_package_config_file(
   "${CMAKE_CURRENT_LIST_DIR}/wavelzConfig.cmake.in"
   "${CMAKE_CURRENT_BINARY_DIR}/wlz-install/wavelzConfig.cmake"
