@@ -132,6 +132,26 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 		for (unsigned i = 0; i < na; i++)
 			if (!seed[act[i]])
 				grp[act[i]] = 0xFF;
+		/* Each context's symbols, and all symbols present: the sums
+		 * below skip zero counts, which add nothing (the same sums,
+		 * the same clusters). */
+		uint8_t sym[NCTX][256], used[256];
+		uint16_t nsym[NCTX];
+		unsigned nu = 0;
+		uint8_t any[256] = {0};
+		for (unsigned i = 0; i < na; i++) {
+			const unsigned c = act[i];
+			unsigned m = 0;
+			for (unsigned x = 0; x < 256; x++)
+				if (cnt[c][x]) {
+					sym[c][m++] = (uint8_t)x;
+					any[x] = 1;
+				}
+			nsym[c] = (uint16_t)m;
+		}
+		for (unsigned x = 0; x < 256; x++)
+			if (any[x])
+				used[nu++] = (uint8_t)x;
 		static const unsigned ITER = 6;
 		float cost[WLZ_HUF_MAX_TABLES][256];
 		for (unsigned it = 0; it < ITER; it++) {
@@ -140,15 +160,17 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 				const unsigned c = act[i], g = grp[c];
 				if (g == 0xFF)
 					continue;
-				for (unsigned s = 0; s < 256; s++)
-					h[g][s] += cnt[c][s];
+				for (unsigned j = 0; j < nsym[c]; j++)
+					h[g][sym[c][j]] += cnt[c][sym[c][j]];
 				ht[g] += tot[c];
 			}
 			for (unsigned g = 0; g < T; g++)
-				for (unsigned s = 0; s < 256; s++) {
-					const float b = h[g][s] ? log2f((float)ht[g] / (float)h[g][s]) : MB + 1;
-					cost[g][s] = b < MB ? b : (h[g][s] ? MB : MB + 1);
+				for (unsigned j = 0; j < nu; j++) {
+					const unsigned x = used[j];
+					const float b = h[g][x] ? log2f((float)ht[g] / (float)h[g][x]) : MB + 1;
+					cost[g][x] = b < MB ? b : (h[g][x] ? MB : MB + 1);
 				}
+			unsigned moved = 0;
 			for (unsigned i = 0; i < na; i++) {
 				const unsigned c = act[i];
 				float best = 0;
@@ -157,13 +179,17 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 					if (!ht[g])
 						continue;
 					float x = 0;
-					for (unsigned s = 0; s < 256; s++)
-						x += (float)cnt[c][s] * cost[g][s];
+					for (unsigned j = 0; j < nsym[c]; j++)
+						x += (float)cnt[c][sym[c][j]] * cost[g][sym[c][j]];
 					if (g == 0 || x < best)
 						best = x, bg = g;
 				}
+				moved += grp[c] != bg;
 				grp[c] = (uint8_t)bg;
 			}
+			/* Settled: another round would give the same groups. */
+			if (!moved)
+				break;
 		}
 	}
 	/* Dense numbering, the start's group first. */
