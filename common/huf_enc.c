@@ -154,6 +154,9 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 				used[nu++] = (uint8_t)x;
 		static const unsigned ITER = 6;
 		float cost[WLZ_HUF_MAX_TABLES][256];
+		/* Groups whose contexts changed: only their costs change. */
+		uint8_t dirty[WLZ_HUF_MAX_TABLES];
+		memset(dirty, 1, sizeof(dirty));
 		for (unsigned it = 0; it < ITER; it++) {
 			uint64_t h[WLZ_HUF_MAX_TABLES][256] = {{0}}, ht[WLZ_HUF_MAX_TABLES] = {0};
 			for (unsigned i = 0; i < na; i++) {
@@ -165,12 +168,13 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 				ht[g] += tot[c];
 			}
 			for (unsigned g = 0; g < T; g++)
-				for (unsigned j = 0; j < nu; j++) {
+				for (unsigned j = 0; dirty[g] && j < nu; j++) {
 					const unsigned x = used[j];
 					const float b = h[g][x] ? log2f((float)ht[g] / (float)h[g][x]) : MB + 1;
 					cost[g][x] = b < MB ? b : (h[g][x] ? MB : MB + 1);
 				}
 			unsigned moved = 0;
+			memset(dirty, 0, sizeof(dirty));
 			for (unsigned i = 0; i < na; i++) {
 				const unsigned c = act[i];
 				float best = 0;
@@ -184,7 +188,12 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 					if (g == 0 || x < best)
 						best = x, bg = g;
 				}
-				moved += grp[c] != bg;
+				if (grp[c] != bg) {
+					moved++;
+					dirty[bg] = 1;
+					if (grp[c] != 0xFF)
+						dirty[grp[c]] = 1;
+				}
 				grp[c] = (uint8_t)bg;
 			}
 			/* Settled: another round would give the same groups. */
