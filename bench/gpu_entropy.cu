@@ -28,53 +28,7 @@ extern "C" {
 #include <nvcomp/ans.h>
 #endif
 
-#define CK(x)                                                                                  \
-	do {                                                                                   \
-		cudaError_t e_ = (x);                                                          \
-		if (e_ != cudaSuccess) {                                                       \
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-			exit(2);                                                               \
-		}                                                                              \
-	} while (0)
-
-static std::vector<uint8_t> slurp(const char *path)
-{
-	std::vector<uint8_t> b;
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
-	uint8_t tmp[1 << 16];
-	size_t k;
-	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-		b.insert(b.end(), tmp, tmp + k);
-	fclose(f);
-	return b;
-}
-
-/* Times fn over reps runs on one stream: best and median milliseconds. */
-template <class F> static void timed(int reps, F fn, double *best, double *med)
-{
-	cudaEvent_t a, b;
-	CK(cudaEventCreate(&a));
-	CK(cudaEventCreate(&b));
-	std::vector<float> ms;
-	fn(); /* warm-up */
-	CK(cudaDeviceSynchronize());
-	for (int r = 0; r < reps; r++) {
-		CK(cudaEventRecord(a));
-		fn();
-		CK(cudaEventRecord(b));
-		CK(cudaEventSynchronize(b));
-		float t;
-		CK(cudaEventElapsedTime(&t, a, b));
-		ms.push_back(t);
-	}
-	std::sort(ms.begin(), ms.end());
-	*best = ms[0];
-	*med = ms[ms.size() / 2];
-}
+#include "bench/gpu_util.h"
 
 int main(int argc, char **argv)
 {
