@@ -8,11 +8,13 @@
 #     one-core decode MB/s;
 #   - bench/gpu_entropy.cu on the default archive: every stream decoded on
 #     the GPU in one launch, checked against the CPU, beside nvCOMP ANS;
+#   - bench/gpu_checksum.cu on it: every block's XXH3-64 on the GPU, checked
+#     against libxxhash and the block headers;
 #   - bench/tbench.c: CPU decode of the default archive at 1 and 16
 #     threads beside zstd -3 (one frame, and 1 MiB frames), one run.
 # Then compute-sanitizer memcheck and racecheck of gpu_entropy on a slice.
 #   bash bench/gpu_entropy_round.sh BINDIR OUTDIR CORPUS.zst...
-# BINDIR holds wavelz, streams, gpu_entropy, tbench and zstd, built on the
+# BINDIR holds wavelz, streams, gpu_entropy, gpu_checksum, tbench and zstd, built on the
 # dev machine (bench/README.md); .dev/nvcomp holds libnvcomp.so.6.xz.
 set -euo pipefail
 bin=$1 out=$2
@@ -37,6 +39,9 @@ for c in "$@"; do
 		>> "$out/sizes.csv"
 	"$bin/streams" -r 5 "$tmp/$n.z.wlz" > "$out/streams-$n.csv"
 	"$bin/gpu_entropy" "$tmp/$n.wlz" 30 >> "$out/gpu-$n.csv"
+	if [ -x "$bin/gpu_checksum" ]; then
+		"$bin/gpu_checksum" "$tmp/$n.wlz" 30 | tail -1 >> "$out/gpu-$n.csv"
+	fi
 	"$bin/tbench" -T 1,16 -r 5 -w "$tmp/$n.wlz" "$tmp/$n" > "$out/tbench-$n.csv"
 	if [ ! -e "$out/sanitizer.txt" ]; then
 		head -c 8000000 "$tmp/$n" | "$bin/wavelz" -3 -q -c > "$tmp/slice.wlz"
