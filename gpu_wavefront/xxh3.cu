@@ -203,19 +203,28 @@ __global__ void finish_kernel(const uint8_t *__restrict__ base, const uint64_t *
 	uint64_t acc = init[i];
 	const uint64_t nb = (L - 1) / BLOCK, skey = K.key[16 + i];
 	const uint64_t *c = C + off[b] / BLOCK * 8 + i;
-	uint64_t k = 0;
-	/* Loads in flight ahead of the chain: it waits on none of them. */
+	/* The sums of the next 8 blocks are loaded while the chain runs over
+	 * these 8: the chain waits on no load. */
+	uint64_t k = 0, v[8], nv[8];
+#pragma unroll
+	for (unsigned j = 0; j < 8; j++)
+		v[j] = k + j < nb ? c[(k + j) * 8] : 0;
 	for (; k + 8 <= nb; k += 8) {
-		uint64_t v[8];
 #pragma unroll
 		for (unsigned j = 0; j < 8; j++)
-			v[j] = c[(k + j) * 8];
+			nv[j] = k + 8 + j < nb ? c[(k + 8 + j) * 8] : 0;
 #pragma unroll
 		for (unsigned j = 0; j < 8; j++)
 			acc = scramble(acc + v[j], skey);
+#pragma unroll
+		for (unsigned j = 0; j < 8; j++)
+			v[j] = nv[j];
 	}
-	for (; k < nb; k++)
-		acc = scramble(acc + c[k * 8], skey);
+	/* (v holds the sums of blocks k to nb - 1, fewer than 8) */
+#pragma unroll
+	for (unsigned j = 0; j < 7; j++)
+		if (k + j < nb)
+			acc = scramble(acc + v[j], skey);
 	/* The last, partial block's whole stripes, by the whole warp. */
 	const uint64_t *p = (const uint64_t *)in;
 	uint64_t key[4];
