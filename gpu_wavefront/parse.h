@@ -1,0 +1,43 @@
+/*
+ * parse.h - GPU token parsing (SPEC.md section 6): a block's decoded
+ * streams to one (lit, mlen, src) per token, as the CPU's wlz_bdec_tokens
+ * gives them, by prefix sums over the streams instead of a serial pass.
+ */
+#ifndef WLZ_GPU_PARSE_H
+#define WLZ_GPU_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One block: its decoded streams (cmd, lit, len, off) at s_off[k] of the
+ * streams buffer, rsize[k] bytes each (16 readable bytes after each), its
+ * content at bstart (in the member), tokens to tok_off of the token
+ * arrays, scratch (one uint32_t per len byte, plus one) at scr_off. */
+typedef struct wlz_gpu_pblock {
+	uint64_t s_off[4];
+	uint32_t rsize[4];
+	uint64_t bstart, tok_off, scr_off;
+	uint32_t length, ntok;
+} wlz_gpu_pblock;
+
+/* A token as the CPU decoder's wlz_dtoken: literals, match length and the
+ * match's absolute source in the member. */
+typedef struct wlz_gpu_token {
+	uint32_t lit, mlen;
+	uint64_t src;
+} wlz_gpu_token;
+
+/* Parses n blocks (a thread block each) on stream; bad[i] is set nonzero
+ * where block i breaks a rule of section 6.  window: the archive's. */
+int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, const uint8_t *d_streams, uint32_t *d_scratch,
+		  wlz_gpu_token *d_tok, uint32_t *d_bad, uint64_t window, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
