@@ -68,11 +68,8 @@ struct dev_bufs {
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: gpu_checksum ARCHIVE [reps]\n");
-		return 2;
-	}
-	const int reps = argc > 2 ? atoi(argv[2]) : 20;
+	int reps;
+	std::vector<uint8_t> arc = bench_open(argc, argv, "gpu_checksum", 20, &reps);
 	/* Every path of the hash, on random bytes. */
 	std::vector<uint8_t> buf;
 	std::vector<uint64_t> off, len, want;
@@ -96,7 +93,6 @@ int main(int argc, char **argv)
 	const size_t bad_syn = dev_bufs(buf, off, len).check(len, want);
 
 	/* The archive's blocks, decoded on the CPU. */
-	std::vector<uint8_t> arc = slurp(argv[1]);
 	std::vector<uint64_t> boff, blen, bsum;
 	uint64_t total = 0;
 	for (uint64_t at = 0; at < arc.size();) {

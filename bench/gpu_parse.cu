@@ -23,12 +23,8 @@ extern "C" {
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: gpu_parse ARCHIVE [reps]\n");
-		return 2;
-	}
-	const int reps = argc > 2 ? atoi(argv[2]) : 20;
-	std::vector<uint8_t> arc = slurp(argv[1]);
+	int reps;
+	std::vector<uint8_t> arc = bench_open(argc, argv, "gpu_parse", 20, &reps);
 	std::vector<uint8_t> st;              /* every block's decoded streams */
 	std::vector<wlz_gpu_pblock> blk;
 	std::vector<wlz_gpu_token> want;

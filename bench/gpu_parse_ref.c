@@ -15,6 +15,6 @@ int wlz_bench_ref_tokens(const uint8_t *arc, const wlz_block_entry *e, uint64_t 
 	if (wlz_bdec_tokens(bd, arc, e, bstart, bstart + e->length, &tk) != WLZ_OK)
 		return 0;
 	for (uint32_t i = 0; i < e->token_count; i++)
-		out[i] = (wlz_gpu_token){tk[i].lit, tk[i].mlen, tk[i].src};
+		out[i] = (wlz_gpu_token){.lit = tk[i].lit, .mlen = tk[i].mlen, .src = tk[i].src};
 	return 1;
 }

@@ -59,4 +59,16 @@ template <class F> static inline void timed(int reps, F fn, double *best, double
 	*med = ms[ms.size() / 2];
 }
 
+/* A bench's arguments, ARCHIVE [reps]: the archive's bytes; reps (default
+ * def) to *reps.  Exits with usage when the archive is missing. */
+static inline std::vector<uint8_t> bench_open(int argc, char **argv, const char *tool, int def, int *reps)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s ARCHIVE [reps]\n", tool);
+		exit(2);
+	}
+	*reps = argc > 2 ? atoi(argv[2]) : def;
+	return slurp(argv[1]);
+}
+
 #endif

@@ -180,7 +180,7 @@ __global__ void __launch_bounds__(NT) parse_kernel(const wlz_gpu_pblock *__restr
 			if (litp + L > nlit || L + M > bend - pos || dist > pos + L || dist > window)
 				ok = false;
 			if (ok)
-				tok[B.tok_off + i] = {(uint32_t)L, (uint32_t)M, pos + L - dist};
+				tok[B.tok_off + i] = {(uint32_t)L, (uint32_t)M, pos + L - dist, pos, B.s_off[1] + litp};
 		}
 		/* The tile's last head's distance carries on. */
 		if (t == NT - 1)

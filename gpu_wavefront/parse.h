@@ -24,11 +24,12 @@ typedef struct wlz_gpu_pblock {
 	uint32_t length, ntok;
 } wlz_gpu_pblock;
 
-/* A token as the CPU decoder's wlz_dtoken: literals, match length and the
- * match's absolute source in the member. */
+/* A token as the CPU decoder's wlz_dtoken (literals, match length, the
+ * match's source in the member), and where it goes: its literals' first
+ * byte in the member (pos) and in the streams buffer (lp). */
 typedef struct wlz_gpu_token {
 	uint32_t lit, mlen;
-	uint64_t src;
+	uint64_t src, pos, lp;
 } wlz_gpu_token;
 
 /* Parses n blocks (a thread block each) on stream; bad[i] is set nonzero

@@ -1,0 +1,188 @@
+/*
+ * gpu_decode.cu - a first whole decode on the GPU (issue 15's pipeline,
+ * host-driven waves, no graphs yet), checked and timed.
+ *
+ *   gpu_decode ARCHIVE [reps]
+ *
+ * One member.  The archive goes to GPU memory; then on the GPU: every
+ * stream's entropy stage (entropy.cu), every block's tokens (parse.cu),
+ * literals and waves of matches (exec.cu), and every block's XXH3-64
+ * (xxh3.cu) against its header.  The output must equal the CPU decoder's
+ * (exit 1 otherwise).  Times: device-resident (archive in GPU memory to
+ * checked content in GPU memory, every stage), per stage.
+ */
+#include <string.h>
+extern "C" {
+#include "format/format.h"
+#include "gpu_wavefront/entropy.h"
+#include "gpu_wavefront/exec.h"
+#include "gpu_wavefront/xxh3.h"
+#include "wavelz.h"
+}
+#include "bench/gpu_util.h"
+
+/* Milliseconds between two events. */
+static float between(cudaEvent_t a, cudaEvent_t b)
+{
+	float ms;
+	CK(cudaEventElapsedTime(&ms, a, b));
+	return ms;
+}
+
+int main(int argc, char **argv)
+{
+	int reps;
+	std::vector<uint8_t> arc = bench_open(argc, argv, "gpu_decode", 5, &reps);
+	wlz_member m;
+	if (wlz_member_parse(arc.data(), arc.size(), 0, &m) != WLZ_OK) {
+		fprintf(stderr, "gpu_decode: not a valid archive\n");
+		return 2;
+	}
+	if (m.size != arc.size()) {
+		fprintf(stderr, "gpu_decode: one member only\n");
+		return 2;
+	}
+	/* Streams' places (16-byte aligned, 16 bytes after each), the entropy
+	 * plan, the blocks. */
+	wlz_gpu_ent_plan plan;
+	memset(&plan, 0, sizeof plan);
+	std::vector<wlz_gpu_pblock> blk;
+	std::vector<uint64_t> boff, blen, bsum;
+	uint64_t sbytes = 0, ntok = 0, nscr = 0, size = 0;
+	for (uint64_t b = 0; b < m.nblocks; b++) {
+		const wlz_block_entry *e = &m.blocks[b];
+		wlz_gpu_pblock p;
+		memset(&p, 0, sizeof p);
+		uint64_t in = e->data_offset;
+		for (int k = 0; k < WLZ_NSTREAMS; k++) {
+			sbytes = (sbytes + 15) & ~(uint64_t)15;
+			p.s_off[k] = sbytes;
+			p.rsize[k] = e->rsize[k];
+			if (!wlz_gpu_ent_add(&plan, arc.data(), in, e->csize[k], e->codec[k], e->rsize[k], sbytes)) {
+				fprintf(stderr, "gpu_decode: a stream the GPU cannot decode (codec %d)\n", e->codec[k]);
+				return 2;
+			}
+			sbytes += e->rsize[k] + 16;
+			in += e->csize[k];
+		}
+		p.bstart = size;
+		p.length = e->length;
+		p.ntok = e->token_count;
+		p.tok_off = ntok;
+		p.scr_off = nscr;
+		blk.push_back(p);
+		boff.push_back(size);
+		blen.push_back(e->length);
+		bsum.push_back(e->checksum);
+		ntok += e->token_count;
+		nscr += e->rsize[WLZ_S_LEN] + 1;
+		size += e->length;
+	}
+	if (!wlz_gpu_ent_plan_finish(&plan))
+		return 2;
+	const size_t n = blk.size();
+
+	/* The CPU's content, to compare. */
+	std::vector<uint8_t> want(size + 16);
+	wlz_dctx *dc = wlz_dctx_create(0);
+	size_t got = 0;
+	if (!dc || wlz_decompress(dc, want.data(), want.size(), arc.data(), arc.size(), &got) != WLZ_OK || got != size) {
+		fprintf(stderr, "gpu_decode: the CPU does not decode the archive\n");
+		return 2;
+	}
+	wlz_dctx_free(dc);
+
+	uint8_t *d_in, *d_st, *d_out;
+	int *d_err;
+	wlz_gpu_seg *d_seg;
+	wlz_gpu_group *d_grp;
+	uint16_t *d_tab;
+	wlz_gpu_pblock *d_blk;
+	wlz_gpu_token *d_tok;
+	uint32_t *d_scr, *d_bad, *d_map, *d_done, *d_cnt;
+	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
+	CK(cudaMalloc(&d_in, arc.size() + 16));
+	CK(cudaMemset(d_in, 0, arc.size() + 16));
+	CK(cudaMemcpy(d_in, arc.data(), arc.size(), cudaMemcpyHostToDevice));
+	CK(cudaMalloc(&d_st, sbytes + 64));
+	CK(cudaMemset(d_st, 0, sbytes + 64));
+	CK(cudaMalloc(&d_out, size + 16));
+	CK(cudaMalloc(&d_err, 2 * sizeof(int)));
+	CK(cudaMalloc(&d_seg, plan.nseg * sizeof(wlz_gpu_seg) + 1));
+	CK(cudaMalloc(&d_grp, plan.ngrp * sizeof(wlz_gpu_group) + 1));
+	CK(cudaMalloc(&d_tab, plan.ntab * WLZ_GPU_TAB * 2 + 16));
+	CK(cudaMemcpy(d_seg, plan.seg, plan.nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(d_grp, plan.grp, plan.ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(d_tab, plan.tabs, plan.ntab * WLZ_GPU_TAB * 2, cudaMemcpyHostToDevice));
+	CK(cudaMalloc(&d_blk, n * sizeof(wlz_gpu_pblock)));
+	CK(cudaMemcpy(d_blk, blk.data(), n * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice));
+	CK(cudaMalloc(&d_tok, (ntok + 1) * sizeof(wlz_gpu_token)));
+	CK(cudaMalloc(&d_scr, (nscr + 1) * 4));
+	CK(cudaMalloc(&d_bad, n * 4));
+	CK(cudaMalloc(&d_map, (size + 1) * 4));
+	CK(cudaMalloc(&d_done, (ntok + 1) * 4));
+	CK(cudaMalloc(&d_cnt, 8));
+	CK(cudaMalloc(&d_boff, n * 8));
+	CK(cudaMalloc(&d_blen, n * 8));
+	CK(cudaMalloc(&d_hash, n * 8));
+	CK(cudaMalloc(&d_hscr, wlz_gpu_xxh3_scratch(size)));
+	CK(cudaMemcpy(d_boff, boff.data(), n * 8, cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(d_blen, blen.data(), n * 8, cudaMemcpyHostToDevice));
+
+	cudaEvent_t ev[5];
+	for (auto &e : ev)
+		CK(cudaEventCreate(&e));
+	float best = 1e30f, stage[4] = {0, 0, 0, 0};
+	unsigned waves = 0;
+	int fail = 0;
+	for (int r = 0; r <= reps; r++) {
+		CK(cudaMemset(d_err, 0, 2 * sizeof(int)));
+		CK(cudaMemset(d_bad, 0, n * 4));
+		CK(cudaEventRecord(ev[0]));
+		if (wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_st, d_err, 0))
+			return 3;
+		CK(cudaEventRecord(ev[1]));
+		if (wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
+			return 3;
+		CK(cudaEventRecord(ev[2]));
+		const int rc = wlz_gpu_exec(d_blk, n, d_tok, ntok, d_st, d_out, size, d_map, d_done, d_cnt, 100000, &waves, 0);
+		if (rc == 1)
+			return 3;
+		fail |= rc;
+		CK(cudaEventRecord(ev[3]));
+		if (wlz_gpu_xxh3(d_out, d_boff, d_blen, d_hash, n, d_hscr, 0))
+			return 3;
+		CK(cudaEventRecord(ev[4]));
+		CK(cudaEventSynchronize(ev[4]));
+		const float total = between(ev[0], ev[4]);
+		if (r > 0 && total < best) {
+			best = total;
+			for (int s = 0; s < 4; s++)
+				stage[s] = between(ev[s], ev[s + 1]);
+		}
+	}
+	/* Checks: every stage's verdict, the checksums, the content. */
+	int err[2];
+	std::vector<uint32_t> bad(n);
+	std::vector<uint64_t> hash(n);
+	std::vector<uint8_t> out(size);
+	CK(cudaMemcpy(err, d_err, sizeof err, cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(bad.data(), d_bad, n * 4, cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(hash.data(), d_hash, n * 8, cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(out.data(), d_out, size, cudaMemcpyDeviceToHost));
+	size_t nbad = 0, nsum = 0;
+	for (size_t b = 0; b < n; b++)
+		nbad += bad[b] != 0, nsum += hash[b] != bsum[b];
+	const bool same = !memcmp(out.data(), want.data(), size);
+	const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
+	printf("file,blocks,tokens,bytes,max_level,waves,gbps,entropy_ms,parse_ms,exec_ms,checksum_ms,ent_err,"
+	       "blocks_bad,checksum_bad,exec_fail,same_as_cpu,what\n");
+	unsigned maxl = 0;
+	for (uint64_t b = 0; b < m.nblocks; b++)
+		maxl = m.blocks[b].max_level > maxl ? m.blocks[b].max_level : maxl;
+	printf("%s,%zu,%llu,%llu,%u,%u,%.1f,%.3f,%.3f,%.3f,%.3f,%d,%zu,%zu,%d,%s,device-resident (host-driven waves)\n",
+	       name, n, (unsigned long long)ntok, (unsigned long long)size, maxl, waves, size / best / 1e6, stage[0],
+	       stage[1], stage[2], stage[3], err[0], nbad, nsum, fail, same ? "yes" : "NO");
+	wlz_member_free(&m);
+	return !(same && !err[0] && !nbad && !nsum && !fail);
+}

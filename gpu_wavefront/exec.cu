@@ -1,0 +1,114 @@
+/*
+ * exec.cu - GPU token execution by waves (SPEC.md section 6.1).
+ *
+ * Every content byte has a map value: 0 once a literal wrote it, w + 1
+ * once a match of wave w did, PENDING before.  Literals are copied first
+ * (and their bytes marked 0).  Wave w then copies every match not yet
+ * copied whose source bytes before its own start all have map values of
+ * at most w, and only after the wave are its bytes marked w + 1, so that
+ * no match of wave w reads another's output.  A thread a token; this
+ * first version checks each source byte's map value in every wave.
+ */
+#include <cuda_runtime.h>
+#include "gpu_wavefront/exec.h"
+
+#define PENDING 0xFFFFFFFFu
+
+/* A block's tail: the literals after its last token. */
+__global__ void tail_kernel(const wlz_gpu_pblock *__restrict__ blk, const uint8_t *__restrict__ st,
+			    uint8_t *__restrict__ out, uint32_t *__restrict__ map, const wlz_gpu_token *__restrict__ tok)
+{
+	const wlz_gpu_pblock B = blk[blockIdx.x];
+	uint64_t end = B.bstart;
+	if (B.ntok) {
+		const wlz_gpu_token &t = tok[B.tok_off + B.ntok - 1];
+		end = t.pos + t.lit + t.mlen;
+	}
+	const uint64_t tail = B.bstart + B.length - end;
+	const uint8_t *lit = st + B.s_off[1] + B.rsize[1] - tail;
+	for (uint64_t i = threadIdx.x; i < tail; i += blockDim.x) {
+		out[end + i] = lit[i];
+		map[end + i] = 0;
+	}
+}
+
+__global__ void lit_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, const uint8_t *__restrict__ st,
+			   uint8_t *__restrict__ out, uint32_t *__restrict__ map, uint32_t *__restrict__ done)
+{
+	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= ntok)
+		return;
+	const wlz_gpu_token t = tok[i];
+	for (uint32_t j = 0; j < t.lit; j++) {
+		out[t.pos + j] = st[t.lp + j];
+		map[t.pos + j] = 0;
+	}
+	done[i] = 0;
+}
+
+/* Wave w: copy the matches whose sources are final; count the rest. */
+__global__ void wave_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, uint8_t *__restrict__ out,
+			    const uint32_t *__restrict__ map, uint32_t *__restrict__ done, uint32_t w,
+			    uint32_t *__restrict__ count)
+{
+	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= ntok || done[i])
+		return;
+	const wlz_gpu_token t = tok[i];
+	const uint64_t dst = t.pos + t.lit;
+	const uint64_t own = dst - t.src < t.mlen ? dst - t.src : t.mlen;
+	for (uint64_t j = 0; j < own; j++)
+		if (map[t.src + j] > w) {
+			atomicAdd(&count[0], 1u);
+			return;
+		}
+	for (uint32_t j = 0; j < t.mlen; j++)
+		out[dst + j] = out[t.src + j];
+	done[i] = w + 1;
+	atomicAdd(&count[1], 1u);
+}
+
+/* After wave w: the bytes its matches wrote become final at w + 1. */
+__global__ void mark_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, uint32_t *__restrict__ map,
+			    const uint32_t *__restrict__ done, uint32_t w)
+{
+	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= ntok || done[i] != w + 1)
+		return;
+	const wlz_gpu_token t = tok[i];
+	for (uint32_t j = 0; j < t.mlen; j++)
+		map[t.pos + t.lit + j] = w + 1;
+}
+
+extern "C" int wlz_gpu_exec(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, size_t ntok,
+			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, uint32_t *d_map, uint32_t *d_done,
+			    uint32_t *d_count, unsigned max_waves, unsigned *waves, void *stream)
+{
+	cudaStream_t st = (cudaStream_t)stream;
+	const unsigned T = 256, G = (unsigned)((ntok + T - 1) / T);
+	*waves = 0;
+	if (cudaMemsetAsync(d_map, 0xFF, size * sizeof(uint32_t), st) != cudaSuccess)
+		return 1;
+	if (ntok)
+		lit_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_streams, d_out, d_map, d_done);
+	if (n)
+		tail_kernel<<<(unsigned)n, T, 0, st>>>(d_blk, d_streams, d_out, d_map, d_tok);
+	for (unsigned w = 0; ntok; w++) {
+		if (w == max_waves)
+			return 2;
+		uint32_t c[2];
+		if (cudaMemsetAsync(d_count, 0, 2 * sizeof(uint32_t), st) != cudaSuccess)
+			return 1;
+		wave_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_out, d_map, d_done, w, d_count);
+		mark_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_map, d_done, w);
+		if (cudaMemcpyAsync(c, d_count, sizeof c, cudaMemcpyDeviceToHost, st) != cudaSuccess ||
+		    cudaStreamSynchronize(st) != cudaSuccess)
+			return 1;
+		*waves = w + 1;
+		if (c[0] == 0)
+			break;
+		if (c[1] == 0)
+			return 2;
+	}
+	return cudaGetLastError() != cudaSuccess;
+}

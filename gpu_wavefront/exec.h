@@ -1,0 +1,34 @@
+/*
+ * exec.h - GPU token execution by dependency level (SPEC.md section 6.1):
+ * literals first, then waves of matches, each wave the matches whose
+ * source bytes are all final.
+ */
+#ifndef WLZ_GPU_EXEC_H
+#define WLZ_GPU_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gpu_wavefront/parse.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Decodes a member's content into d_out (size bytes) from its parsed
+ * tokens (ntok of them, wlz_gpu_parse's) and decoded streams: n blocks
+ * as given to the parse.  d_map: one uint32_t per content byte (a byte's
+ * level + 1, 0 for a literal); d_done: one uint32_t per token; d_count:
+ * two uint32_t.  Runs waves until every match is copied, at most
+ * max_waves; *waves receives how many ran.  Synchronous on stream (the
+ * host reads a count after each wave).  Returns 0 on success, 1 on a CUDA
+ * error, 2 when a wave copies nothing while matches remain or max_waves is
+ * reached (the archive is bad). */
+int wlz_gpu_exec(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, size_t ntok,
+		 const uint8_t *d_streams, uint8_t *d_out, uint64_t size, uint32_t *d_map, uint32_t *d_done,
+		 uint32_t *d_count, unsigned max_waves, unsigned *waves, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
