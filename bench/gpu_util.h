@@ -60,12 +60,18 @@ template <class F> static inline void timed(int reps, F fn, double *best, double
 }
 
 /* A bench's arguments, ARCHIVE [reps]: the archive's bytes; reps (default
- * def) to *reps.  Exits with usage when the archive is missing. */
+ * def) to *reps.  Exits with usage when the archive is missing, and with
+ * 77 (a test's "skipped") when there is no GPU. */
 static inline std::vector<uint8_t> bench_open(int argc, char **argv, const char *tool, int def, int *reps)
 {
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s ARCHIVE [reps]\n", tool);
 		exit(2);
+	}
+	int ndev = 0;
+	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+		fprintf(stderr, "%s: no CUDA device here: skipped\n", tool);
+		exit(77);
 	}
 	*reps = argc > 2 ? atoi(argv[2]) : def;
 	return slurp(argv[1]);
