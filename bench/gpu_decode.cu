@@ -99,7 +99,8 @@ int main(int argc, char **argv)
 	uint16_t *d_tab;
 	wlz_gpu_pblock *d_blk;
 	wlz_gpu_token *d_tok;
-	uint32_t *d_scr, *d_bad, *d_map, *d_done, *d_cnt;
+	uint32_t *d_scr, *d_bad, *d_done, *d_cnt;
+	uint8_t *d_map;
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
 	CK(cudaMalloc(&d_in, arc.size() + 16));
 	CK(cudaMemset(d_in, 0, arc.size() + 16));
@@ -119,9 +120,9 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&d_tok, (ntok + 1) * sizeof(wlz_gpu_token)));
 	CK(cudaMalloc(&d_scr, (nscr + 1) * 4));
 	CK(cudaMalloc(&d_bad, n * 4));
-	CK(cudaMalloc(&d_map, (size + 1) * 4));
+	CK(cudaMalloc(&d_map, size + 1));
 	CK(cudaMalloc(&d_done, (ntok + 1) * 4));
-	CK(cudaMalloc(&d_cnt, 8));
+	CK(cudaMalloc(&d_cnt, 16));
 	CK(cudaMalloc(&d_boff, n * 8));
 	CK(cudaMalloc(&d_blen, n * 8));
 	CK(cudaMalloc(&d_hash, n * 8));
@@ -129,6 +130,10 @@ int main(int argc, char **argv)
 	CK(cudaMemcpy(d_boff, boff.data(), n * 8, cudaMemcpyHostToDevice));
 	CK(cudaMemcpy(d_blen, blen.data(), n * 8, cudaMemcpyHostToDevice));
 
+	/* The blocks' stated depth: that many waves and one. */
+	unsigned maxl = 0;
+	for (uint64_t b = 0; b < m.nblocks; b++)
+		maxl = m.blocks[b].max_level > maxl ? m.blocks[b].max_level : maxl;
 	cudaEvent_t ev[5];
 	for (auto &e : ev)
 		CK(cudaEventCreate(&e));
@@ -145,7 +150,8 @@ int main(int argc, char **argv)
 		if (wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
 			return 3;
 		CK(cudaEventRecord(ev[2]));
-		const int rc = wlz_gpu_exec(d_blk, n, d_tok, ntok, d_st, d_out, size, d_map, d_done, d_cnt, 100000, &waves, 0);
+		const int rc = wlz_gpu_exec(d_blk, n, d_tok, ntok, d_st, d_out, size, d_map, d_done, d_cnt,
+					    maxl < 255 ? maxl + 1 : 8, 1000000, &waves, 0);
 		if (rc == 1)
 			return 3;
 		fail |= rc;
@@ -177,9 +183,6 @@ int main(int argc, char **argv)
 	const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
 	printf("file,blocks,tokens,bytes,max_level,waves,gbps,entropy_ms,parse_ms,exec_ms,checksum_ms,ent_err,"
 	       "blocks_bad,checksum_bad,exec_fail,same_as_cpu,what\n");
-	unsigned maxl = 0;
-	for (uint64_t b = 0; b < m.nblocks; b++)
-		maxl = m.blocks[b].max_level > maxl ? m.blocks[b].max_level : maxl;
 	printf("%s,%zu,%llu,%llu,%u,%u,%.1f,%.3f,%.3f,%.3f,%.3f,%d,%zu,%zu,%d,%s,device-resident (host-driven waves)\n",
 	       name, n, (unsigned long long)ntok, (unsigned long long)size, maxl, waves, size / best / 1e6, stage[0],
 	       stage[1], stage[2], stage[3], err[0], nbad, nsum, fail, same ? "yes" : "NO");

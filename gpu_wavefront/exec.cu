@@ -2,7 +2,8 @@
  * exec.cu - GPU token execution by waves (SPEC.md section 6.1).
  *
  * Every content byte has a map value: 0 once a literal wrote it, w + 1
- * once a match of wave w did, PENDING before.  Literals are copied first
+ * once a match of wave w did (254 from wave 253 on: still final, and a
+ * wave that late takes every final byte), PENDING before.  Literals are copied first
  * (and their bytes marked 0).  Wave w then copies every match not yet
  * copied whose source bytes before its own start all have map values of
  * at most w, and only after the wave are its bytes marked w + 1, so that
@@ -12,11 +13,12 @@
 #include <cuda_runtime.h>
 #include "gpu_wavefront/exec.h"
 
-#define PENDING 0xFFFFFFFFu
+#define PENDING 0xFFu
+#define LATE 254u                  /* map value of waves 253 and on */
 
 /* A block's tail: the literals after its last token. */
 __global__ void tail_kernel(const wlz_gpu_pblock *__restrict__ blk, const uint8_t *__restrict__ st,
-			    uint8_t *__restrict__ out, uint32_t *__restrict__ map, const wlz_gpu_token *__restrict__ tok)
+			    uint8_t *__restrict__ out, uint8_t *__restrict__ map, const wlz_gpu_token *__restrict__ tok)
 {
 	const wlz_gpu_pblock B = blk[blockIdx.x];
 	uint64_t end = B.bstart;
@@ -33,7 +35,7 @@ __global__ void tail_kernel(const wlz_gpu_pblock *__restrict__ blk, const uint8_
 }
 
 __global__ void lit_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, const uint8_t *__restrict__ st,
-			   uint8_t *__restrict__ out, uint32_t *__restrict__ map, uint32_t *__restrict__ done)
+			   uint8_t *__restrict__ out, uint8_t *__restrict__ map, uint32_t *__restrict__ done)
 {
 	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= ntok)
@@ -48,7 +50,7 @@ __global__ void lit_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, c
 
 /* Wave w: copy the matches whose sources are final; count the rest. */
 __global__ void wave_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, uint8_t *__restrict__ out,
-			    const uint32_t *__restrict__ map, uint32_t *__restrict__ done, uint32_t w,
+			    const uint8_t *__restrict__ map, uint32_t *__restrict__ done, uint32_t w,
 			    uint32_t *__restrict__ count)
 {
 	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -58,57 +60,75 @@ __global__ void wave_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, 
 	const uint64_t dst = t.pos + t.lit;
 	const uint64_t own = dst - t.src < t.mlen ? dst - t.src : t.mlen;
 	for (uint64_t j = 0; j < own; j++)
-		if (map[t.src + j] > w) {
+		if (map[t.src + j] == PENDING || map[t.src + j] > w) {
 			atomicAdd(&count[0], 1u);
 			return;
 		}
-	for (uint32_t j = 0; j < t.mlen; j++)
+	uint32_t j = 0;
+	if (own == t.mlen) {
+		/* No overlap with its own output: four loads before four stores. */
+		for (; j + 4 <= t.mlen; j += 4) {
+			const uint8_t a = out[t.src + j], b = out[t.src + j + 1], c = out[t.src + j + 2],
+				      d = out[t.src + j + 3];
+			out[dst + j] = a, out[dst + j + 1] = b, out[dst + j + 2] = c, out[dst + j + 3] = d;
+		}
+	}
+	for (; j < t.mlen; j++)
 		out[dst + j] = out[t.src + j];
 	done[i] = w + 1;
 	atomicAdd(&count[1], 1u);
 }
 
 /* After wave w: the bytes its matches wrote become final at w + 1. */
-__global__ void mark_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, uint32_t *__restrict__ map,
+__global__ void mark_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, uint8_t *__restrict__ map,
 			    const uint32_t *__restrict__ done, uint32_t w)
 {
 	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= ntok || done[i] != w + 1)
 		return;
 	const wlz_gpu_token t = tok[i];
+	const uint8_t v = (uint8_t)(w + 1 < LATE ? w + 1 : LATE);
 	for (uint32_t j = 0; j < t.mlen; j++)
-		map[t.pos + t.lit + j] = w + 1;
+		map[t.pos + t.lit + j] = v;
 }
 
 extern "C" int wlz_gpu_exec(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, size_t ntok,
-			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, uint32_t *d_map, uint32_t *d_done,
-			    uint32_t *d_count, unsigned max_waves, unsigned *waves, void *stream)
+			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, uint8_t *d_map, uint32_t *d_done,
+			    uint32_t *d_count, unsigned first_batch, unsigned max_waves, unsigned *waves, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
 	const unsigned T = 256, G = (unsigned)((ntok + T - 1) / T);
 	*waves = 0;
-	if (cudaMemsetAsync(d_map, 0xFF, size * sizeof(uint32_t), st) != cudaSuccess)
+	if (cudaMemsetAsync(d_map, PENDING, size, st) != cudaSuccess)
 		return 1;
 	if (ntok)
 		lit_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_streams, d_out, d_map, d_done);
 	if (n)
 		tail_kernel<<<(unsigned)n, T, 0, st>>>(d_blk, d_streams, d_out, d_map, d_tok);
-	for (unsigned w = 0; ntok; w++) {
-		if (w == max_waves)
+	/* Waves in batches of `batch`, the counts read after each batch (the
+	 * first batch as long as the blocks' stated depth needs): a wave
+	 * with nothing left to copy costs a scan of the done flags only. */
+	unsigned batch = first_batch ? first_batch : 1;
+	for (unsigned w = 0; ntok;) {
+		if (w >= max_waves)
 			return 2;
-		uint32_t c[2];
-		if (cudaMemsetAsync(d_count, 0, 2 * sizeof(uint32_t), st) != cudaSuccess)
+		if (cudaMemsetAsync(d_count, 0, 4 * sizeof(uint32_t), st) != cudaSuccess)
 			return 1;
-		wave_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_out, d_map, d_done, w, d_count);
-		mark_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_map, d_done, w);
+		for (unsigned k = 0; k < batch; k++, w++) {
+			wave_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_out, d_map, d_done, w, d_count + 2 * (k + 1 == batch));
+			mark_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_map, d_done, w);
+		}
+		uint32_t c[4];
 		if (cudaMemcpyAsync(c, d_count, sizeof c, cudaMemcpyDeviceToHost, st) != cudaSuccess ||
 		    cudaStreamSynchronize(st) != cudaSuccess)
 			return 1;
-		*waves = w + 1;
-		if (c[0] == 0)
+		*waves = w;
+		/* c[2]: left after the batch's last wave; c[3]: copied in it. */
+		if (c[2] == 0)
 			break;
-		if (c[1] == 0)
-			return 2;
+		if (c[3] == 0)
+			return 2;  /* nothing copied: nothing ever will be */
+		batch = 8;
 	}
 	return cudaGetLastError() != cudaSuccess;
 }
