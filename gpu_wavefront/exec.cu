@@ -48,35 +48,46 @@ __global__ void lit_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, c
 	done[i] = 0;
 }
 
-/* Wave w: copy the matches whose sources are final; count the rest. */
+/* Wave w: copy the matches whose sources are final; count the rest.  A
+ * warp takes its 32 tokens one after another, its lanes checking and
+ * copying 32 neighbouring bytes at a time (a thread walking its own
+ * token's bytes touched a different line with every byte).  A match that
+ * overlaps its own output repeats its first dist bytes, which lie before
+ * it: byte j is source byte j % dist. */
 __global__ void wave_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, uint8_t *__restrict__ out,
 			    const uint8_t *__restrict__ map, uint32_t *__restrict__ done, uint32_t w,
 			    uint32_t *__restrict__ count)
 {
 	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= ntok || done[i])
-		return;
-	const wlz_gpu_token t = tok[i];
-	const uint64_t dst = t.pos + t.lit;
-	const uint64_t own = dst - t.src < t.mlen ? dst - t.src : t.mlen;
-	for (uint64_t j = 0; j < own; j++)
-		if (map[t.src + j] == PENDING || map[t.src + j] > w) {
-			atomicAdd(&count[0], 1u);
-			return;
+	const unsigned lane = threadIdx.x & 31;
+	const size_t base = i - lane;
+	uint32_t todo = __ballot_sync(0xffffffffu, i < ntok && !done[i]);
+	uint32_t left = 0, copied = 0;
+	while (todo) {
+		const unsigned b = __ffs(todo) - 1;
+		todo &= todo - 1;
+		const wlz_gpu_token t = tok[base + b];
+		const uint64_t dst = t.pos + t.lit, dist = dst - t.src;
+		const uint64_t own = dist < t.mlen ? dist : t.mlen;
+		bool wait = false;
+		for (uint64_t j = lane; j < own && !wait; j += 32) {
+			const unsigned m = map[t.src + j];
+			wait = m == PENDING || m > w;
 		}
-	uint32_t j = 0;
-	if (own == t.mlen) {
-		/* No overlap with its own output: four loads before four stores. */
-		for (; j + 4 <= t.mlen; j += 4) {
-			const uint8_t a = out[t.src + j], b = out[t.src + j + 1], c = out[t.src + j + 2],
-				      d = out[t.src + j + 3];
-			out[dst + j] = a, out[dst + j + 1] = b, out[dst + j + 2] = c, out[dst + j + 3] = d;
+		if (__any_sync(0xffffffffu, wait)) {
+			left++;
+			continue;
 		}
+		for (uint64_t j = lane; j < t.mlen; j += 32)
+			out[dst + j] = out[t.src + (j < own ? j : j % dist)];
+		if (lane == 0)
+			done[base + b] = w + 1;
+		copied++;
 	}
-	for (; j < t.mlen; j++)
-		out[dst + j] = out[t.src + j];
-	done[i] = w + 1;
-	atomicAdd(&count[1], 1u);
+	if (lane == 0 && (left || copied)) {
+		atomicAdd(&count[0], left);
+		atomicAdd(&count[1], copied);
+	}
 }
 
 /* After wave w: the bytes its matches wrote become final at w + 1. */
