@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 	uint16_t *d_tab;
 	wlz_gpu_pblock *d_blk;
 	wlz_gpu_token *d_tok;
-	uint32_t *d_scr, *d_bad, *d_done, *d_cnt;
+	uint32_t *d_scr, *d_bad, *d_work;
 	uint8_t *d_map;
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
 	CK(cudaMalloc(&d_in, arc.size() + 16));
@@ -121,8 +121,7 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&d_scr, (nscr + 1) * 4));
 	CK(cudaMalloc(&d_bad, n * 4));
 	CK(cudaMalloc(&d_map, size + 1));
-	CK(cudaMalloc(&d_done, (ntok + 1) * 4));
-	CK(cudaMalloc(&d_cnt, 16));
+	CK(cudaMalloc(&d_work, wlz_gpu_exec_work(ntok)));
 	CK(cudaMalloc(&d_boff, n * 8));
 	CK(cudaMalloc(&d_blen, n * 8));
 	CK(cudaMalloc(&d_hash, n * 8));
@@ -150,7 +149,7 @@ int main(int argc, char **argv)
 		if (wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
 			return 3;
 		CK(cudaEventRecord(ev[2]));
-		const int rc = wlz_gpu_exec(d_blk, n, d_tok, ntok, d_st, d_out, size, d_map, d_done, d_cnt,
+		const int rc = wlz_gpu_exec(d_blk, n, d_tok, ntok, d_st, d_out, size, d_map, d_work,
 					    maxl < 255 ? maxl + 1 : 8, 1000000, &waves, 0);
 		if (rc == 1)
 			return 3;

@@ -35,7 +35,7 @@ __global__ void tail_kernel(const wlz_gpu_pblock *__restrict__ blk, const uint8_
 }
 
 __global__ void lit_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, const uint8_t *__restrict__ st,
-			   uint8_t *__restrict__ out, uint8_t *__restrict__ map, uint32_t *__restrict__ done)
+			   uint8_t *__restrict__ out, uint8_t *__restrict__ map, uint32_t *__restrict__ pend)
 {
 	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= ntok)
@@ -45,99 +45,134 @@ __global__ void lit_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, c
 		out[t.pos + j] = st[t.lp + j];
 		map[t.pos + j] = 0;
 	}
-	done[i] = 0;
+	pend[i] = (uint32_t)i;
 }
 
-/* Wave w: copy the matches whose sources are final; count the rest.  A
- * warp takes its 32 tokens one after another, its lanes checking and
- * copying 32 neighbouring bytes at a time (a thread walking its own
- * token's bytes touched a different line with every byte).  A match that
- * overlaps its own output repeats its first dist bytes, which lie before
- * it: byte j is source byte j % dist. */
-__global__ void wave_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, uint8_t *__restrict__ out,
-			    const uint8_t *__restrict__ map, uint32_t *__restrict__ done, uint32_t w,
-			    uint32_t *__restrict__ count)
+/* The work area: the pending tokens in two lists (a wave reads one and
+ * writes the other), the tokens a wave copied, and counters. */
+enum { C_IN0, C_IN1, C_COPIED, C_LAST, NCOUNT };
+
+/* Appends x (where want) to list at counter *n, a warp at a time. */
+__device__ __forceinline__ void push(uint32_t *list, uint32_t *n, bool want, uint32_t x, unsigned lane)
 {
-	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	const uint32_t m = __ballot_sync(0xffffffffu, want);
+	if (!m)
+		return;
+	uint32_t at = 0;
+	if (lane == 0)
+		at = atomicAdd(n, (uint32_t)__popc(m));
+	at = __shfl_sync(0xffffffffu, at, 0);
+	if (want)
+		list[at + __popc(m & ((1u << lane) - 1))] = x;
+}
+
+/* Wave w: the pending tokens of list in (*nin of them) whose sources are
+ * final are copied (and listed in copied), the others listed in out.  A
+ * warp takes 32 tokens one after another, its lanes checking and copying
+ * 32 neighbouring bytes at a time (a thread walking its own token's bytes
+ * touched a different line with every byte).  A match that overlaps its
+ * own output repeats its first dist bytes, which lie before it: byte j is
+ * source byte j % dist. */
+__global__ void wave_kernel(const wlz_gpu_token *__restrict__ tok, uint8_t *__restrict__ out,
+			    const uint8_t *__restrict__ map, uint32_t w, const uint32_t *__restrict__ in,
+			    const uint32_t *nin, uint32_t *__restrict__ outl, uint32_t *nout,
+			    uint32_t *__restrict__ copied, uint32_t *ncopied)
+{
 	const unsigned lane = threadIdx.x & 31;
-	const size_t base = i - lane;
-	uint32_t todo = __ballot_sync(0xffffffffu, i < ntok && !done[i]);
-	uint32_t left = 0, copied = 0;
-	while (todo) {
-		const unsigned b = __ffs(todo) - 1;
-		todo &= todo - 1;
-		const wlz_gpu_token t = tok[base + b];
-		const uint64_t dst = t.pos + t.lit, dist = dst - t.src;
-		const uint64_t own = dist < t.mlen ? dist : t.mlen;
-		bool wait = false;
-		for (uint64_t j = lane; j < own && !wait; j += 32) {
-			const unsigned m = map[t.src + j];
-			wait = m == PENDING || m > w;
+	const uint32_t n = *nin;
+	const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
+	for (size_t base = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * 32; base < n; base += warps * 32) {
+		const bool have = base + lane < n;
+		const uint32_t mine = have ? in[base + lane] : 0;
+		uint32_t todo = __ballot_sync(0xffffffffu, have), wait_mask = 0;
+		while (todo) {
+			const unsigned b = __ffs(todo) - 1;
+			todo &= todo - 1;
+			const wlz_gpu_token t = tok[__shfl_sync(0xffffffffu, mine, b)];
+			const uint64_t dst = t.pos + t.lit, dist = dst - t.src;
+			const uint64_t own = dist < t.mlen ? dist : t.mlen;
+			bool wait = false;
+			for (uint64_t j = lane; j < own && !wait; j += 32) {
+				const unsigned m = map[t.src + j];
+				wait = m == PENDING || m > w;
+			}
+			if (__any_sync(0xffffffffu, wait)) {
+				wait_mask |= 1u << b;
+				continue;
+			}
+			for (uint64_t j = lane; j < t.mlen; j += 32)
+				out[dst + j] = out[t.src + (j < own ? j : j % dist)];
 		}
-		if (__any_sync(0xffffffffu, wait)) {
-			left++;
-			continue;
-		}
-		for (uint64_t j = lane; j < t.mlen; j += 32)
-			out[dst + j] = out[t.src + (j < own ? j : j % dist)];
-		if (lane == 0)
-			done[base + b] = w + 1;
-		copied++;
-	}
-	if (lane == 0 && (left || copied)) {
-		atomicAdd(&count[0], left);
-		atomicAdd(&count[1], copied);
+		const bool waits = have && (wait_mask >> lane & 1);
+		push(outl, nout, waits, mine, lane);
+		push(copied, ncopied, have && !waits, mine, lane);
 	}
 }
 
 /* After wave w: the bytes its matches wrote become final at w + 1. */
-__global__ void mark_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, uint8_t *__restrict__ map,
-			    const uint32_t *__restrict__ done, uint32_t w)
+__global__ void mark_kernel(const wlz_gpu_token *__restrict__ tok, uint8_t *__restrict__ map, uint32_t w,
+			    const uint32_t *__restrict__ copied, const uint32_t *ncopied)
 {
-	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= ntok || done[i] != w + 1)
-		return;
-	const wlz_gpu_token t = tok[i];
+	const unsigned lane = threadIdx.x & 31;
+	const uint32_t n = *ncopied;
 	const uint8_t v = (uint8_t)(w + 1 < LATE ? w + 1 : LATE);
-	for (uint32_t j = 0; j < t.mlen; j++)
-		map[t.pos + t.lit + j] = v;
+	const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
+	for (size_t k = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; k < n; k += warps) {
+		const wlz_gpu_token t = tok[copied[k]];
+		for (uint64_t j = lane; j < t.mlen; j += 32)
+			map[t.pos + t.lit + j] = v;
+	}
 }
 
+/* Between waves: the list just read becomes the next one written. */
+__global__ void step_kernel(uint32_t *cnt, unsigned read)
+{
+	cnt[C_LAST] = cnt[C_COPIED];
+	cnt[C_COPIED] = 0;
+	cnt[read] = 0;
+}
+
+extern "C" size_t wlz_gpu_exec_work(size_t ntok) { return (3 * ntok + 8) * sizeof(uint32_t); }
+
 extern "C" int wlz_gpu_exec(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, size_t ntok,
-			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, uint8_t *d_map, uint32_t *d_done,
-			    uint32_t *d_count, unsigned first_batch, unsigned max_waves, unsigned *waves, void *stream)
+			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, uint8_t *d_map, uint32_t *d_work,
+			    unsigned first_batch, unsigned max_waves, unsigned *waves, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
 	const unsigned T = 256, G = (unsigned)((ntok + T - 1) / T);
+	uint32_t *list[2] = {d_work, d_work + ntok}, *copied = d_work + 2 * ntok, *cnt = d_work + 3 * ntok;
 	*waves = 0;
-	if (cudaMemsetAsync(d_map, PENDING, size, st) != cudaSuccess)
+	const uint32_t init[NCOUNT] = {(uint32_t)ntok, 0, 0, 0};
+	if (cudaMemsetAsync(d_map, PENDING, size, st) != cudaSuccess ||
+	    cudaMemcpyAsync(cnt, init, sizeof init, cudaMemcpyHostToDevice, st) != cudaSuccess)
 		return 1;
 	if (ntok)
-		lit_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_streams, d_out, d_map, d_done);
+		lit_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_streams, d_out, d_map, list[0]);
 	if (n)
 		tail_kernel<<<(unsigned)n, T, 0, st>>>(d_blk, d_streams, d_out, d_map, d_tok);
-	/* Waves in batches of `batch`, the counts read after each batch (the
-	 * first batch as long as the blocks' stated depth needs): a wave
-	 * with nothing left to copy costs a scan of the done flags only. */
+	/* Waves in batches, the counts read after each (the first batch as
+	 * long as the blocks' stated depth needs); each wave scans only the
+	 * tokens still pending. */
+	const unsigned WG = G < 132 * 16 ? (G ? G : 1) : 132 * 16;
 	unsigned batch = first_batch ? first_batch : 1;
 	for (unsigned w = 0; ntok;) {
 		if (w >= max_waves)
 			return 2;
-		if (cudaMemsetAsync(d_count, 0, 4 * sizeof(uint32_t), st) != cudaSuccess)
-			return 1;
 		for (unsigned k = 0; k < batch; k++, w++) {
-			wave_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_out, d_map, d_done, w, d_count + 2 * (k + 1 == batch));
-			mark_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_map, d_done, w);
+			const unsigned r = w & 1;
+			wave_kernel<<<WG, T, 0, st>>>(d_tok, d_out, d_map, w, list[r], cnt + r, list[r ^ 1], cnt + (r ^ 1),
+						      copied, cnt + C_COPIED);
+			mark_kernel<<<WG, T, 0, st>>>(d_tok, d_map, w, copied, cnt + C_COPIED);
+			step_kernel<<<1, 1, 0, st>>>(cnt, r);
 		}
-		uint32_t c[4];
-		if (cudaMemcpyAsync(c, d_count, sizeof c, cudaMemcpyDeviceToHost, st) != cudaSuccess ||
+		uint32_t c[NCOUNT];
+		if (cudaMemcpyAsync(c, cnt, sizeof c, cudaMemcpyDeviceToHost, st) != cudaSuccess ||
 		    cudaStreamSynchronize(st) != cudaSuccess)
 			return 1;
 		*waves = w;
-		/* c[2]: left after the batch's last wave; c[3]: copied in it. */
-		if (c[2] == 0)
+		if (c[w & 1] == 0)
 			break;
-		if (c[3] == 0)
+		if (c[C_LAST] == 0)
 			return 2;  /* nothing copied: nothing ever will be */
 		batch = 8;
 	}
