@@ -15,6 +15,11 @@
 
 #define PENDING 0xFFu
 #define LATE 254u                  /* map value of waves 253 and on */
+/* Thread blocks of a wave (its warps loop over the pending tokens): fewer
+ * measured slower, even where late waves have few tokens left. */
+#ifndef WAVE_BLOCKS
+#define WAVE_BLOCKS (132 * 16)
+#endif
 
 /* A block's tail: the literals after its last token. */
 __global__ void tail_kernel(const wlz_gpu_pblock *__restrict__ blk, const uint8_t *__restrict__ st,
@@ -50,7 +55,7 @@ __global__ void lit_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, c
 
 /* The work area: the pending tokens in two lists (a wave reads one and
  * writes the other), the tokens a wave copied, and counters. */
-enum { C_IN0, C_IN1, C_COPIED, C_LAST, NCOUNT };
+enum { C_IN0, C_IN1, C_COPIED, C_LAST, C_WAVE, C_USED, NCOUNT };
 
 /* Appends x (where want) to list at counter *n, a warp at a time. */
 __device__ __forceinline__ void push(uint32_t *list, uint32_t *n, bool want, uint32_t x, unsigned lane)
@@ -74,12 +79,16 @@ __device__ __forceinline__ void push(uint32_t *list, uint32_t *n, bool want, uin
  * own output repeats its first dist bytes, which lie before it: byte j is
  * source byte j % dist. */
 __global__ void wave_kernel(const wlz_gpu_token *__restrict__ tok, uint8_t *__restrict__ out,
-			    const uint8_t *__restrict__ map, uint32_t w, const uint32_t *__restrict__ in,
-			    const uint32_t *nin, uint32_t *__restrict__ outl, uint32_t *nout,
-			    uint32_t *__restrict__ copied, uint32_t *ncopied)
+			    const uint8_t *__restrict__ map, uint32_t *__restrict__ lists, uint32_t ntok,
+			    uint32_t *__restrict__ copied, uint32_t *cnt)
 {
 	const unsigned lane = threadIdx.x & 31;
-	const uint32_t n = *nin;
+	/* The wave and the list it reads: device values, so that the same
+	 * launches serve every wave (a CUDA graph replayed). */
+	const uint32_t w = cnt[C_WAVE], r = w & 1;
+	const uint32_t *in = lists + (size_t)r * ntok;
+	uint32_t *outl = lists + (size_t)(r ^ 1) * ntok, *nout = cnt + (r ^ 1), *ncopied = cnt + C_COPIED;
+	const uint32_t n = cnt[r];
 	const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
 	for (size_t base = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * 32; base < n; base += warps * 32) {
 		const bool have = base + lane < n;
@@ -110,11 +119,11 @@ __global__ void wave_kernel(const wlz_gpu_token *__restrict__ tok, uint8_t *__re
 }
 
 /* After wave w: the bytes its matches wrote become final at w + 1. */
-__global__ void mark_kernel(const wlz_gpu_token *__restrict__ tok, uint8_t *__restrict__ map, uint32_t w,
-			    const uint32_t *__restrict__ copied, const uint32_t *ncopied)
+__global__ void mark_kernel(const wlz_gpu_token *__restrict__ tok, uint8_t *__restrict__ map,
+			    const uint32_t *__restrict__ copied, const uint32_t *cnt)
 {
 	const unsigned lane = threadIdx.x & 31;
-	const uint32_t n = *ncopied;
+	const uint32_t n = cnt[C_COPIED], w = cnt[C_WAVE];
 	const uint8_t v = (uint8_t)(w + 1 < LATE ? w + 1 : LATE);
 	const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
 	for (size_t k = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; k < n; k += warps) {
@@ -125,11 +134,14 @@ __global__ void mark_kernel(const wlz_gpu_token *__restrict__ tok, uint8_t *__re
 }
 
 /* Between waves: the list just read becomes the next one written. */
-__global__ void step_kernel(uint32_t *cnt, unsigned read)
+__global__ void step_kernel(uint32_t *cnt)
 {
 	cnt[C_LAST] = cnt[C_COPIED];
+	if (cnt[C_COPIED])
+		cnt[C_USED] = cnt[C_WAVE] + 1;
 	cnt[C_COPIED] = 0;
-	cnt[read] = 0;
+	cnt[cnt[C_WAVE] & 1] = 0;
+	cnt[C_WAVE]++;
 }
 
 extern "C" size_t wlz_gpu_exec_work(size_t ntok) { return (3 * ntok + 8) * sizeof(uint32_t); }
@@ -140,41 +152,69 @@ extern "C" int wlz_gpu_exec(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu
 {
 	cudaStream_t st = (cudaStream_t)stream;
 	const unsigned T = 256, G = (unsigned)((ntok + T - 1) / T);
-	uint32_t *list[2] = {d_work, d_work + ntok}, *copied = d_work + 2 * ntok, *cnt = d_work + 3 * ntok;
+	uint32_t *copied = d_work + 2 * ntok, *cnt = d_work + 3 * ntok;
 	*waves = 0;
-	const uint32_t init[NCOUNT] = {(uint32_t)ntok, 0, 0, 0};
+	const uint32_t init[NCOUNT] = {(uint32_t)ntok, 0, 0, 0, 0, 0};
 	if (cudaMemsetAsync(d_map, PENDING, size, st) != cudaSuccess ||
 	    cudaMemcpyAsync(cnt, init, sizeof init, cudaMemcpyHostToDevice, st) != cudaSuccess)
 		return 1;
 	if (ntok)
-		lit_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_streams, d_out, d_map, list[0]);
+		lit_kernel<<<G, T, 0, st>>>(d_tok, ntok, d_streams, d_out, d_map, d_work);
 	if (n)
 		tail_kernel<<<(unsigned)n, T, 0, st>>>(d_blk, d_streams, d_out, d_map, d_tok);
-	/* Waves in batches, the counts read after each (the first batch as
-	 * long as the blocks' stated depth needs); each wave scans only the
-	 * tokens still pending. */
-	const unsigned WG = G < 132 * 16 ? (G ? G : 1) : 132 * 16;
-	unsigned batch = first_batch ? first_batch : 1;
-	for (unsigned w = 0; ntok;) {
-		if (w >= max_waves)
-			return 2;
-		for (unsigned k = 0; k < batch; k++, w++) {
-			const unsigned r = w & 1;
-			wave_kernel<<<WG, T, 0, st>>>(d_tok, d_out, d_map, w, list[r], cnt + r, list[r ^ 1], cnt + (r ^ 1),
-						      copied, cnt + C_COPIED);
-			mark_kernel<<<WG, T, 0, st>>>(d_tok, d_map, w, copied, cnt + C_COPIED);
-			step_kernel<<<1, 1, 0, st>>>(cnt, r);
+	/* Waves in batches of BATCH, captured once as a CUDA graph and
+	 * replayed, the counts read after each replay; each wave scans only
+	 * the tokens still pending, and a wave with none left costs three
+	 * near-empty launches. */
+	(void)first_batch;
+	const unsigned WG = G < WAVE_BLOCKS ? (G ? G : 1) : WAVE_BLOCKS;
+	enum { BATCH = 8 };
+	cudaGraph_t graph = NULL;
+	cudaGraphExec_t exec = NULL;
+	int rc = 0;
+	if (ntok) {
+		/* Captured on a stream of its own (the caller's may be the
+		 * legacy default stream, which cannot capture). */
+		cudaStream_t cs;
+		if (cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking) != cudaSuccess)
+			return 1;
+		if (cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+			cudaStreamDestroy(cs);
+			return 1;
+		}
+		for (unsigned k = 0; k < BATCH; k++) {
+			wave_kernel<<<WG, T, 0, cs>>>(d_tok, d_out, d_map, d_work, (uint32_t)ntok, copied, cnt);
+			mark_kernel<<<WG, T, 0, cs>>>(d_tok, d_map, copied, cnt);
+			step_kernel<<<1, 1, 0, cs>>>(cnt);
+		}
+		if (cudaStreamEndCapture(cs, &graph) != cudaSuccess ||
+		    cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess)
+			rc = 1;
+		cudaStreamDestroy(cs);
+	}
+	for (unsigned w = 0; ntok && !rc; w += BATCH) {
+		if (w >= max_waves) {
+			rc = 2;
+			break;
 		}
 		uint32_t c[NCOUNT];
-		if (cudaMemcpyAsync(c, cnt, sizeof c, cudaMemcpyDeviceToHost, st) != cudaSuccess ||
-		    cudaStreamSynchronize(st) != cudaSuccess)
-			return 1;
-		*waves = w;
-		if (c[w & 1] == 0)
+		if (cudaGraphLaunch(exec, st) != cudaSuccess ||
+		    cudaMemcpyAsync(c, cnt, sizeof c, cudaMemcpyDeviceToHost, st) != cudaSuccess ||
+		    cudaStreamSynchronize(st) != cudaSuccess) {
+			rc = 1;
+			break;
+		}
+		*waves = c[C_USED];
+		if (c[c[C_WAVE] & 1] == 0)
 			break;
 		if (c[C_LAST] == 0)
-			return 2;  /* nothing copied: nothing ever will be */
-		batch = 8;
+			rc = 2;  /* nothing copied: nothing ever will be */
 	}
+	if (exec)
+		cudaGraphExecDestroy(exec);
+	if (graph)
+		cudaGraphDestroy(graph);
+	if (rc)
+		return rc;
 	return cudaGetLastError() != cudaSuccess;
 }
