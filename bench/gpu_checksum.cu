@@ -95,20 +95,11 @@ int main(int argc, char **argv)
 	/* The archive's blocks, decoded on the CPU. */
 	std::vector<uint64_t> boff, blen, bsum;
 	uint64_t total = 0;
-	for (uint64_t at = 0; at < arc.size();) {
-		wlz_member m;
-		if (wlz_member_parse(arc.data(), arc.size(), at, &m) != WLZ_OK) {
-			fprintf(stderr, "gpu_checksum: not a valid archive\n");
-			return 2;
-		}
-		for (uint64_t b = 0; b < m.nblocks; b++) {
-			blen.push_back(m.blocks[b].length);
-			bsum.push_back(m.blocks[b].checksum);
-			total += m.blocks[b].length;
-		}
-		at += m.size;
-		wlz_member_free(&m);
-	}
+	each_block(arc, "gpu_checksum", [&](const wlz_block_entry *e, uint64_t) {
+		blen.push_back(e->length);
+		bsum.push_back(e->checksum);
+		total += e->length;
+	});
 	std::vector<uint8_t> out(total + 16);
 	wlz_dctx *dc = wlz_dctx_create(0);
 	size_t got = 0;

@@ -32,13 +32,9 @@ extern "C" {
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: gpu_entropy ARCHIVE [reps]\n");
-		return 2;
-	}
-	const int reps = argc > 2 ? atoi(argv[2]) : 20;
+	int reps;
+	std::vector<uint8_t> arc = bench_open(argc, argv, "gpu_entropy", 20, &reps);
 	const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
-	std::vector<uint8_t> arc = slurp(argv[1]);
 	/* Every stream of every block: the plan, and the CPU's decode of it
 	 * (each stream 16-byte aligned in one output buffer). */
 	wlz_gpu_ent_plan plan;
@@ -47,40 +43,27 @@ int main(int argc, char **argv)
 	std::vector<uint8_t> expect;
 	wlz_huf_tables *ht = (wlz_huf_tables *)malloc(sizeof(wlz_huf_tables));
 	size_t stored = 0;
-	for (uint64_t at = 0; at < arc.size();) {
-		wlz_member m;
-		if (wlz_member_parse(arc.data(), arc.size(), at, &m) != WLZ_OK) {
-			fprintf(stderr, "gpu_entropy: not a valid archive\n");
-			return 2;
-		}
-		for (uint64_t b = 0; b < m.nblocks; b++) {
-			const wlz_block_entry *e = &m.blocks[b];
-			uint64_t in = e->data_offset;
-			for (int k = 0; k < WLZ_NSTREAMS; k++) {
-				const size_t rs = e->rsize[k], cs = e->csize[k];
-				expect.resize((expect.size() + 15) & ~(size_t)15);
-				const size_t o = expect.size();
-				expect.resize(o + rs);
-				if (rs && e->codec[k] == WLZ_CODEC_RAW)
-					memcpy(&expect[o], &arc[in], rs);
-				else if (rs && wlz_ent_decode(&arc[in], cs, &expect[o], rs, ht) != WLZ_OK) {
-					fprintf(stderr, "gpu_entropy: a stream does not decode on the CPU\n");
-					return 2;
-				}
-				if (!wlz_gpu_ent_add(&plan, arc.data(), in, cs, e->codec[k], rs, o)) {
-					fprintf(stderr, "gpu_entropy: a stream the GPU cannot decode (codec %d)\n",
-						e->codec[k]);
-					return 2;
-				}
-				if (rs)
-					soff.push_back(o), slen.push_back(rs);
-				stored += cs;
-				in += cs;
+	each_block(arc, "gpu_entropy", [&](const wlz_block_entry *e, uint64_t) {
+		uint64_t in = e->data_offset;
+		for (int k = 0; k < WLZ_NSTREAMS; k++) {
+			const size_t rs = e->rsize[k], cs = e->csize[k];
+			expect.resize((expect.size() + 15) & ~(size_t)15);
+			const size_t o = expect.size();
+			expect.resize(o + rs);
+			if (!cpu_stream(&arc[in], e, k, &expect[o], ht)) {
+				fprintf(stderr, "gpu_entropy: a stream does not decode on the CPU\n");
+				exit(2);
 			}
+			if (!wlz_gpu_ent_add(&plan, arc.data(), in, cs, e->codec[k], rs, o)) {
+				fprintf(stderr, "gpu_entropy: a stream the GPU cannot decode (codec %d)\n", e->codec[k]);
+				exit(2);
+			}
+			if (rs)
+				soff.push_back(o), slen.push_back(rs);
+			stored += cs;
+			in += cs;
 		}
-		at += m.size;
-		wlz_member_free(&m);
-	}
+	});
 	free(ht);
 	if (!wlz_gpu_ent_plan_finish(&plan))
 		return 2;

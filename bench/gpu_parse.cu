@@ -29,52 +29,26 @@ int main(int argc, char **argv)
 	std::vector<wlz_gpu_pblock> blk;
 	std::vector<wlz_gpu_token> want;
 	wlz_huf_tables *ht = (wlz_huf_tables *)malloc(sizeof(wlz_huf_tables));
-	uint64_t ntok = 0, nscr = 0, content = 0;
-	for (uint64_t at = 0; at < arc.size();) {
-		wlz_member m;
-		if (wlz_member_parse(arc.data(), arc.size(), at, &m) != WLZ_OK) {
-			fprintf(stderr, "gpu_parse: not a valid archive\n");
-			return 2;
-		}
-		uint64_t bstart = 0;
-		for (uint64_t b = 0; b < m.nblocks; b++) {
-			const wlz_block_entry *e = &m.blocks[b];
-			wlz_gpu_pblock p;
-			memset(&p, 0, sizeof p);
-			uint64_t in = e->data_offset;
-			for (int k = 0; k < WLZ_NSTREAMS; k++) {
-				const size_t rs = e->rsize[k], cs = e->csize[k];
-				st.resize((st.size() + 15) & ~(size_t)15);
-				p.s_off[k] = st.size();
-				p.rsize[k] = (uint32_t)rs;
-				st.resize(st.size() + rs + 16);
-				if (rs && e->codec[k] == WLZ_CODEC_RAW)
-					memcpy(&st[p.s_off[k]], &arc[in], rs);
-				else if (rs && wlz_ent_decode(&arc[in], cs, &st[p.s_off[k]], rs, ht) != WLZ_OK) {
-					fprintf(stderr, "gpu_parse: a stream does not decode on the CPU\n");
-					return 2;
-				}
-				in += cs;
+	uint64_t sbytes = 0, ntok = 0, nscr = 0, content = 0;
+	each_block(arc, "gpu_parse", [&](const wlz_block_entry *e, uint64_t bstart) {
+		const wlz_gpu_pblock p = pblock_next(e, bstart, &sbytes, &ntok, &nscr);
+		st.resize(sbytes);
+		uint64_t in = e->data_offset;
+		for (int k = 0; k < WLZ_NSTREAMS; k++) {
+			if (!cpu_stream(&arc[in], e, k, &st[p.s_off[k]], ht)) {
+				fprintf(stderr, "gpu_parse: a stream does not decode on the CPU\n");
+				exit(2);
 			}
-			p.bstart = bstart;
-			p.length = e->length;
-			p.ntok = e->token_count;
-			p.tok_off = ntok;
-			p.scr_off = nscr;
-			want.resize(ntok + e->token_count);
-			if (!wlz_bench_ref_tokens(arc.data(), e, bstart, want.data() + ntok)) {
-				fprintf(stderr, "gpu_parse: the CPU does not parse block %zu\n", blk.size());
-				return 2;
-			}
-			ntok += e->token_count;
-			nscr += e->rsize[WLZ_S_LEN] + 1;
-			blk.push_back(p);
-			bstart += e->length;
+			in += e->csize[k];
 		}
-		content += bstart;
-		at += m.size;
-		wlz_member_free(&m);
-	}
+		want.resize(ntok);
+		if (!wlz_bench_ref_tokens(arc.data(), e, bstart, want.data() + p.tok_off)) {
+			fprintf(stderr, "gpu_parse: the CPU does not parse block %zu\n", blk.size());
+			exit(2);
+		}
+		blk.push_back(p);
+		content += e->length;
+	});
 	free(ht);
 
 	uint8_t *d_st;

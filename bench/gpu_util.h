@@ -8,8 +8,14 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <algorithm>
 #include <vector>
+extern "C" {
+#include "common/ent.h"
+#include "format/format.h"
+#include "gpu_wavefront/parse.h"
+}
 
 #define CK(x)                                                                                  \
 	do {                                                                                   \
@@ -75,6 +81,67 @@ static inline std::vector<uint8_t> bench_open(int argc, char **argv, const char 
 	}
 	*reps = argc > 2 ? atoi(argv[2]) : def;
 	return slurp(argv[1]);
+}
+
+/* Calls fn(e, bstart) for every block of every member of arc: e its
+ * entry, bstart its first byte in its member's content.  Returns the
+ * members' count; exits (2) on an archive that does not parse. */
+template <class F> static inline unsigned each_block(const std::vector<uint8_t> &arc, const char *tool, F fn)
+{
+	unsigned members = 0;
+	for (uint64_t at = 0; at < arc.size(); members++) {
+		wlz_member m;
+		if (wlz_member_parse(arc.data(), arc.size(), at, &m) != WLZ_OK) {
+			fprintf(stderr, "%s: not a valid archive\n", tool);
+			exit(2);
+		}
+		uint64_t bstart = 0;
+		for (uint64_t b = 0; b < m.nblocks; b++) {
+			fn(&m.blocks[b], bstart);
+			bstart += m.blocks[b].length;
+		}
+		at += m.size;
+		wlz_member_free(&m);
+	}
+	return members;
+}
+
+/* A block's description for the GPU parse (parse.h): its streams at
+ * 16-byte aligned offsets from *sbytes with 16 readable bytes after each,
+ * its tokens from *ntok, its varint scratch from *nscr; all three
+ * advanced past it. */
+static inline wlz_gpu_pblock pblock_next(const wlz_block_entry *e, uint64_t bstart, uint64_t *sbytes, uint64_t *ntok,
+					 uint64_t *nscr)
+{
+	wlz_gpu_pblock p;
+	memset(&p, 0, sizeof p);
+	for (int k = 0; k < WLZ_NSTREAMS; k++) {
+		*sbytes = (*sbytes + 15) & ~(uint64_t)15;
+		p.s_off[k] = *sbytes;
+		p.rsize[k] = e->rsize[k];
+		*sbytes += e->rsize[k] + 16;
+	}
+	p.bstart = bstart;
+	p.length = e->length;
+	p.ntok = e->token_count;
+	p.tok_off = *ntok;
+	p.scr_off = *nscr;
+	*ntok += e->token_count;
+	*nscr += e->rsize[WLZ_S_LEN] + 1;
+	return p;
+}
+
+/* Stream k of block e, stored at src, decoded on the CPU to dst (raw
+ * copied); false if it does not decode. */
+static inline bool cpu_stream(const uint8_t *src, const wlz_block_entry *e, int k, uint8_t *dst, wlz_huf_tables *ht)
+{
+	if (!e->rsize[k])
+		return true;
+	if (e->codec[k] == WLZ_CODEC_RAW) {
+		memcpy(dst, src, e->rsize[k]);
+		return true;
+	}
+	return wlz_ent_decode(src, e->csize[k], dst, e->rsize[k], ht) == WLZ_OK;
 }
 
 #endif

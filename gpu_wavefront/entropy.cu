@@ -181,14 +181,11 @@ __device__ __forceinline__ void store16(uint8_t *o, uint4 v)
 	}
 }
 
-/* A warp's staging of STAGE decoded bytes a lane, lanes STAGE_STRIDE bytes
- * apart so that eight lanes' 16-byte stores hit 32 banks. */
-#ifndef WLZ_GPU_STAGE
-#define WLZ_GPU_STAGE 64
-#endif
-#define STAGE WLZ_GPU_STAGE
-#define STAGE_STRIDE (STAGE == 48 ? 48 : STAGE + 16)
-static_assert(STAGE == 48 || STAGE == 64 || STAGE == 96 || STAGE == 128, "staging strides free of bank conflicts");
+/* A warp's staging of STAGE decoded bytes a lane (two whole sectors),
+ * lanes STAGE + 16 bytes apart so that eight lanes' 16-byte stores hit 32
+ * banks. */
+#define STAGE 64
+#define STAGE_STRIDE (STAGE + 16)
 #define STAGE_BYTES (32 * STAGE_STRIDE)
 
 /* A segment's lane: where its bytes and symbols are, and its decoder. */

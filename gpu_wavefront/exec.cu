@@ -3,23 +3,22 @@
  *
  * Every content byte has a map value: 0 once a literal wrote it, w + 1
  * once a match of wave w did (254 from wave 253 on: still final, and a
- * wave that late takes every final byte), PENDING before.  Literals are copied first
- * (and their bytes marked 0).  Wave w then copies every match not yet
- * copied whose source bytes before its own start all have map values of
- * at most w, and only after the wave are its bytes marked w + 1, so that
- * no match of wave w reads another's output.  A thread a token; this
- * first version checks each source byte's map value in every wave.
+ * wave that late takes every final byte), PENDING before.  Literals are
+ * copied first (and their bytes marked 0).  Wave w then copies every
+ * match still pending whose source bytes before its own start all have
+ * map values of at most w, and only after the wave are its bytes marked
+ * w + 1, so that no match of wave w reads another's output.  Each wave
+ * scans the list of pending tokens the one before left, and checks each
+ * one's source bytes again: what this first version costs.
  */
 #include <cuda_runtime.h>
 #include "gpu_wavefront/exec.h"
 
 #define PENDING 0xFFu
 #define LATE 254u                  /* map value of waves 253 and on */
-/* Thread blocks of a wave (its warps loop over the pending tokens): fewer
- * measured slower, even where late waves have few tokens left. */
-#ifndef WAVE_BLOCKS
-#define WAVE_BLOCKS (132 * 16)
-#endif
+/* Thread blocks of a wave an SM (its warps loop over the pending tokens):
+ * fewer measured slower, even where late waves have few tokens left. */
+#define WAVE_BLOCKS_PER_SM 16
 
 /* A block's tail: the literals after its last token. */
 __global__ void tail_kernel(const wlz_gpu_pblock *__restrict__ blk, const uint8_t *__restrict__ st,
@@ -148,7 +147,7 @@ extern "C" size_t wlz_gpu_exec_work(size_t ntok) { return (3 * ntok + 8) * sizeo
 
 extern "C" int wlz_gpu_exec(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, size_t ntok,
 			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, uint8_t *d_map, uint32_t *d_work,
-			    unsigned first_batch, unsigned max_waves, unsigned *waves, void *stream)
+			    unsigned max_waves, unsigned *waves, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
 	const unsigned T = 256, G = (unsigned)((ntok + T - 1) / T);
@@ -166,8 +165,11 @@ extern "C" int wlz_gpu_exec(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu
 	 * replayed, the counts read after each replay; each wave scans only
 	 * the tokens still pending, and a wave with none left costs three
 	 * near-empty launches. */
-	(void)first_batch;
-	const unsigned WG = G < WAVE_BLOCKS ? (G ? G : 1) : WAVE_BLOCKS;
+	int dev, nsm;
+	if (cudaGetDevice(&dev) != cudaSuccess ||
+	    cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+		return 1;
+	const unsigned most = (unsigned)nsm * WAVE_BLOCKS_PER_SM, WG = G < most ? (G ? G : 1) : most;
 	enum { BATCH = 8 };
 	cudaGraph_t graph = NULL;
 	cudaGraphExec_t exec = NULL;

@@ -20,14 +20,14 @@ extern "C" {
  * 1, 0 for a literal); d_work: wlz_gpu_exec_work(ntok) bytes.  Runs
  * waves until every match is copied, at most max_waves: a CUDA graph
  * of 8 waves replayed, the host reading the counts after each replay;
- * *waves receives how many waves copied something (first_batch is
- * unused for now).  Synchronous on stream.  Returns 0 on success, 1 on
+ * *waves receives how many waves copied something.  Synchronous on
+ * stream.  Returns 0 on success, 1 on
  * a CUDA error, 2 when a wave copies nothing while matches remain or
  * max_waves is reached (a bad archive). */
 size_t wlz_gpu_exec_work(size_t ntok);
 int wlz_gpu_exec(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, size_t ntok,
 		 const uint8_t *d_streams, uint8_t *d_out, uint64_t size, uint8_t *d_map, uint32_t *d_work,
-		 unsigned first_batch, unsigned max_waves, unsigned *waves, void *stream);
+		 unsigned max_waves, unsigned *waves, void *stream);
 
 #ifdef __cplusplus
 }

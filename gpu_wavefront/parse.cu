@@ -67,7 +67,6 @@ __global__ void __launch_bounds__(NT) parse_kernel(const wlz_gpu_pblock *__restr
 		typename ScanI::TempStorage i;
 	} tmp;
 	__shared__ uint64_t tdist[NT];
-	__shared__ uint32_t s_nv;
 	__shared__ uint64_t s_carry;
 	__shared__ int s_bad;
 
@@ -91,13 +90,9 @@ __global__ void __launch_bounds__(NT) parse_kernel(const wlz_gpu_pblock *__restr
 		ScanU(tmp.u).ExclusiveSum(end, id, agg);
 		if (end)
 			vs[nv + id + 1] = j + 1;
-		nv += agg;
+		nv += agg;  /* (every thread has the aggregate) */
 		__syncthreads();
 	}
-	if (t == 0)
-		s_nv = nv;
-	__syncthreads();
-	nv = s_nv;
 
 	/* 2. Tokens a tile at a time; carries from the tiles before. */
 	uint64_t c_nvh = 0;               /* varints | heads << 32 */

@@ -1,5 +1,5 @@
 /*
- * xxh3.cu - XXH3-64 on the GPU, one warp a buffer, written from xxHash's
+ * xxh3.cu - XXH3-64 of many buffers on the GPU, written from xxHash's
  * specification (seed 0, the default 192-byte secret, which the host takes
  * from xxhash.h).
  *
@@ -272,6 +272,8 @@ extern "C" int wlz_gpu_xxh3(const uint8_t *d_base, const uint64_t *d_off, const 
 {
 	if (!n)
 		return 0;
+	if (n > 65535)
+		return 1;  /* (the grid's y dimension) */
 	xxh_keys k;
 	memcpy(k.secret, XXH3_kSecret, SECRET);
 	for (unsigned j = 0; j < SECRET / 8; j++)
@@ -283,8 +285,6 @@ extern "C" int wlz_gpu_xxh3(const uint8_t *d_base, const uint64_t *d_off, const 
 	cudaStream_t st = (cudaStream_t)stream;
 	/* Each call's own copy of the keys: the symbol is per device. */
 	if (cudaMemcpyToSymbolAsync(K, &k, sizeof k, 0, cudaMemcpyHostToDevice, st) != cudaSuccess)
-		return 1;
-	if (n > 65535)
 		return 1;
 	contrib_kernel<<<dim3(CONTRIB_BLOCKS, (unsigned)n), 256, 0, st>>>(d_base, d_off, d_len, d_scratch);
 	const unsigned threads = 256, per = threads / 32;
