@@ -19,6 +19,7 @@ extern "C" {
 #include "format/format.h"
 #include "gpu_wavefront/entropy.h"
 #include "gpu_wavefront/exec.h"
+#include "gpu_wavefront/flow.h"
 #include "gpu_wavefront/xxh3.h"
 #include "wavelz.h"
 }
@@ -116,7 +117,7 @@ int main(int argc, char **argv)
 	CK(cudaMemcpy(d_blk, blk.data(), n * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice));
 	CK(cudaMalloc(&d_tok, (ntok + 1) * sizeof(wlz_gpu_token)));
 	CK(cudaMalloc(&d_scr, (nscr + 1) * 4));
-	CK(cudaMalloc(&d_bad, n * 4));
+	CK(cudaMalloc(&d_bad, (n + 1) * 4));
 	CK(cudaMalloc(&d_map, size + 1));
 	CK(cudaMalloc(&d_work, wlz_gpu_exec_work(ntok)));
 	CK(cudaMalloc(&d_boff, n * 8));
@@ -126,6 +127,11 @@ int main(int argc, char **argv)
 	CK(cudaMemcpy(d_boff, boff.data(), n * 8, cudaMemcpyHostToDevice));
 	CK(cudaMemcpy(d_blen, blen.data(), n * 8, cudaMemcpyHostToDevice));
 
+	void *d_flow;
+	uint32_t *d_fail;
+	CK(cudaMalloc(&d_flow, wlz_gpu_flow_work(ntok, size)));
+	CK(cudaMalloc(&d_fail, WLZ_GPU_FLOW_FAIL * 4));
+
 	cudaEvent_t ev[6];  /* the stages' bounds; ev[5] the host-to-host start */
 	for (auto &e : ev)
 		CK(cudaEventCreate(&e));
@@ -134,72 +140,94 @@ int main(int argc, char **argv)
 	CK(cudaMallocHost(&h_arc, arc.size()));
 	CK(cudaMallocHost(&h_out, size + 1));
 	memcpy(h_arc, arc.data(), arc.size());
-	float best = 1e30f, best_h2h = 1e30f, stage[4] = {0, 0, 0, 0};
-	unsigned waves = 0;
-	int fail = 0;
-	for (int r = 0; r <= 2 * reps + 1; r++) {
-		/* Even runs device-resident, odd ones host to host. */
-		const bool h2h = r & 1;
-		CK(cudaMemset(d_err, 0, 2 * sizeof(int)));
-		CK(cudaMemset(d_bad, 0, n * 4));
-		const cudaEvent_t h0 = ev[5];
-		CK(cudaEventRecord(h0));
-		if (h2h)
-			CK(cudaMemcpyAsync(d_in, h_arc, arc.size(), cudaMemcpyHostToDevice, 0));
-		CK(cudaEventRecord(ev[0]));
-		if (wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_st, d_err, 0))
-			return 3;
-		CK(cudaEventRecord(ev[1]));
-		if (wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
-			return 3;
-		CK(cudaEventRecord(ev[2]));
-		const int rc = wlz_gpu_exec(d_blk, n, d_tok, ntok, d_st, d_out, size, d_map, d_work, 1000000, &waves, 0);
-		if (rc == 1)
-			return 3;
-		fail |= rc;
-		CK(cudaEventRecord(ev[3]));
-		if (wlz_gpu_xxh3(d_out, d_boff, d_blen, d_hash, n, d_hscr, 0))
-			return 3;
-		CK(cudaEventRecord(ev[4]));
-		if (h2h) {
-			CK(cudaMemcpyAsync(h_out, d_out, size, cudaMemcpyDeviceToHost, 0));
-			CK(cudaEventRecord(ev[4]));
-			CK(cudaEventSynchronize(ev[4]));
-			const float t = between(h0, ev[4]);
-			best_h2h = r > 1 && t < best_h2h ? t : best_h2h;
-			continue;
-		}
-		CK(cudaEventSynchronize(ev[4]));
-		const float total = between(ev[0], ev[4]);
-		if (r > 1 && total < best) {
-			best = total;
-			for (int s = 0; s < 4; s++)
-				stage[s] = between(ev[s], ev[s + 1]);
-		}
-	}
-	/* Checks: every stage's verdict, the checksums, the content. */
-	int err[2];
-	std::vector<uint32_t> bad(n);
-	std::vector<uint64_t> hash(n);
-	std::vector<uint8_t> out(size);
-	CK(cudaMemcpy(err, d_err, sizeof err, cudaMemcpyDeviceToHost));
-	CK(cudaMemcpy(bad.data(), d_bad, n * 4, cudaMemcpyDeviceToHost));
-	CK(cudaMemcpy(hash.data(), d_hash, n * 8, cudaMemcpyDeviceToHost));
-	CK(cudaMemcpy(out.data(), d_out, size, cudaMemcpyDeviceToHost));
-	size_t nbad = 0, nsum = 0;
-	for (size_t b = 0; b < n; b++)
-		nbad += bad[b] != 0, nsum += hash[b] != bsum[b];
-	const bool same = !memcmp(out.data(), want.data(), size);
 	const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
-	const bool same_h2h = !memcmp(h_out, want.data(), size);
-	printf("file,blocks,tokens,bytes,max_level,waves,gbps,gbps_h2h,cpu_all_cores_gbps,entropy_ms,parse_ms,exec_ms,"
-	       "checksum_ms,ent_err,blocks_bad,checksum_bad,exec_fail,same_as_cpu,what\n");
-	printf("%s,%zu,%llu,%llu,%u,%u,%.1f,%.1f,%.2f,%.3f,%.3f,%.3f,%.3f,%d,%zu,%zu,%d,%s,device-resident and "
-	       "host-to-host (pinned; the entropy plan built on the CPU beforehand)\n",
-	       name, n, (unsigned long long)ntok, (unsigned long long)size, maxl, waves, size / best / 1e6,
-	       size / best_h2h / 1e6, size / cpu_s / 1e9, stage[0], stage[1], stage[2], stage[3], err[0], nbad, nsum,
-	       fail, same && same_h2h ? "yes" : "NO");
+	printf("file,exec,blocks,tokens,bytes,max_level,waves,gbps,gbps_h2h,cpu_all_cores_gbps,entropy_ms,parse_ms,"
+	       "exec_ms,checksum_ms,ent_err,blocks_bad,checksum_bad,exec_fail,same_as_cpu,what\n");
+	int status = 0;
+	/* Both designs of match execution: waves (exec.cu), one persistent
+	 * pass (flow.cu). */
+	for (int design = 0; design < 2; design++) {
+		float best = 1e30f, best_h2h = 1e30f, stage[4] = {0, 0, 0, 0};
+		unsigned waves = 0;
+		int fail = 0;
+		CK(cudaMemset(d_out, 0, size));
+		for (int r = 0; r <= 2 * reps + 1; r++) {
+			/* Even runs device-resident, odd ones host to host. */
+			const bool h2h = r & 1;
+			CK(cudaMemset(d_err, 0, 2 * sizeof(int)));
+			CK(cudaMemset(d_bad, 0, (n + 1) * 4));
+			const cudaEvent_t h0 = ev[5];
+			CK(cudaEventRecord(h0));
+			if (h2h)
+				CK(cudaMemcpyAsync(d_in, h_arc, arc.size(), cudaMemcpyHostToDevice, 0));
+			CK(cudaEventRecord(ev[0]));
+			if (wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_st, d_err, 0))
+				return 3;
+			CK(cudaEventRecord(ev[1]));
+			if (wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
+				return 3;
+			CK(cudaEventRecord(ev[2]));
+			if (design == 0) {
+				const int rc = wlz_gpu_exec(d_blk, n, d_tok, ntok, d_st, d_out, size, d_map, d_work, 1000000,
+							    &waves, 0);
+				if (rc == 1)
+					return 3;
+				fail |= rc;
+			} else if (wlz_gpu_tails(d_blk, n, d_tok, d_st, d_out, 0) ||
+				   wlz_gpu_flow(d_tok, ntok, d_st, d_out, size, d_flow, d_bad + n, d_fail, 0)) {
+				return 3;
+			} else {
+				uint32_t f[WLZ_GPU_FLOW_FAIL];
+				CK(cudaMemcpy(f, d_fail, sizeof f, cudaMemcpyDeviceToHost));
+				if (f[0]) {
+					fprintf(stderr, "gpu_decode: flow gave up: token %u waits on %u..%u (state %u), inside %08x\n",
+						f[1], f[2], f[3], f[4], f[5]);
+					fail |= 2;
+				}
+			}
+			CK(cudaEventRecord(ev[3]));
+			if (wlz_gpu_xxh3(d_out, d_boff, d_blen, d_hash, n, d_hscr, 0))
+				return 3;
+			CK(cudaEventRecord(ev[4]));
+			if (h2h) {
+				CK(cudaMemcpyAsync(h_out, d_out, size, cudaMemcpyDeviceToHost, 0));
+				CK(cudaEventRecord(ev[4]));
+				CK(cudaEventSynchronize(ev[4]));
+				const float t = between(h0, ev[4]);
+				best_h2h = r > 1 && t < best_h2h ? t : best_h2h;
+				continue;
+			}
+			CK(cudaEventSynchronize(ev[4]));
+			const float total = between(ev[0], ev[4]);
+			if (r > 1 && total < best) {
+				best = total;
+				for (int s = 0; s < 4; s++)
+					stage[s] = between(ev[s], ev[s + 1]);
+			}
+		}
+		/* Checks: every stage's verdict, the checksums, the content. */
+		int err[2];
+		std::vector<uint32_t> bad(n + 1);
+		std::vector<uint64_t> hash(n);
+		std::vector<uint8_t> out(size);
+		CK(cudaMemcpy(err, d_err, sizeof err, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(bad.data(), d_bad, (n + 1) * 4, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(hash.data(), d_hash, n * 8, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(out.data(), d_out, size, cudaMemcpyDeviceToHost));
+		size_t nbad = bad[n] != 0, nsum = 0;
+		for (size_t b = 0; b < n; b++)
+			nbad += bad[b] != 0, nsum += hash[b] != bsum[b];
+		const bool same = !memcmp(out.data(), want.data(), size);
+		const bool same_h2h = !memcmp(h_out, want.data(), size);
+		printf("%s,%s,%zu,%llu,%llu,%u,%u,%.1f,%.1f,%.2f,%.3f,%.3f,%.3f,%.3f,%d,%zu,%zu,%d,%s,device-resident and "
+		       "host-to-host (pinned; the entropy plan built on the CPU beforehand)\n",
+		       name, design ? "flow" : "waves", n, (unsigned long long)ntok, (unsigned long long)size, maxl,
+		       design ? 0 : waves, size / best / 1e6, size / best_h2h / 1e6, size / cpu_s / 1e9, stage[0], stage[1],
+		       stage[2], stage[3], err[0], nbad, nsum, fail, same && same_h2h ? "yes" : "NO");
+		fflush(stdout);
+		status |= !(same && same_h2h && !err[0] && !nbad && !nsum && !fail);
+	}
 	CK(cudaFreeHost(h_arc));
 	CK(cudaFreeHost(h_out));
-	return !(same && same_h2h && !err[0] && !nbad && !nsum && !fail);
+	return status;
 }

@@ -20,7 +20,7 @@
  * fewer measured slower, even where late waves have few tokens left. */
 #define WAVE_BLOCKS_PER_SM 16
 
-/* A block's tail: the literals after its last token. */
+/* A block's tail: the literals after its last token (map NULL: none). */
 __global__ void tail_kernel(const wlz_gpu_pblock *__restrict__ blk, const uint8_t *__restrict__ st,
 			    uint8_t *__restrict__ out, uint8_t *__restrict__ map, const wlz_gpu_token *__restrict__ tok)
 {
@@ -34,8 +34,17 @@ __global__ void tail_kernel(const wlz_gpu_pblock *__restrict__ blk, const uint8_
 	const uint8_t *lit = st + B.s_off[1] + B.rsize[1] - tail;
 	for (uint64_t i = threadIdx.x; i < tail; i += blockDim.x) {
 		out[end + i] = lit[i];
-		map[end + i] = 0;
+		if (map)
+			map[end + i] = 0;
 	}
+}
+
+extern "C" int wlz_gpu_tails(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok,
+			     const uint8_t *d_streams, uint8_t *d_out, void *stream)
+{
+	if (n)
+		tail_kernel<<<(unsigned)n, 256, 0, (cudaStream_t)stream>>>(d_blk, d_streams, d_out, NULL, d_tok);
+	return cudaGetLastError() != cudaSuccess;
 }
 
 __global__ void lit_kernel(const wlz_gpu_token *__restrict__ tok, size_t ntok, const uint8_t *__restrict__ st,

@@ -29,6 +29,11 @@ int wlz_gpu_exec(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_t
 		 const uint8_t *d_streams, uint8_t *d_out, uint64_t size, uint8_t *d_map, uint32_t *d_work,
 		 unsigned max_waves, unsigned *waves, void *stream);
 
+/* Writes every block's tail literals (those after its last token) into
+ * d_out; asynchronous on stream.  Returns nonzero on a CUDA error. */
+int wlz_gpu_tails(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, const uint8_t *d_streams,
+		  uint8_t *d_out, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

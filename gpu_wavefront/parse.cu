@@ -197,8 +197,11 @@ __global__ void __launch_bounds__(NT) parse_kernel(const wlz_gpu_pblock *__restr
 	if (!ok)
 		atomicOr(&s_bad, 1);
 	__syncthreads();
-	if (t == 0)
+	if (t == 0) {
 		bad[blockIdx.x] = s_bad;
+		if (s_bad)
+			atomicOr(&bad[gridDim.x], 1u);
+	}
 }
 
 extern "C" int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, const uint8_t *d_streams, uint32_t *d_scratch,

@@ -33,7 +33,9 @@ typedef struct wlz_gpu_token {
 } wlz_gpu_token;
 
 /* Parses n blocks (a thread block each) on stream; bad[i] is set nonzero
- * where block i breaks a rule of section 6.  window: the archive's. */
+ * where block i breaks a rule of section 6, and then bad[n] (which the
+ * caller zeroes) too; a bad block's tokens are left unwritten.  window:
+ * the archive's. */
 int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, const uint8_t *d_streams, uint32_t *d_scratch,
 		  wlz_gpu_token *d_tok, uint32_t *d_bad, uint64_t window, void *stream);
 

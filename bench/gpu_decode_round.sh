@@ -1,0 +1,45 @@
+#!/bin/bash
+# The GPU decoder's round (issue 15), run on the GPU host in one call:
+#   bash bench/gpu_decode_round.sh BINDIR OUTDIR "DEPTHS" CORPUS.zst...
+# DEPTHS: e.g. "none 32 10 4 2" (none: the default, no depth limit).  For
+# each corpus and depth: an archive (-3 -T16, --depth=D), then
+# bench/gpu_decode on it (both designs of match execution, every stage on
+# the GPU, checked against the CPU decoder, device-resident and host to
+# host, beside the CPU decoder on every core), its rows to
+# OUTDIR/decode.csv.  Then compute-sanitizer memcheck and racecheck of
+# gpu_decode on an 8 MB slice of the first corpus (OUTDIR/sanitizer.txt).
+# BINDIR holds wavelz, gpu_decode and zstd, built on the dev machine
+# (bench/README.md).
+set -uo pipefail
+bin=$1 out=$2 depths=$3
+shift 3
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" || true
+lscpu | grep -E "Model name|^CPU\(s\)" > "$out/cpu.txt" || true
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+first=
+for c in "$@"; do
+	n=$(basename "$c" .zst)
+	"$bin/zstd" -q -dc --long=31 "$c" > "$tmp/$n"
+	for d in $depths; do
+		o=
+		[ "$d" = none ] || o=--depth=$d
+		"$bin/wavelz" -3 -T16 -q $o -c "$tmp/$n" > "$tmp/a.wlz"
+		echo "$n,$d,$(stat -c %s "$tmp/$n"),$(stat -c %s "$tmp/a.wlz")" >> "$out/sizes.csv"
+		timeout 120 "$bin/gpu_decode" "$tmp/a.wlz" 3 > "$tmp/rows"
+		echo "# $n depth $d: exit $?" >> "$out/decode.csv"
+		sed "s/^$n\.wlz\|^a\.wlz/$n-$d/" "$tmp/rows" >> "$out/decode.csv"
+	done
+	if [ -z "$first" ]; then
+		first=$n
+		head -c 8000000 "$tmp/$n" | "$bin/wavelz" -3 -q -c > "$tmp/slice.wlz"
+		san=/usr/local/cuda/bin/compute-sanitizer
+		[ -x "$san" ] || san=$(ls /usr/local/cuda-*/bin/compute-sanitizer | head -1)
+		for tool in memcheck racecheck; do
+			echo "$tool gpu_decode $n slice: $(timeout 150 "$san" --tool $tool "$bin/gpu_decode" "$tmp/slice.wlz" 0 2>&1 | tail -1)" \
+				>> "$out/sanitizer.txt"
+		done
+	fi
+	rm -f "$tmp/$n"
+done
