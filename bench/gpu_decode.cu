@@ -1,15 +1,15 @@
 /*
- * gpu_decode.cu - a first whole decode on the GPU (issue 15's pipeline,
- * host-driven waves, no graphs yet), checked and timed.
+ * gpu_decode.cu - a whole decode on the GPU (issue 15's pipeline), checked
+ * and timed.
  *
  *   gpu_decode ARCHIVE [reps]
  *
  * One member.  The archive goes to GPU memory; then on the GPU: every
  * stream's entropy stage (entropy.cu), every block's tokens (parse.cu),
- * literals and waves of matches (exec.cu), and every block's XXH3-64
- * (xxh3.cu) against its header.  The output must equal the CPU decoder's
- * (exit 1 otherwise).  Times, alternating runs: device-resident (archive
- * in GPU memory to checked content in GPU memory, every stage, and per
+ * literals and matches in one persistent pass (flow.cu), and every block's
+ * XXH3-64 (xxh3.cu) against its header.  The output must equal the CPU
+ * decoder's (exit 1 otherwise).  Times, alternating runs: device-resident
+ * (archive in GPU memory to checked content in GPU memory, every stage, and per
  * stage) and host to host (pinned archive to pinned content); beside the
  * CPU decoder on every core.
  */
@@ -18,7 +18,6 @@
 extern "C" {
 #include "format/format.h"
 #include "gpu_wavefront/entropy.h"
-#include "gpu_wavefront/exec.h"
 #include "gpu_wavefront/flow.h"
 #include "gpu_wavefront/xxh3.h"
 #include "wavelz.h"
@@ -49,7 +48,8 @@ int main(int argc, char **argv)
 		const wlz_gpu_pblock p = pblock_next(e, bstart, &sbytes, &ntok, &nscr);
 		uint64_t in = e->data_offset;
 		for (int k = 0; k < WLZ_NSTREAMS; k++) {
-			if (!wlz_gpu_ent_add(&plan, arc.data(), in, e->csize[k], e->codec[k], e->rsize[k], p.s_off[k])) {
+			if (!wlz_gpu_ent_add(&plan, arc.data(), in, e->csize[k], e->codec[k], e->rsize[k],
+					     p.s_off[k])) {
 				fprintf(stderr, "gpu_decode: a stream the GPU cannot decode (codec %d)\n", e->codec[k]);
 				exit(2);
 			}
@@ -97,8 +97,7 @@ int main(int argc, char **argv)
 	uint16_t *d_tab;
 	wlz_gpu_pblock *d_blk;
 	wlz_gpu_token *d_tok;
-	uint32_t *d_scr, *d_bad, *d_work;
-	uint8_t *d_map;
+	uint32_t *d_scr, *d_bad;
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
 	CK(cudaMalloc(&d_in, arc.size() + 16));
 	CK(cudaMemset(d_in, 0, arc.size() + 16));
@@ -118,8 +117,6 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&d_tok, (ntok + 1) * sizeof(wlz_gpu_token)));
 	CK(cudaMalloc(&d_scr, (nscr + 1) * 4));
 	CK(cudaMalloc(&d_bad, (n + 1) * 4));
-	CK(cudaMalloc(&d_map, size + 1));
-	CK(cudaMalloc(&d_work, wlz_gpu_exec_work(ntok)));
 	CK(cudaMalloc(&d_boff, n * 8));
 	CK(cudaMalloc(&d_blen, n * 8));
 	CK(cudaMalloc(&d_hash, n * 8));
@@ -132,7 +129,7 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&d_flow, wlz_gpu_flow_work(ntok, size)));
 	CK(cudaMalloc(&d_fail, WLZ_GPU_FLOW_FAIL * 4));
 
-	cudaEvent_t ev[6];  /* the stages' bounds; ev[5] the host-to-host start */
+	cudaEvent_t ev[6]; /* the stages' bounds; ev[5] the host-to-host start */
 	for (auto &e : ev)
 		CK(cudaEventCreate(&e));
 	/* Host to host: the archive from pinned memory, the content back to it. */
@@ -141,14 +138,13 @@ int main(int argc, char **argv)
 	CK(cudaMallocHost(&h_out, size + 1));
 	memcpy(h_arc, arc.data(), arc.size());
 	const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
-	printf("file,exec,blocks,tokens,bytes,max_level,waves,gbps,gbps_h2h,cpu_all_cores_gbps,entropy_ms,parse_ms,"
-	       "exec_ms,checksum_ms,ent_err,blocks_bad,checksum_bad,exec_fail,same_as_cpu,what\n");
+	printf("file,blocks,tokens,bytes,max_level,gbps,gbps_h2h,cpu_all_cores_gbps,"
+	       "entropy_ms,parse_ms,"
+	       "exec_ms,checksum_ms,ent_err,blocks_bad,checksum_bad,exec_fail,same_"
+	       "as_cpu,what\n");
 	int status = 0;
-	/* Both designs of match execution: waves (exec.cu), one persistent
-	 * pass (flow.cu). */
-	for (int design = 0; design < 2; design++) {
+	{
 		float best = 1e30f, best_h2h = 1e30f, stage[4] = {0, 0, 0, 0};
-		unsigned waves = 0;
 		int fail = 0;
 		CK(cudaMemset(d_out, 0, size));
 		for (int r = 0; r <= 2 * reps + 1; r++) {
@@ -167,24 +163,8 @@ int main(int argc, char **argv)
 			if (wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
 				return 3;
 			CK(cudaEventRecord(ev[2]));
-			if (design == 0) {
-				const int rc = wlz_gpu_exec(d_blk, n, d_tok, ntok, d_st, d_out, size, d_map, d_work, 1000000,
-							    &waves, 0);
-				if (rc == 1)
-					return 3;
-				fail |= rc;
-			} else if (wlz_gpu_tails(d_blk, n, d_tok, d_st, d_out, 0) ||
-				   wlz_gpu_flow(d_tok, ntok, d_st, d_out, size, d_flow, d_bad + n, d_fail, 0)) {
+			if (wlz_gpu_flow(d_blk, n, d_tok, ntok, d_st, d_out, size, d_flow, d_bad + n, d_fail, 0))
 				return 3;
-			} else {
-				uint32_t f[WLZ_GPU_FLOW_FAIL];
-				CK(cudaMemcpy(f, d_fail, sizeof f, cudaMemcpyDeviceToHost));
-				if (f[0]) {
-					fprintf(stderr, "gpu_decode: flow gave up: token %u waits on %u..%u (state %u), inside %08x\n",
-						f[1], f[2], f[3], f[4], f[5]);
-					fail |= 2;
-				}
-			}
 			CK(cudaEventRecord(ev[3]));
 			if (wlz_gpu_xxh3(d_out, d_boff, d_blen, d_hash, n, d_hscr, 0))
 				return 3;
@@ -214,16 +194,26 @@ int main(int argc, char **argv)
 		CK(cudaMemcpy(bad.data(), d_bad, (n + 1) * 4, cudaMemcpyDeviceToHost));
 		CK(cudaMemcpy(hash.data(), d_hash, n * 8, cudaMemcpyDeviceToHost));
 		CK(cudaMemcpy(out.data(), d_out, size, cudaMemcpyDeviceToHost));
+		uint32_t f[WLZ_GPU_FLOW_FAIL];
+		CK(cudaMemcpy(f, d_fail, sizeof f, cudaMemcpyDeviceToHost));
+		if (f[0]) {
+			fprintf(stderr,
+				"gpu_decode: execution gave up: token %u waits on %u..%u (state "
+				"%u), inside %08x\n",
+				f[1], f[2], f[3], f[4], f[5]);
+			fail = 1;
+		}
 		size_t nbad = bad[n] != 0, nsum = 0;
 		for (size_t b = 0; b < n; b++)
 			nbad += bad[b] != 0, nsum += hash[b] != bsum[b];
 		const bool same = !memcmp(out.data(), want.data(), size);
 		const bool same_h2h = !memcmp(h_out, want.data(), size);
-		printf("%s,%s,%zu,%llu,%llu,%u,%u,%.1f,%.1f,%.2f,%.3f,%.3f,%.3f,%.3f,%d,%zu,%zu,%d,%s,device-resident and "
+		printf("%s,%zu,%llu,%llu,%u,%.1f,%.1f,%.2f,%.3f,%.3f,%.3f,%.3f,%d,%zu,%zu,%d,%"
+		       "s,device-resident and "
 		       "host-to-host (pinned; the entropy plan built on the CPU beforehand)\n",
-		       name, design ? "flow" : "waves", n, (unsigned long long)ntok, (unsigned long long)size, maxl,
-		       design ? 0 : waves, size / best / 1e6, size / best_h2h / 1e6, size / cpu_s / 1e9, stage[0], stage[1],
-		       stage[2], stage[3], err[0], nbad, nsum, fail, same && same_h2h ? "yes" : "NO");
+		       name, n, (unsigned long long)ntok, (unsigned long long)size, maxl, size / best / 1e6,
+		       size / best_h2h / 1e6, size / cpu_s / 1e9, stage[0], stage[1], stage[2], stage[3], err[0], nbad,
+		       nsum, fail, same && same_h2h ? "yes" : "NO");
 		fflush(stdout);
 		status |= !(same && same_h2h && !err[0] && !nbad && !nsum && !fail);
 	}

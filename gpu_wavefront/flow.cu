@@ -1,7 +1,8 @@
 /*
  * flow.cu - GPU token execution in one persistent pass (SPEC.md section
- * 6.1), the alternative to waves (exec.cu): every token runs once, and
- * waits only until the bytes it reads are final.
+ * 6.1): every token runs once, and waits only until the bytes it reads are
+ * final.  (Waves, every pending token checked again in each, measured 3
+ * to 10 times slower: bench/host/issue15-decode.md.)
  *
  * Every token has a state: 0, 1 once its literals are final, 2 once its
  * match is too.  Tokens are cut into chunks of 32 (in member order,
@@ -20,10 +21,12 @@
  *      sources are final now (the earlier chunks' token states polled,
  *      its own chunk's rounds done), the bytes of all of them spread over
  *      the lanes as the literals were, then publishes their states (a
- *      fence first).  Only when no match can go does it publish its
+ *      release store).  Only when no match can go does it publish its
  *      literals' states and sleep.  Waiting for a whole chunk instead
  *      chained every chunk to the one before, as FASTQ records read the
  *      record before.
+ * Blocks' tail literals (after their last tokens) are copied first, by a
+ * kernel of their own.
  * A match overlapping its own output copies byte j from source byte
  * j % dist, which lies before it, so a match's bytes never wait on each
  * other.  Bytes other warps wrote are read through L2 (ld.global.cg), as
@@ -35,16 +38,40 @@
 #define FULL 0xffffffffu
 #define GRAN_BITS 8
 #define FT 256
+/* Bytes a lane copies at once: their loads issued before their stores. */
+#define UNROLL 4
+#define NONE (~0ull)
 /* Polls of a stalled warp before it gives up (a defect, never expected:
  * the lowest pending token can always run). */
 #define PATIENCE (1u << 24)
+
+/* A block's tail: the literals after its last token. */
+__global__ void tail_kernel(const wlz_gpu_pblock *__restrict__ blk, const uint8_t *__restrict__ st,
+			    uint8_t *__restrict__ out, const wlz_gpu_token *__restrict__ tok, const uint32_t *bad)
+{
+	if (*bad)
+		return;
+	const wlz_gpu_pblock B = blk[blockIdx.x];
+	uint64_t end = B.bstart;
+	if (B.ntok) {
+		const wlz_gpu_token &t = tok[B.tok_off + B.ntok - 1];
+		end = t.pos + t.lit + t.mlen;
+	}
+	const uint64_t tail = B.bstart + B.length - end;
+	const uint8_t *lit = st + B.s_off[1] + B.rsize[1] - tail;
+	for (uint64_t i = threadIdx.x; i < tail; i += blockDim.x)
+		out[end + i] = lit[i];
+}
 
 /* The work area: the granule table, the token states and the ticket. */
 struct flow_area {
 	uint32_t *gidx, *state, *ticket;
 };
 
-static size_t granules(uint64_t size) { return (size_t)(size >> GRAN_BITS) + 2; }
+static size_t granules(uint64_t size)
+{
+	return (size_t)(size >> GRAN_BITS) + 2;
+}
 
 static flow_area area(void *work, size_t ntok, uint64_t size)
 {
@@ -55,7 +82,10 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	return a;
 }
 
-extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size) { return (granules(size) + ntok + 1) * 4; }
+extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
+{
+	return (granules(size) + ntok + 1) * 4;
+}
 
 /* Token i's state cleared, and the granules (256 bytes) whose first byte
  * lies in it or in the tail after it: gidx[q] is the last token starting
@@ -108,22 +138,58 @@ __device__ __forceinline__ uint32_t warp_excl(uint32_t x, unsigned lane, uint32_
 	return v - x;
 }
 
-/* Publishes this warp's lanes' states (where set) after every byte they
- * wrote. */
-__device__ __forceinline__ void publish(uint32_t *state, uint32_t i, bool set, uint32_t v)
+/* Copies tot bytes spread over the lanes, UNROLL a lane at a time (their
+ * loads before their stores): byte k belongs to the lane whose exclusive
+ * prefix pre is the last at or below it, and byte(lane, k, &to) gives
+ * where it comes from and goes (called by every lane, k < tot or not: it
+ * shuffles). */
+template <class F>
+__device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane, uint8_t *out, F byte)
 {
-	__threadfence();
-	__syncwarp();
-	if (set)
-		*(volatile uint32_t *)(state + i) = v;
+	for (uint32_t base = 0; base < tot; base += 32 * UNROLL) {
+		uint8_t v[UNROLL];
+		uint64_t to[UNROLL];
+#pragma unroll
+		for (int u = 0; u < UNROLL; u++) {
+			const uint32_t k = base + u * 32 + lane;
+			const uint8_t *from = byte(owner(pre, k), k, &to[u]);
+			v[u] = k < tot ? __ldcg(from) : 0;
+			if (k >= tot)
+				to[u] = NONE;
+		}
+#pragma unroll
+		for (int u = 0; u < UNROLL; u++)
+			if (to[u] != NONE)
+				out[to[u]] = v[u];
+	}
 }
 
-__global__ void __launch_bounds__(FT) flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok,
-						  const uint8_t *__restrict__ st, uint8_t *out, flow_area A,
-						  const uint32_t *bad, uint32_t *fail)
+/* Publishes this warp's lanes' states (where set) after every byte the
+ * warp wrote: the warp's barrier orders its lanes' stores before the
+ * release. */
+__device__ __forceinline__ void publish(uint32_t *state, uint32_t i, bool set, uint32_t v)
+{
+	__syncwarp();
+	if (set)
+		asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(state + i), "r"(v) : "memory");
+}
+
+/* A token's state, read with acquire: the bytes its state says are final
+ * are read after (a release store and acquire loads measured faster than
+ * fences on either side). */
+__device__ __forceinline__ uint32_t poll(const uint32_t *p)
+{
+	uint32_t v;
+	asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
+}
+
+__global__ void __launch_bounds__(FT)
+	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint8_t *__restrict__ st, uint8_t *out,
+		    flow_area A, const uint32_t *bad, uint32_t *fail)
 {
 	if (*(const volatile uint32_t *)bad)
-		return;  /* a block broke a rule: its tokens were never written */
+		return; /* a block broke a rule: its tokens were never written */
 	const unsigned lane = threadIdx.x & 31;
 	const uint32_t nch = (ntok + 31) / 32;
 	for (;;) {
@@ -144,17 +210,15 @@ __global__ void __launch_bounds__(FT) flow_kernel(const wlz_gpu_token *__restric
 		const uint64_t dst = t.pos + t.lit;
 		const uint32_t rpos = have ? (uint32_t)(t.pos - cs) : UINT32_MAX;
 
-		/* 1. Literals. */
+		/* 1. Literals: byte k of the chunk's goes from lsrc + k to
+		 * ldst + k of its token's lane. */
 		uint32_t ltot;
 		const uint32_t lpre = warp_excl(t.lit, lane, &ltot);
-		for (uint32_t base = 0; base < ltot; base += 32) {
-			const uint32_t k = base + lane;
-			const unsigned o = owner(lpre, k);
-			const uint32_t j = k - __shfl_sync(FULL, lpre, o);
-			const uint64_t p = __shfl_sync(FULL, t.pos, o), lp = __shfl_sync(FULL, t.lp, o);
-			if (k < ltot)
-				out[p + j] = st[lp + j];
-		}
+		const uint64_t ldst = t.pos - lpre, lsrc = t.lp - lpre;
+		spread(lpre, ltot, lane, out, [&](unsigned o, uint32_t k, uint64_t *to) {
+			*to = __shfl_sync(FULL, ldst, o) + k;
+			return st + __shfl_sync(FULL, lsrc, o) + k;
+		});
 
 		/* 2. Sources: tokens next..last of earlier chunks (the last one's
 		 * match too where last2), and the tokens of this chunk before it
@@ -169,24 +233,29 @@ __global__ void __launch_bounds__(FT) flow_kernel(const wlz_gpu_token *__restric
 			next = walk(tok, ntok, A.gidx[a >> GRAN_BITS], a);
 			last = walk(tok, ntok, next, e);
 			if (tok[last].pos > e)
-				next = 1, last = 0;  /* all before the first token: a tail, written */
+				next = 1, last = 0; /* all before the first token: a tail, written */
 			last2 = e >= tok[last].pos + tok[last].lit;
 		}
 		const bool inside = own && b > cs;
-		const uint32_t lo = inside ? (uint32_t)((a > cs ? a : cs) - cs) : 0, hi = inside ? (uint32_t)(b - 1 - cs) : 0;
+		const uint32_t lo = inside ? (uint32_t)((a > cs ? a : cs) - cs) : 0,
+			       hi = inside ? (uint32_t)(b - 1 - cs) : 0;
 		const unsigned jlo = owner(rpos, lo), jhi = owner(rpos, hi);
-		/* (its own literals, jhi == lane, are written already) */
-		const int top = jhi < lane ? (int)jhi : (int)lane - 1;
-		const uint32_t need = inside && top >= (int)jlo ? (uint32_t)((2ull << top) - (1ull << jlo)) : 0;
+		/* Only tokens whose match it reads: those from jlo up to jhi
+		 * (it reads on to their ends), and jhi if it reaches jhi's match
+		 * (jhi == lane: its own literals, written already). */
+		const uint32_t rmatch = rpos + t.lit, mhi = __shfl_sync(FULL, rmatch, jhi);
+		uint32_t need = 0;
+		if (inside)
+			need = (1u << jhi) - (1u << jlo) | (jhi < lane && hi >= mhi ? 1u << jhi : 0);
 
-		/* 3. Matches in rounds. */
+		/* 3. Matches in rounds, each round's states published. */
 		uint32_t polls = 0;
 		uint32_t fin = __ballot_sync(FULL, !have);
 		bool lits_out = false;
 		while (fin != FULL) {
 			const bool mine = !(fin >> lane & 1);
 			while (mine && next <= last) {
-				const uint32_t v = *(const volatile uint32_t *)(A.state + next);
+				const uint32_t v = poll(A.state + next);
 				if (v < (next < last || last2 ? 2u : 1u))
 					break;
 				next++;
@@ -194,7 +263,7 @@ __global__ void __launch_bounds__(FT) flow_kernel(const wlz_gpu_token *__restric
 			const bool go = mine && next > last && !(need & ~fin);
 			const uint32_t ready = __ballot_sync(FULL, go);
 			if (!ready) {
-				if (!lits_out) {  /* (not over a state 2 already published) */
+				if (!lits_out) { /* (not over a state 2 already published) */
 					publish(A.state, i, mine, 1);
 					lits_out = true;
 				}
@@ -216,37 +285,39 @@ __global__ void __launch_bounds__(FT) flow_kernel(const wlz_gpu_token *__restric
 				__nanosleep(64);
 				continue;
 			}
-			__threadfence();  /* the states seen before the bytes read */
 			__syncwarp();
+			/* Byte k of the round's goes to mdst + k, from src + j
+			 * (j % own past own: own == dist where it overlaps). */
 			uint32_t mtot;
 			const uint32_t mpre = warp_excl(go ? t.mlen : 0, lane, &mtot);
-			for (uint32_t base = 0; base < mtot; base += 32) {
-				const uint32_t k = base + lane;
-				const unsigned o = owner(mpre, k);
-				const uint32_t j = k - __shfl_sync(FULL, mpre, o);
-				const uint64_t d = __shfl_sync(FULL, dst, o), s = __shfl_sync(FULL, t.src, o);
-				const uint32_t ow = __shfl_sync(FULL, own, o);
-				if (k < mtot) {
-					const uint32_t from = j < ow ? j : j % ow;  /* ow == dist when it overlaps */
-					out[d + j] = __ldcg(out + s + from);
-				}
-			}
+			const uint64_t mdst = dst - mpre;
+			spread(mpre, mtot, lane, out, [&](unsigned o, uint32_t k, uint64_t *to) {
+				const uint32_t j = k - __shfl_sync(FULL, mpre, o), ow = __shfl_sync(FULL, own, o);
+				*to = __shfl_sync(FULL, mdst, o) + k;
+				return out + __shfl_sync(FULL, t.src, o) + (j < ow ? j : j % ow);
+			});
+			/* (published every round: holding them to the chunk's end
+			 * measured slower at depth 10) */
 			publish(A.state, i, go, 2);
 			fin |= ready;
 		}
 	}
 }
 
-extern "C" int wlz_gpu_flow(const wlz_gpu_token *d_tok, size_t ntok, const uint8_t *d_streams, uint8_t *d_out,
-			    uint64_t size, void *d_work, const uint32_t *d_bad, uint32_t *d_fail, void *stream)
+extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, size_t ntok,
+			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work,
+			    const uint32_t *d_bad, uint32_t *d_fail, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
+	if (n)
+		tail_kernel<<<(unsigned)n, 256, 0, st>>>(d_blk, d_streams, d_out, d_tok, d_bad);
+	if (cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess)
+		return 1;
 	if (!ntok)
-		return 0;
+		return cudaGetLastError() != cudaSuccess;
 	const uint32_t nch = (uint32_t)((ntok + 31) / 32);
 	const flow_area A = area(d_work, ntok, size);
-	if (cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess ||
-	    cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess)
+	if (cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess)
 		return 1;
 	index_kernel<<<(unsigned)((ntok + 255) / 256), 256, 0, st>>>(d_tok, (uint32_t)ntok, size, A.gidx, A.state);
 	int dev, nsm, per;
@@ -256,6 +327,7 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_token *d_tok, size_t ntok, const uint8
 		return 1;
 	/* Only as many warps as run at once: the ticket hands out the work. */
 	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (per > 0 ? per : 1));
-	flow_kernel<<<want < most ? want : most, FT, 0, st>>>(d_tok, (uint32_t)ntok, d_streams, d_out, A, d_bad, d_fail);
+	const unsigned grid = want < most ? want : most;
+	flow_kernel<<<grid, FT, 0, st>>>(d_tok, (uint32_t)ntok, d_streams, d_out, A, d_bad, d_fail);
 	return cudaGetLastError() != cudaSuccess;
 }

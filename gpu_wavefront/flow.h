@@ -6,9 +6,9 @@
 #ifndef WLZ_GPU_FLOW_H
 #define WLZ_GPU_FLOW_H
 
+#include "gpu_wavefront/parse.h"
 #include <stddef.h>
 #include <stdint.h>
-#include "gpu_wavefront/parse.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,17 +20,18 @@ size_t wlz_gpu_flow_work(size_t ntok, uint64_t size);
 /* Words of wlz_gpu_flow's d_fail. */
 #define WLZ_GPU_FLOW_FAIL 8
 
-/* Writes every token's literals and match into d_out (size bytes) from
- * wlz_gpu_parse's tokens (ntok of them) and the decoded streams.  Blocks'
- * tail literals must be written before (wlz_gpu_tails).  *d_bad nonzero
+/* Writes a member's content into d_out (size bytes): every token's
+ * literals and match, from wlz_gpu_parse's tokens (ntok of them) and the
+ * decoded streams, and the tails of the n blocks.  *d_bad nonzero
  * (the parse's summary flag) makes it write nothing.  d_fail[0] becomes
  * nonzero if the pass gave up, a token having waited far too long (a
  * defect: the lowest pending token can always run); d_fail[1..5] then
  * name it (token, first and last token waited on, that one's state, its
  * waits inside its chunk).  Asynchronous on stream; returns nonzero on a
  * CUDA error. */
-int wlz_gpu_flow(const wlz_gpu_token *d_tok, size_t ntok, const uint8_t *d_streams, uint8_t *d_out, uint64_t size,
-		 void *d_work, const uint32_t *d_bad, uint32_t *d_fail, void *stream);
+int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, size_t ntok,
+		 const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work, const uint32_t *d_bad,
+		 uint32_t *d_fail, void *stream);
 
 #ifdef __cplusplus
 }

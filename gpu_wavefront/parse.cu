@@ -13,11 +13,13 @@
  * Every rule of SPEC.md section 6 is checked; a block that breaks one is
  * marked bad.
  */
+#include "gpu_wavefront/parse.h"
 #include <cuda_runtime.h>
 #include <cub/block/block_scan.cuh>
-#include "gpu_wavefront/parse.h"
 
-#define NT 256
+#define NT 512
+#define IPT 8 /* tokens (or len bytes) a thread, a tile */
+#define TILE (NT * IPT)
 #define LIT_MAX 7
 #define MATCH_MAX 15
 #define MINMATCH 3
@@ -31,8 +33,9 @@ struct tri_sum {
 		return {a.low + b.low, a.lit + b.lit, a.out + b.out};
 	}
 };
-struct imax {
-	__device__ __forceinline__ int operator()(int a, int b) const { return a > b ? a : b; }
+/* The distance a repeat takes: the later one where it has a head. */
+struct last_dist {
+	__device__ __forceinline__ uint64_t operator()(uint64_t a, uint64_t b) const { return b ? b : a; }
 };
 
 /* Varint j of the len stream (bytes vs[j] to vs[j + 1] - 1): 0 if it is
@@ -51,23 +54,26 @@ __device__ bool varint(const uint8_t *len, const uint32_t *vs, uint32_t nv, uint
 	return true;
 }
 
-__global__ void __launch_bounds__(NT) parse_kernel(const wlz_gpu_pblock *__restrict__ blks,
-						   const uint8_t *__restrict__ st, uint32_t *__restrict__ scr,
-						   wlz_gpu_token *__restrict__ tok, uint32_t *__restrict__ bad,
-						   uint64_t window)
+/* IPT bytes from p (8-aligned; the streams have 16 readable bytes after
+ * each), as one word. */
+__device__ __forceinline__ uint64_t word8(const uint8_t *p)
+{
+	return *(const uint64_t *)p;
+}
+
+__global__ void __launch_bounds__(NT)
+	parse_kernel(const wlz_gpu_pblock *__restrict__ blks, const uint8_t *__restrict__ st,
+		     uint32_t *__restrict__ scr, wlz_gpu_token *__restrict__ tok, uint32_t *__restrict__ bad,
+		     uint64_t window)
 {
 	typedef cub::BlockScan<uint32_t, NT> ScanU;
 	typedef cub::BlockScan<uint64_t, NT> Scan64;
 	typedef cub::BlockScan<tri, NT> ScanT;
-	typedef cub::BlockScan<int, NT> ScanI;
 	__shared__ union {
 		typename ScanU::TempStorage u;
 		typename Scan64::TempStorage s64;
 		typename ScanT::TempStorage t;
-		typename ScanI::TempStorage i;
 	} tmp;
-	__shared__ uint64_t tdist[NT];
-	__shared__ uint64_t s_carry;
 	__shared__ int s_bad;
 
 	const wlz_gpu_pblock B = blks[blockIdx.x];
@@ -81,108 +87,141 @@ __global__ void __launch_bounds__(NT) parse_kernel(const wlz_gpu_pblock *__restr
 		vs[0] = 0;
 	}
 
-	/* 1. Each varint's first byte (vs[j]); s_nv varints in all. */
+	/* 1. Each varint's first byte (vs[j]); nv varints in all.  A thread
+	 * takes IPT neighbouring bytes. */
 	uint32_t nv = 0;
-	for (uint32_t base = 0; base < nlen; base += NT) {
-		const uint32_t j = base + t;
-		const uint32_t end = j < nlen && !(len[j] & 0x80);
+	for (uint32_t base = 0; base < nlen; base += TILE) {
+		const uint32_t j0 = base + t * IPT;
+		const uint64_t w = j0 < nlen ? word8(len + j0) : 0;
+		uint32_t ends = 0;
+#pragma unroll
+		for (int k = 0; k < IPT; k++)
+			ends |= (uint32_t)(j0 + k < nlen && !(w >> (8 * k) & 0x80)) << k;
 		uint32_t id, agg;
-		ScanU(tmp.u).ExclusiveSum(end, id, agg);
-		if (end)
-			vs[nv + id + 1] = j + 1;
-		nv += agg;  /* (every thread has the aggregate) */
+		ScanU(tmp.u).ExclusiveSum(__popc(ends), id, agg);
+		for (uint32_t m = ends; m; m &= m - 1)
+			vs[nv + ++id] = j0 + __ffs(m);
+		nv += agg; /* (every thread has the aggregate) */
 		__syncthreads();
 	}
 
-	/* 2. Tokens a tile at a time; carries from the tiles before. */
-	uint64_t c_nvh = 0;               /* varints | heads << 32 */
-	tri c_tri = {0, 0, 0};
-	uint64_t c_dist = 0;
-	bool ok = true;
-	uint32_t heads_total = 0;
-	/* The heads: one per token without the repeat bit. */
+	/* 2. The heads: one per token without the repeat bit. */
+	uint32_t H;
 	{
 		uint32_t h = 0;
 		for (uint32_t i = t; i < T; i += NT)
 			h += !(cmd[i] & 16);
-		uint32_t agg;
 		uint32_t dummy;
-		ScanU(tmp.u).ExclusiveSum(h, dummy, agg);
-		heads_total = agg;
+		ScanU(tmp.u).ExclusiveSum(h, dummy, H);
 		__syncthreads();
 	}
-	const uint64_t H = heads_total;
-	if (H > noff)
-		ok = false;
-	for (uint32_t base = 0; base < T; base += NT) {
-		const uint32_t i = base + t;
-		const bool in = i < T;
-		const unsigned c = in ? cmd[i] : 16;
-		const uint32_t xl = (c >> 5) == LIT_MAX, xm = (c & 15) == MATCH_MAX, ho = in && !(c & 16);
+	bool ok = H <= noff;
+
+	/* 3. Tokens a tile at a time, IPT neighbouring tokens a thread;
+	 * carries from the tiles before. */
+	uint64_t c_nvh = 0; /* varints | heads << 32 */
+	tri c_tri = {0, 0, 0};
+	uint64_t c_dist = 0;
+	for (uint32_t base = 0; base < T; base += TILE) {
+		const uint32_t i0 = base + t * IPT;
+		const uint64_t cw = i0 < T ? word8(cmd + i0) : 0;
+		/* a. Varints and heads the thread's tokens take. */
+		uint32_t nvx = 0, nh = 0;
+#pragma unroll
+		for (int k = 0; k < IPT; k++) {
+			const unsigned c = cw >> (8 * k) & 255;
+			const bool in = i0 + k < T;
+			nvx += in && (c >> 5) == LIT_MAX;
+			nvx += in && (c & 15) == MATCH_MAX;
+			nh += in && !(c & 16);
+		}
 		uint64_t nvh, agg;
-		Scan64(tmp.s64).ExclusiveSum((uint64_t)(xl + xm) | (uint64_t)ho << 32, nvh, agg);
+		Scan64(tmp.s64).ExclusiveSum((uint64_t)nvx | (uint64_t)nh << 32, nvh, agg);
 		__syncthreads();
 		nvh += c_nvh;
 		c_nvh += agg;
-		uint64_t L = c >> 5, M = c & 15, x;
-		const uint32_t vi = (uint32_t)nvh, hi = (uint32_t)(nvh >> 32);
-		if (in && xl) {
-			if (!varint(len, vs, nv, vi, &x) || x > blen)
-				ok = false;
-			else
-				L += x;
-		}
-		if (in && xm) {
-			if (!varint(len, vs, nv, vi + xl, &x) || x > blen)
-				ok = false;
-			else
-				M += x;
-		}
-		M += MINMATCH;
-		unsigned h = 0, k = 0;
-		if (ho) {
-			h = off[hi];
-			k = h >> 5;
-		}
-		tri v = {k, in ? L : 0, in ? L + M : 0}, pre, tagg;
-		ScanT(tmp.t).ExclusiveScan(v, pre, tri{0, 0, 0}, tri_sum(), tagg);
-		__syncthreads();
-		const uint64_t lw = H + c_tri.low + pre.low, litp = c_tri.lit + pre.lit,
-			       pos = B.bstart + c_tri.out + pre.out;
-		c_tri = tri_sum()(c_tri, tagg);
-		uint64_t dist = 0;
-		if (ho) {
-			if (lw + k > noff) {
-				ok = false;
-			} else {
-				uint64_t low = 0;
-				for (unsigned b = 0; b < k; b++)
-					low |= (uint64_t)off[lw + b] << (8 * b);
-				dist = ((uint64_t)(h & 31) << (8 * k) | low) + 1;
+		/* b. Lengths, heads and low-byte counts. */
+		uint32_t L[IPT], M[IPT];
+		uint8_t hd[IPT];
+		uint32_t vi = (uint32_t)nvh, hi = (uint32_t)(nvh >> 32);
+		tri mine = {0, 0, 0};
+#pragma unroll
+		for (int k = 0; k < IPT; k++) {
+			const unsigned c = cw >> (8 * k) & 255;
+			const bool in = i0 + k < T;
+			uint64_t l = c >> 5, m = c & 15, x;
+			if (in && l == LIT_MAX) {
+				if (!varint(len, vs, nv, vi++, &x) || x > blen)
+					ok = false;
+				else
+					l += x;
 			}
-			tdist[t] = dist;
+			if (in && m == MATCH_MAX) {
+				if (!varint(len, vs, nv, vi++, &x) || x > blen)
+					ok = false;
+				else
+					m += x;
+			}
+			m += MINMATCH;
+			hd[k] = 0;
+			if (in && !(c & 16) && hi < noff) {
+				hd[k] = off[hi++];
+				mine.low += hd[k] >> 5;
+			}
+			L[k] = in ? (uint32_t)l : 0;
+			M[k] = in ? (uint32_t)m : 0;
+			mine.lit += L[k];
+			mine.out += (uint64_t)L[k] + M[k];
 		}
-		/* A repeat: the last head at or before it in this tile, else the
-		 * tiles before. */
-		int last;
-		ScanI(tmp.i).InclusiveScan(ho ? (int)t : -1, last, imax());
+		tri pre, tagg;
+		ScanT(tmp.t).ExclusiveScan(mine, pre, tri{0, 0, 0}, tri_sum(), tagg);
 		__syncthreads();
-		if (in) {
-			if (!ho)
-				dist = last >= 0 ? tdist[last] : c_dist;
-			if (dist == 0)
-				ok = false;
-			if (litp + L > nlit || L + M > bend - pos || dist > pos + L || dist > window)
-				ok = false;
-			if (ok)
-				tok[B.tok_off + i] = {(uint32_t)L, (uint32_t)M, pos + L - dist, pos, B.s_off[1] + litp};
+		/* c. Explicit distances; the thread's last one carries on. */
+		uint64_t lw = H + c_tri.low + pre.low;
+		uint64_t D[IPT], last = 0;
+#pragma unroll
+		for (int k = 0; k < IPT; k++) {
+			const unsigned c = cw >> (8 * k) & 255;
+			D[k] = 0;
+			if (i0 + k < T && !(c & 16)) {
+				const unsigned h = hd[k], nb = h >> 5;
+				if (lw + nb > noff) {
+					ok = false;
+				} else {
+					uint64_t low = 0;
+					for (unsigned b = 0; b < nb; b++)
+						low |= (uint64_t)off[lw + b] << (8 * b);
+					D[k] = ((uint64_t)(h & 31) << (8 * nb) | low) + 1;
+				}
+				lw += nb;
+				last = D[k];
+			}
 		}
-		/* The tile's last head's distance carries on. */
-		if (t == NT - 1)
-			s_carry = last >= 0 ? tdist[last] : c_dist;
+		uint64_t carry, dagg;
+		Scan64(tmp.s64).ExclusiveScan(last, carry, (uint64_t)0, last_dist(), dagg);
 		__syncthreads();
-		c_dist = s_carry;
-		__syncthreads();
+		/* (a thread with no head before it in the tile takes the tile's
+		 * carry; a head's distance is never 0) */
+		uint64_t dist = t == 0 || !carry ? c_dist : carry;
+		/* d. Check and write. */
+		uint64_t litp = c_tri.lit + pre.lit, pos = B.bstart + c_tri.out + pre.out;
+#pragma unroll
+		for (int k = 0; k < IPT; k++) {
+			const unsigned c = cw >> (8 * k) & 255;
+			if (i0 + k >= T)
+				break;
+			if (!(c & 16))
+				dist = D[k];
+			if (dist == 0 || litp + L[k] > nlit || (uint64_t)L[k] + M[k] > bend - pos ||
+			    dist > pos + L[k] || dist > window)
+				ok = false;
+			else
+				tok[B.tok_off + i0 + k] = {L[k], M[k], pos + L[k] - dist, pos, B.s_off[1] + litp};
+			litp += L[k];
+			pos += (uint64_t)L[k] + M[k];
+		}
+		c_tri = tri_sum()(c_tri, tagg);
+		c_dist = dagg ? dagg : c_dist;
 	}
 	/* Every stream consumed exactly; the literals end the block. */
 	if (t == 0) {
