@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 	uint64_t sbytes = 0, ntok = 0, nscr = 0, size = 0;
 	unsigned maxl = 0;
 	const unsigned members = each_block(arc, "gpu_decode", [&](const wlz_block_entry *e, uint64_t bstart) {
-		const wlz_gpu_pblock p = pblock_next(e, bstart, &sbytes, &ntok, &nscr);
+		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, bstart, &sbytes, &ntok, &nscr);
 		uint64_t in = e->data_offset;
 		for (int k = 0; k < WLZ_NSTREAMS; k++) {
 			if (!wlz_gpu_ent_add(&plan, arc.data(), in, e->csize[k], e->codec[k], e->rsize[k],

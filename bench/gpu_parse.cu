@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 	wlz_huf_tables *ht = (wlz_huf_tables *)malloc(sizeof(wlz_huf_tables));
 	uint64_t sbytes = 0, ntok = 0, nscr = 0, content = 0;
 	each_block(arc, "gpu_parse", [&](const wlz_block_entry *e, uint64_t bstart) {
-		const wlz_gpu_pblock p = pblock_next(e, bstart, &sbytes, &ntok, &nscr);
+		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, bstart, &sbytes, &ntok, &nscr);
 		st.resize(sbytes);
 		uint64_t in = e->data_offset;
 		for (int k = 0; k < WLZ_NSTREAMS; k++) {

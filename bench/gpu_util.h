@@ -108,31 +108,6 @@ template <class F> static inline unsigned each_block(const std::vector<uint8_t> 
 	return members;
 }
 
-/* A block's description for the GPU parse (parse.h): its streams at
- * 16-byte aligned offsets from *sbytes with 16 readable bytes after each,
- * its tokens from *ntok, its varint scratch from *nscr; all three
- * advanced past it. */
-static inline wlz_gpu_pblock pblock_next(const wlz_block_entry *e, uint64_t bstart, uint64_t *sbytes, uint64_t *ntok,
-					 uint64_t *nscr)
-{
-	wlz_gpu_pblock p;
-	memset(&p, 0, sizeof p);
-	for (int k = 0; k < WLZ_NSTREAMS; k++) {
-		*sbytes = (*sbytes + 15) & ~(uint64_t)15;
-		p.s_off[k] = *sbytes;
-		p.rsize[k] = e->rsize[k];
-		*sbytes += e->rsize[k] + 16;
-	}
-	p.bstart = bstart;
-	p.length = e->length;
-	p.ntok = e->token_count;
-	p.tok_off = *ntok;
-	p.scr_off = *nscr;
-	*ntok += e->token_count;
-	*nscr += e->rsize[WLZ_S_LEN] + 1;
-	return p;
-}
-
 /* Stream k of block e, stored at src, decoded on the CPU to dst (raw
  * copied); false if it does not decode. */
 static inline bool cpu_stream(const uint8_t *src, const wlz_block_entry *e, int k, uint8_t *dst, wlz_huf_tables *ht)

@@ -27,6 +27,7 @@ static const char *const wlz_error_names[WLZ_ERR_COUNT_] = {
 	[WLZ_ERR_READ] = "read error",
 	[WLZ_ERR_WRITE] = "write error",
 	[WLZ_ERR_INTERNAL] = "internal error",
+	[WLZ_ERR_GPU] = "GPU error",
 };
 
 WLZ_EXPORT const char *wlz_error_name(wlz_error err)

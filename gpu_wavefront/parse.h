@@ -13,6 +13,8 @@
 extern "C" {
 #endif
 
+#include "format/format.h"
+
 /* One block: its decoded streams (cmd, lit, len, off) at s_off[k] of the
  * streams buffer, rsize[k] bytes each (16 readable bytes after each), its
  * content at bstart (in the member), tokens to tok_off of the token
@@ -31,6 +33,13 @@ typedef struct wlz_gpu_token {
 	uint32_t lit, mlen;
 	uint64_t src, pos, lp;
 } wlz_gpu_token;
+
+/* Lays block e (its first byte bstart in its member) out for the parse:
+ * its streams at 16-byte aligned places from *sbytes with 16 readable
+ * bytes after each, its tokens from *ntok, its varint scratch from *nscr;
+ * all three advanced past it. */
+wlz_gpu_pblock wlz_gpu_pblock_next(const wlz_block_entry *e, uint64_t bstart, uint64_t *sbytes, uint64_t *ntok,
+				   uint64_t *nscr);
 
 /* Parses n blocks (a thread block each) on stream; bad[i] is set nonzero
  * where block i breaks a rule of section 6, and then bad[n] (which the

@@ -76,6 +76,7 @@ typedef enum wlz_error {
 	WLZ_ERR_READ,           /* the read callback failed */
 	WLZ_ERR_WRITE,          /* the write callback failed (or asked to stop) */
 	WLZ_ERR_INTERNAL,       /* a bug: please report it */
+	WLZ_ERR_GPU,            /* no such GPU, a CUDA failure, or an archive a GPU cannot decode */
 	WLZ_ERR_COUNT_          /* number of codes; not an error */
 } wlz_error;
 

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# gpu.sh - the GPU stages against the CPU on small real archives (label
+# gpu.sh - the GPU decoder against the CPU on small real archives (label
 # `gpu`; exit 77, skipped, where there is no GPU):
-#   gpu_decode (entropy, parse, waves, block checksums; content equal to
-#   the CPU's), gpu_parse (every token equal to the CPU's; damaged blocks
-#   refused) and gpu_checksum (XXH3 against libxxhash and the headers),
-#   on the default archive, one of depth 2 and a two-member one.
-#   gpu.sh WAVELZ BINDIR DATADIR
+#   gpu_decode (entropy, parse, execution, block checksums; content equal
+#   to the CPU's), gpu_parse (every token equal to the CPU's; damaged
+#   blocks refused) and gpu_checksum (XXH3 against libxxhash and the
+#   headers), on the default archive, one of depth 2 and a two-member one;
+#   then the CLI: `wavelz -d --gpu` equal to the CPU's output on those and
+#   on golden-bad's good archives, and every bad one refused by
+#   `-t --gpu` and `-d --gpu` with no output left behind.
+#   gpu.sh WAVELZ BINDIR DATADIR [GOLDEN_BAD_DIR]
 set -u
-W=$1 B=$2 D=$3
+W=$1 B=$2 D=$3 G=${4:-$(dirname "$0")/golden-bad}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 zstd -q -dc "$D/illumina_1000k.fastq.zst" > "$tmp/in" || exit 1
@@ -36,4 +39,33 @@ for a in def d2 two; do
 	run "$B/gpu_parse" "$tmp/$a.wlz" 1
 	run "$B/gpu_checksum" "$tmp/$a.wlz" 1
 done
+# The CLI on the GPU.
+for a in def d2 two; do
+	"$W" -q -d --gpu -c "$tmp/$a.wlz" > "$tmp/gpu.out" || { echo "FAIL: -d --gpu $a"; exit 1; }
+	"$W" -q -d -c "$tmp/$a.wlz" | cmp -s - "$tmp/gpu.out" || { echo "FAIL: -d --gpu $a differs from the CPU"; exit 1; }
+	"$W" -q -t --gpu "$tmp/$a.wlz" || { echo "FAIL: -t --gpu $a"; exit 1; }
+done
+good=0 bad=0
+while IFS=$'\t' read -r name want; do
+	f=$G/$name.wlz
+	[ -e "$f" ] || continue
+	rm -f "$tmp/o"
+	if [ "$want" = OK ] && [ "$name" != good-zstd ]; then
+		"$W" -q -d --gpu "$f" -o "$tmp/o" || { echo "FAIL: $name: the GPU refuses a good archive"; exit 1; }
+		"$W" -q -d -c "$f" | cmp -s - "$tmp/o" || { echo "FAIL: $name: GPU output differs"; exit 1; }
+		good=$((good + 1))
+		continue
+	fi
+	# (good-zstd: zstd streams, which the GPU cannot read: refused too)
+	if "$W" -q -t --gpu "$f" 2> "$tmp/err"; then
+		echo "FAIL: $name: -t --gpu accepts it"
+		exit 1
+	fi
+	if "$W" -q -d --gpu "$f" -o "$tmp/o" 2>> "$tmp/err" || [ -e "$tmp/o" ]; then
+		echo "FAIL: $name: -d --gpu accepts it or leaves output"
+		exit 1
+	fi
+	bad=$((bad + 1))
+done < "$G/EXPECTED"
+echo "gpu.sh: CLI on the GPU: $good good archives equal to the CPU's, $bad bad ones refused"
 echo "gpu.sh: all GPU checks passed"

@@ -23,6 +23,9 @@
 #include <unistd.h>
 
 #include "wavelz.h"
+#ifdef WLZ_HAVE_GPU
+#include "wavelz_gpu.h"
+#endif
 #include "fileio.h"
 
 #define PROGRAM "wavelz"
@@ -61,6 +64,7 @@ struct prefs {
 	int remove_src;         /* --rm */
 	int recursive;          /* -r: directories' files */
 	int progress;           /* -1 auto, 0 off, 1 on */
+	int gpu;                /* --gpu[=N]: decode on GPU N; -1 on the CPU */
 };
 
 struct progress {
@@ -76,6 +80,9 @@ struct job {
 	const struct prefs *p;
 	wlz_cctx *cctx;
 	wlz_dctx *dctx;
+#ifdef WLZ_HAVE_GPU
+	wlz_gdctx *gctx;
+#endif
 	int progress_ok;        /* may progress be shown at all */
 	struct progress prog;
 	/* totals for the closing summary */
@@ -425,6 +432,82 @@ static size_t source_read(void *opaque, void *buf, size_t cap)
 	return fio_read(so->in, buf, cap);
 }
 
+#ifdef WLZ_HAVE_GPU
+/* Bytes written a time, so that progress moves. */
+#define GPU_WRITE_PIECE ((size_t)64 << 20)
+
+/* Decode the archive in (its first npre bytes already in pre) on the
+ * GPU: read whole into pinned memory, decoded whole on the GPU, then
+ * written to sk. */
+static int decode_gpu(struct job *job, const char *name, struct source *so, uint64_t size_hint, struct sink *sk)
+{
+	size_t cap = size_hint != ~0ull ? (size_t)size_hint + 1 : (size_t)1 << 26, n = 0, k;
+	uint8_t *src = wlz_gpu_host_alloc(cap), *dst = NULL;
+	uint64_t total = 0;
+	size_t got = 0;
+	wlz_error e;
+	int ret = 1;
+
+	if (!src) {
+		file_error(name, "cannot allocate %zu bytes of pinned memory", cap);
+		return 1;
+	}
+	/* The whole archive (pinned: the upload runs at full speed). */
+	for (;;) {
+		if (n == cap) {
+			uint8_t *more = wlz_gpu_host_alloc(cap * 2);
+			if (!more) {
+				file_error(name, "cannot allocate %zu bytes of pinned memory", cap * 2);
+				goto out;
+			}
+			memcpy(more, src, n);
+			wlz_gpu_host_free(src);
+			src = more;
+			cap *= 2;
+		}
+		k = source_read(so, src + n, cap - n);
+		if (k == (size_t)-1) {
+			file_error(name, "read error: %s", strerror(errno));
+			goto out;
+		}
+		if (k == 0)
+			break;
+		n += k;
+	}
+	e = wlz_get_content_size(src, n, &total);
+	if (e == WLZ_OK && total > SIZE_MAX - 1)
+		e = WLZ_ERR_SRC_TOO_LARGE;
+	if (e == WLZ_OK && !(dst = wlz_gpu_host_alloc((size_t)total + 1))) {
+		file_error(name, "cannot allocate %" PRIu64 " bytes of pinned memory", total + 1);
+		goto out;
+	}
+	if (e == WLZ_OK) {
+		progress_start(job, name, total);
+		e = wlz_gpu_decompress(job->gctx, dst, (size_t)total, src, n, &got);
+	}
+	if (e != WLZ_OK) {
+		progress_end(job);
+		lib_error(name, e);
+		goto out;
+	}
+	for (size_t at = 0; at < got; at += k) {
+		k = got - at < GPU_WRITE_PIECE ? got - at : GPU_WRITE_PIECE;
+		if (write_cb(sk, dst + at, k)) {
+			progress_end(job);
+			file_error(STDOUT_DISPLAY, "write error: %s", fio_strerror(sk->err));
+			goto out;
+		}
+		progress_update(&job->prog, at + k, got);
+	}
+	progress_end(job);
+	ret = 0;
+out:
+	wlz_gpu_host_free(src);
+	wlz_gpu_host_free(dst);
+	return ret;
+}
+#endif
+
 /* Decode the archive in from front to back into sk (a file, stdout, or
  * nothing for -t).  -dcf passes what is not an archive through, as zstd
  * does. */
@@ -459,6 +542,10 @@ static int decode_stream(struct job *job, const char *name, fio_input *in, struc
 			return k == (size_t)-1;
 		}
 	}
+#ifdef WLZ_HAVE_GPU
+	if (job->p->gpu >= 0)
+		return decode_gpu(job, name, &so, in->size_, sk);
+#endif
 	progress_start(job, name, in->size_ == ~0ull ? 0 : in->size_);
 	e = wlz_decompress_stream(job->dctx, source_read, &so, write_cb, sk, &got);
 	progress_end(job);
@@ -714,6 +801,9 @@ static void usage(FILE *f, const char *prog)
 "\n"
 "Decompression:\n"
 "      --memory=SIZE    refuse archives whose window is larger (default 2G)\n"
+"      --gpu[=N]        decode (-d, -t) on GPU N (default 0; CUDA builds): every\n"
+"                       stage and check on the GPU; the archive and its content\n"
+"                       must fit in GPU memory; zstd-coded streams cannot be read\n"
 "  -dcf                 pass input that is not an archive through unchanged\n"
 "\n"
 "General:\n"
@@ -904,6 +994,10 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 			if (!read_size(&sz, &v) || *sz || v < 1)
 				bad_usage(prog, "bad size '%s'", val);
 			p->memory = v;
+		} else if (IS("--gpu")) {
+			if (!whole_uint(val, &v) || v > 1023)
+				bad_usage(prog, "bad GPU number '%s'", val);
+			p->gpu = (int)v;
 		} else if (IS("--flatten")) {
 			if (strcmp(val, "full") != 0)
 				bad_usage(prog, "bad flattening '%s' (only 'full')", val);
@@ -943,6 +1037,8 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 		p->progress = 0;
 	else if (IS("--no-flatten"))
 		p->flatten = 0;
+	else if (IS("--gpu"))
+		p->gpu = 0;
 	else if (IS("--flatten"))
 		p->flatten = 1;
 	else if (IS("--help")) {
@@ -1061,6 +1157,7 @@ int main(int argc, char **argv)
 	p.flatten = 1;  /* the library's default: priced flattening */
 	p.parallel = WLZ_PARALLEL_DEFAULT;
 	p.progress = -1;
+	p.gpu = -1;
 	if (!strcmp(prog, "unwavelz"))
 		p.op = OP_DECOMPRESS;
 	if (!strcmp(prog, "wavelzcat")) {
@@ -1148,6 +1245,17 @@ int main(int argc, char **argv)
 			p.remove_src = 0;
 	}
 
+#ifndef WLZ_HAVE_GPU
+	if (p.gpu >= 0) {
+		DISPLAYLEVEL(1, PROGRAM ": --gpu: this wavelz was built without CUDA\n");
+		return 1;
+	}
+#endif
+	if (p.gpu >= 0 && (p.op == OP_COMPRESS || p.op == OP_LIST)) {
+		DISPLAYLEVEL(1, PROGRAM ": --gpu decodes only (-d, -t)\n");
+		return 1;
+	}
+
 	fio_init();
 	memset(&job, 0, sizeof(job));
 	job.p = &p;
@@ -1205,6 +1313,13 @@ int main(int argc, char **argv)
 		}
 		wlz_dctx_set_progress(job.dctx, progress_update, &job.prog);
 		wlz_dctx_set_memory_limit(job.dctx, p.memory);
+#ifdef WLZ_HAVE_GPU
+		if (p.gpu >= 0 && !(job.gctx = wlz_gdctx_create(p.gpu))) {
+			DISPLAYLEVEL(1, PROGRAM ": no GPU %d (%d visible)\n", p.gpu, wlz_gpu_count());
+			return 1;
+		}
+		wlz_gdctx_set_memory_limit(job.gctx, p.memory);
+#endif
 		for (i = 0; i < nfiles; i++)
 			ret |= p.op == OP_TEST ? test_file(&job, files[i])
 					       : decompress_file(&job, files[i]);
@@ -1228,6 +1343,9 @@ int main(int argc, char **argv)
 
 	wlz_cctx_free(job.cctx);
 	wlz_dctx_free(job.dctx);
+#ifdef WLZ_HAVE_GPU
+	wlz_gdctx_free(job.gctx);
+#endif
 	if (p.recursive)
 		fio_list_free(&expanded);
 	else

@@ -1,0 +1,71 @@
+/*
+ * wavelz_gpu.h - decoding wavelz archives on a GPU (CUDA).
+ *
+ * Built only where the CUDA toolkit was found (the library wlz_gpu);
+ * wavelz.h alone never needs it.  Every stage runs on the GPU: the stream
+ * codec, token parsing, literals and matches, and the XXH3-64 of every
+ * block's payload and content, checked against the archive.  The archive's
+ * headers and index are read on the host (an archive in device memory is
+ * copied back once for that), and every rule of SPEC.md section 7 is
+ * checked as the CPU decoder checks it; on an error the output is
+ * unspecified and the call says which rule failed (wlz_error_detail()).
+ *
+ * Archives whose streams are zstd-coded (--streams=zstd) cannot be decoded
+ * on a GPU: WLZ_ERR_GPU, with that said in the detail.  A whole archive,
+ * its content and the decoder's work (about three times the content) must
+ * fit in GPU memory.
+ */
+#ifndef WAVELZ_GPU_H
+#define WAVELZ_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "wavelz.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* GPUs visible to this process (0 when none, or no driver). */
+int wlz_gpu_count(void);
+
+/* A GPU decoding context: its device, buffers (kept and grown from call to
+ * call) and a stream of its own.  NULL when the device does not exist. */
+typedef struct wlz_gdctx wlz_gdctx;
+wlz_gdctx *wlz_gdctx_create(int device);
+void wlz_gdctx_free(wlz_gdctx *g);
+
+/* Members whose window is over bytes are refused (WLZ_ERR_WINDOW), as by
+ * the CPU decoder (wlz_dctx_set_memory_limit), so that both accept the
+ * same archives; 0 restores WLZ_MEMORY_LIMIT_DEFAULT. */
+void wlz_gdctx_set_memory_limit(wlz_gdctx *g, uint64_t bytes);
+
+/* Host to host: src (host memory) decoded into dst (host memory).  dst
+ * from wlz_gpu_host_alloc (pinned) is written by DMA, at full speed; any
+ * other host memory works, more slowly.  *dst_size receives the bytes
+ * written.  Synchronous. */
+wlz_error wlz_gpu_decompress(wlz_gdctx *g, void *dst, size_t dst_cap, const void *src, size_t src_size,
+			     size_t *dst_size);
+
+/* Asynchronous forms, on the caller's stream (a cudaStream_t; NULL is the
+ * context's own): d_dst is device memory; src is host memory (_h2d), or
+ * device memory (_d2d).  They return once every stage is queued, or with
+ * an error found before (a bad header, index, size); the GPU's verdict
+ * (checksums, streams, tokens) comes from wlz_gdctx_wait, which waits for
+ * the stream.  Host source memory must stay valid until then. */
+wlz_error wlz_gpu_decompress_h2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, const void *src, size_t src_size,
+				 size_t *dst_size, void *stream);
+wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, const void *d_src, size_t src_size,
+				 size_t *dst_size, void *stream);
+wlz_error wlz_gdctx_wait(wlz_gdctx *g);
+
+/* Pinned host memory (for wlz_gpu_decompress's dst and src: transfers at
+ * full speed); NULL when it cannot be had. */
+void *wlz_gpu_host_alloc(size_t size);
+void wlz_gpu_host_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
