@@ -44,6 +44,7 @@ int main(int argc, char **argv)
 	std::vector<uint64_t> boff, blen, bsum;
 	uint64_t sbytes = 0, ntok = 0, nscr = 0, size = 0;
 	unsigned maxl = 0;
+	uint32_t max_lit = 0;
 	const unsigned members = each_block(arc, "gpu_decode", [&](const wlz_block_entry *e, uint64_t bstart) {
 		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, bstart, &sbytes, &ntok, &nscr);
 		uint64_t in = e->data_offset;
@@ -60,6 +61,7 @@ int main(int argc, char **argv)
 		blen.push_back(e->length);
 		bsum.push_back(e->checksum);
 		maxl = e->max_level > maxl ? e->max_level : maxl;
+		max_lit = e->rsize[WLZ_S_LIT] > max_lit ? e->rsize[WLZ_S_LIT] : max_lit;
 		size += e->length;
 	});
 	if (members != 1) {
@@ -163,7 +165,7 @@ int main(int argc, char **argv)
 			if (wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
 				return 3;
 			CK(cudaEventRecord(ev[2]));
-			if (wlz_gpu_flow(d_blk, n, d_tok, ntok, d_st, d_out, size, d_flow, d_bad + n, d_fail, 0))
+			if (wlz_gpu_flow(d_blk, n, max_lit, d_tok, ntok, d_st, d_out, size, d_flow, d_bad + n, d_fail, 0))
 				return 3;
 			CK(cudaEventRecord(ev[3]));
 			if (wlz_gpu_xxh3(d_out, d_boff, d_blen, d_hash, n, d_hscr, 0))

@@ -6,14 +6,22 @@
 # bench/gpu_decode on it (both designs of match execution, every stage on
 # the GPU, checked against the CPU decoder, device-resident and host to
 # host, beside the CPU decoder on every core), its rows to
-# OUTDIR/decode.csv.  Then compute-sanitizer memcheck and racecheck of
+# OUTDIR/decode.csv; and bench/gpu_peers on the corpus (nvCOMP's LZ4,
+# Snappy, GDeflate and zstd decoders, 64 KiB chunks) to OUTDIR/peers.csv,
+# where BINDIR has it.  Then compute-sanitizer memcheck and racecheck of
 # gpu_decode on an 8 MB slice of the first corpus (OUTDIR/sanitizer.txt).
-# BINDIR holds wavelz, gpu_decode and zstd, built on the dev machine
-# (bench/README.md).
+# BINDIR holds wavelz, gpu_decode, zstd and gpu_peers, built on the dev
+# machine (bench/README.md); .dev/nvcomp holds libnvcomp.so.6.xz.
 set -uo pipefail
 bin=$1 out=$2 depths=$3
 shift 3
 mkdir -p "$out"
+lib=.dev/nvcomp/lib
+if [ -x "$bin/gpu_peers" ] && [ ! -s "$lib/libnvcomp.so.6" ] && [ -s .dev/nvcomp/libnvcomp.so.6.xz ]; then
+	mkdir -p "$lib"
+	xz -dc .dev/nvcomp/libnvcomp.so.6.xz > "$lib/libnvcomp.so.6"
+fi
+export LD_LIBRARY_PATH=$PWD/$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" || true
 lscpu | grep -E "Model name|^CPU\(s\)" > "$out/cpu.txt" || true
 tmp=$(mktemp -d)
@@ -31,6 +39,11 @@ for c in "$@"; do
 		echo "# $n depth $d: exit $?" >> "$out/decode.csv"
 		sed "s/^$n\.wlz\|^a\.wlz/$n-$d/" "$tmp/rows" >> "$out/decode.csv"
 	done
+	if [ -x "$bin/gpu_peers" ] && [ -s "$lib/libnvcomp.so.6" ]; then
+		timeout 300 "$bin/gpu_peers" "$tmp/$n" 10 > "$tmp/rows"
+		echo "# $n peers: exit $?" >> "$out/peers.csv"
+		cat "$tmp/rows" >> "$out/peers.csv"
+	fi
 	if [ -z "$first" ]; then
 		first=$n
 		head -c 8000000 "$tmp/$n" | "$bin/wavelz" -3 -q -c > "$tmp/slice.wlz"

@@ -222,6 +222,7 @@ static wlz_error queue_member(wlz_gdctx *g, const uint8_t *harc, const wlz_membe
 		goto done;
 	}
 	uint64_t sbytes = 0, ntok = 0, nscr = 0, bstart = 0, pack = 0;
+	uint32_t max_lit = 0;
 	for (uint64_t b = 0; b < n; b++) {
 		const wlz_block_entry *e = &m->blocks[b];
 		blk[b] = wlz_gpu_pblock_next(e, bstart, &sbytes, &ntok, &nscr);
@@ -239,6 +240,7 @@ static wlz_error queue_member(wlz_gdctx *g, const uint8_t *harc, const wlz_membe
 			}
 			in += e->csize[k];
 		}
+		max_lit = e->rsize[WLZ_S_LIT] > max_lit ? e->rsize[WLZ_S_LIT] : max_lit;
 		arr[A_PFROM * n + b] = e->data_offset;
 		arr[A_PTO * n + b] = pack;
 		arr[A_PLEN * n + b] = wlz_payload_size(e);
@@ -295,7 +297,7 @@ static wlz_error queue_member(wlz_gdctx *g, const uint8_t *harc, const wlz_membe
 			       (int *)(stat + V_ENT), st) ||
 	    wlz_gpu_parse(g->d[B_BLK].p, n, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, (uint64_t)1 << m->h.window_log,
 			  st) ||
-	    wlz_gpu_flow(g->d[B_BLK].p, n, g->d[B_TOK].p, ntok, sb, out, size, g->d[B_FLOW].p, bad + n,
+	    wlz_gpu_flow(g->d[B_BLK].p, n, max_lit, g->d[B_TOK].p, ntok, sb, out, size, g->d[B_FLOW].p, bad + n,
 			 stat + V_FLOW, st))
 		goto launch;
 	/* 5. Content. */

@@ -4,29 +4,26 @@
  * final.  (Waves, every pending token checked again in each, measured 3
  * to 10 times slower: bench/host/issue15-decode.md.)
  *
- * Every token has a state: 0, 1 once its literals are final, 2 once its
- * match is too.  Tokens are cut into chunks of 32 (in member order,
- * across blocks).  A warp takes the next chunk from a ticket counter, so
- * chunks start in order; every source lies before its match, so the
- * lowest token not yet final can always run, and the pass cannot stall.
- * In its chunk the warp:
- *   1. copies every token's literals (the chunk's literal bytes spread
- *      over the lanes, each finding its token by a search of the lanes'
- *      prefix sums);
- *   2. finds, for each match, the tokens of earlier chunks that wrote the
- *      bytes it reads (a table giving the token at every 256th byte, then
- *      a short walk), and the tokens of its own chunk before it that it
- *      reads from;
- *   3. copies the matches in rounds: a round takes every match whose
+ * First every literal byte is copied, by a kernel of its own: a warp a
+ * 512 bytes of a block's literal stream, so that a literal run of a whole
+ * block (a PacBio FASTQ is mostly literals) is copied by thousands of
+ * warps, not one.  Then the pass, for matches only.  A token is pending
+ * (state 0) until its match is copied (state 1).  Tokens are cut into
+ * chunks of 32 (in member order, across blocks).  A warp takes the next
+ * chunk from a ticket counter, so chunks start in order; every source
+ * lies before its match, so the lowest pending token can always run, and
+ * the pass cannot stall.  In its chunk the warp:
+ *   1. finds, for each match, the tokens of earlier chunks whose matches
+ *      wrote bytes it reads (a table giving the token at every 256th byte,
+ *      then a short walk), and the tokens of its own chunk before it whose
+ *      matches it reads;
+ *   2. copies the matches in rounds: a round takes every match whose
  *      sources are final now (the earlier chunks' token states polled,
  *      its own chunk's rounds done), the bytes of all of them spread over
- *      the lanes as the literals were, then publishes their states (a
- *      release store).  Only when no match can go does it publish its
- *      literals' states and sleep.  Waiting for a whole chunk instead
- *      chained every chunk to the one before, as FASTQ records read the
- *      record before.
- * Blocks' tail literals (after their last tokens) are copied first, by a
- * kernel of their own.
+ *      the lanes (each finding its token by a search of the lanes' prefix
+ *      sums), then publishes their states (a release store).  Waiting for
+ *      a whole chunk instead chained every chunk to the one before, as
+ *      FASTQ records read the record before.
  * A match overlapping its own output copies byte j from source byte
  * j % dist, which lies before it, so a match's bytes never wait on each
  * other.  Bytes other warps wrote are read through L2 (ld.global.cg), as
@@ -44,24 +41,6 @@
 /* Polls of a stalled warp before it gives up (a defect, never expected:
  * the lowest pending token can always run). */
 #define PATIENCE (1u << 24)
-
-/* A block's tail: the literals after its last token. */
-__global__ void tail_kernel(const wlz_gpu_pblock *__restrict__ blk, const uint8_t *__restrict__ st,
-			    uint8_t *__restrict__ out, const wlz_gpu_token *__restrict__ tok, const uint32_t *bad)
-{
-	if (*bad)
-		return;
-	const wlz_gpu_pblock B = blk[blockIdx.x];
-	uint64_t end = B.bstart;
-	if (B.ntok) {
-		const wlz_gpu_token &t = tok[B.tok_off + B.ntok - 1];
-		end = t.pos + t.lit + t.mlen;
-	}
-	const uint64_t tail = B.bstart + B.length - end;
-	const uint8_t *lit = st + B.s_off[1] + B.rsize[1] - tail;
-	for (uint64_t i = threadIdx.x; i < tail; i += blockDim.x)
-		out[end + i] = lit[i];
-}
 
 /* The work area: the granule table, the token states and the ticket. */
 struct flow_area {
@@ -138,6 +117,71 @@ __device__ __forceinline__ uint32_t warp_excl(uint32_t x, unsigned lane, uint32_
 	return v - x;
 }
 
+/* Literal bytes a warp of lits_kernel copies. */
+#define LIT_TILE 512
+
+/* Every literal byte: the warp (blockIdx.x, warp) of block blockIdx.y
+ * copies bytes [start, start + LIT_TILE) of the block's literal stream,
+ * to its tokens' places or, past the last token's, to the block's tail. */
+__global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gpu_token *__restrict__ tok,
+			    const uint8_t *__restrict__ st, uint8_t *__restrict__ out, const uint32_t *bad)
+{
+	if (*bad)
+		return; /* a block broke a rule: its tokens were never written */
+	const unsigned lane = threadIdx.x & 31;
+	const wlz_gpu_pblock B = blk[blockIdx.y];
+	const uint32_t nlit = B.rsize[1], nt = B.ntok;
+	const uint32_t start = (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) * LIT_TILE;
+	if (start >= nlit)
+		return;
+	const uint32_t end = nlit - start < LIT_TILE ? nlit : start + LIT_TILE;
+	const wlz_gpu_token *T = tok + B.tok_off;
+	const uint8_t *lit = st + B.s_off[1];
+	const uint64_t lbase = B.s_off[1];
+	/* The tail: stream bytes from tail0 on, to the output from tend on. */
+	uint64_t tend = B.bstart;
+	if (nt)
+		tend = T[nt - 1].pos + T[nt - 1].lit + T[nt - 1].mlen;
+	const uint32_t tail0 = nlit - (uint32_t)(B.bstart + B.length - tend);
+	/* The last token whose literals start at or before start: a search
+	 * 32 ways at a time (token 0's start at 0). */
+	uint32_t lo = 0, hi = nt;
+	while (hi - lo > 32) {
+		const uint32_t step = (hi - lo + 31) / 32, j = lo + lane * step;
+		const uint32_t m = __ballot_sync(FULL, j < hi && T[j].lp - lbase <= start);
+		lo += (31 - __clz(m)) * step;
+		hi = lo + step < hi ? lo + step : hi;
+	}
+	if (hi > lo) {
+		const uint32_t m = __ballot_sync(FULL, lo + lane < hi && T[lo + lane].lp - lbase <= start);
+		lo += 31 - __clz(m);
+	}
+	/* 32 tokens at a time: the bytes before the next batch's first
+	 * token's literals are theirs (a block's literals lie back to back,
+	 * so byte x is the literal of the last token starting at or before
+	 * it). */
+	uint32_t x0 = start < tail0 ? start : tail0, x1 = end < tail0 ? end : tail0;
+	for (uint32_t j = lo; x0 < x1; j += 32) {
+		const uint32_t jj = j + lane;
+		const bool h = jj < nt;
+		const uint32_t lpr = h ? (uint32_t)(T[jj].lp - lbase) : UINT32_MAX;
+		const uint64_t ps = h ? T[jj].pos : 0;
+		const uint32_t cover = j + 32 < nt ? (uint32_t)(T[j + 32].lp - lbase) : tail0;
+		const uint32_t stop = x1 < cover ? x1 : cover;
+		for (uint32_t base = x0; base < stop; base += 32) {
+			const uint32_t x = base + lane;
+			const unsigned o = owner(lpr, x);
+			const uint32_t q = __shfl_sync(FULL, lpr, o);
+			const uint64_t p = __shfl_sync(FULL, ps, o);
+			if (x < stop)
+				out[p + (x - q)] = lit[x];
+		}
+		x0 = stop > x0 ? stop : x0;
+	}
+	for (uint32_t x = (start > tail0 ? start : tail0) + lane; x < end; x += 32)
+		out[tend + (x - tail0)] = lit[x];
+}
+
 /* Copies tot bytes spread over the lanes, UNROLL a lane at a time (their
  * loads before their stores): byte k belongs to the lane whose exclusive
  * prefix pre is the last at or below it, and byte(lane, k, &to) gives
@@ -210,31 +254,24 @@ __global__ void __launch_bounds__(FT)
 		const uint64_t dst = t.pos + t.lit;
 		const uint32_t rpos = have ? (uint32_t)(t.pos - cs) : UINT32_MAX;
 
-		/* 1. Literals: byte k of the chunk's goes from lsrc + k to
-		 * ldst + k of its token's lane. */
-		uint32_t ltot;
-		const uint32_t lpre = warp_excl(t.lit, lane, &ltot);
-		const uint64_t ldst = t.pos - lpre, lsrc = t.lp - lpre;
-		spread(lpre, ltot, lane, out, [&](unsigned o, uint32_t k, uint64_t *to) {
-			*to = __shfl_sync(FULL, ldst, o) + k;
-			return st + __shfl_sync(FULL, lsrc, o) + k;
-		});
-
-		/* 2. Sources: tokens next..last of earlier chunks (the last one's
-		 * match too where last2), and the tokens of this chunk before it
-		 * (need). */
+		/* 1. Sources: tokens next..last of earlier chunks whose matches
+		 * it reads, and those of this chunk before it (need). */
 		const uint64_t dist = dst - t.src;
 		const uint32_t own = have ? (uint32_t)(dist < t.mlen ? dist : t.mlen) : 0;
 		const uint64_t a = t.src, b = t.src + own;
 		uint32_t next = 1, last = 0;
-		bool last2 = false;
 		if (own && a < cs) {
 			const uint64_t e = (b < cs ? b : cs) - 1;
 			next = walk(tok, ntok, A.gidx[a >> GRAN_BITS], a);
 			last = walk(tok, ntok, next, e);
-			if (tok[last].pos > e)
-				next = 1, last = 0; /* all before the first token: a tail, written */
-			last2 = e >= tok[last].pos + tok[last].lit;
+			/* (its reads end in last's literals: last's match is not
+			 * read; all before the first token: a tail) */
+			if (tok[last].pos > e || e < tok[last].pos + tok[last].lit) {
+				if (last == next || tok[last].pos > e)
+					next = 1, last = 0;
+				else
+					last--;
+			}
 		}
 		const bool inside = own && b > cs;
 		const uint32_t lo = inside ? (uint32_t)((a > cs ? a : cs) - cs) : 0,
@@ -248,25 +285,19 @@ __global__ void __launch_bounds__(FT)
 		if (inside)
 			need = (1u << jhi) - (1u << jlo) | (jhi < lane && hi >= mhi ? 1u << jhi : 0);
 
-		/* 3. Matches in rounds, each round's states published. */
+		/* 2. Matches in rounds, each round's states published. */
 		uint32_t polls = 0;
 		uint32_t fin = __ballot_sync(FULL, !have);
-		bool lits_out = false;
 		while (fin != FULL) {
 			const bool mine = !(fin >> lane & 1);
 			while (mine && next <= last) {
-				const uint32_t v = poll(A.state + next);
-				if (v < (next < last || last2 ? 2u : 1u))
+				if (!poll(A.state + next))
 					break;
 				next++;
 			}
 			const bool go = mine && next > last && !(need & ~fin);
 			const uint32_t ready = __ballot_sync(FULL, go);
 			if (!ready) {
-				if (!lits_out) { /* (not over a state 2 already published) */
-					publish(A.state, i, mine, 1);
-					lits_out = true;
-				}
 				uint32_t quit = 0;
 				if (lane == 0)
 					quit = ++polls > PATIENCE || *(volatile uint32_t *)fail;
@@ -298,19 +329,21 @@ __global__ void __launch_bounds__(FT)
 			});
 			/* (published every round: holding them to the chunk's end
 			 * measured slower at depth 10) */
-			publish(A.state, i, go, 2);
+			publish(A.state, i, go, 1);
 			fin |= ready;
 		}
 	}
 }
 
-extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, size_t ntok,
-			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work,
+extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, const wlz_gpu_token *d_tok,
+			    size_t ntok, const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work,
 			    const uint32_t *d_bad, uint32_t *d_fail, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
-	if (n)
-		tail_kernel<<<(unsigned)n, 256, 0, st>>>(d_blk, d_streams, d_out, d_tok, d_bad);
+	const unsigned per = LIT_TILE * (FT / 32);
+	if (n && max_lit)
+		lits_kernel<<<dim3((max_lit + per - 1) / per, (unsigned)n), FT, 0, st>>>(d_blk, d_tok, d_streams, d_out,
+											   d_bad);
 	if (cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess)
 		return 1;
 	if (!ntok)
@@ -320,13 +353,13 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu
 	if (cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess)
 		return 1;
 	index_kernel<<<(unsigned)((ntok + 255) / 256), 256, 0, st>>>(d_tok, (uint32_t)ntok, size, A.gidx, A.state);
-	int dev, nsm, per;
+	int dev, nsm, fit;
 	if (cudaGetDevice(&dev) != cudaSuccess ||
 	    cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, flow_kernel, FT, 0) != cudaSuccess)
+	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, flow_kernel, FT, 0) != cudaSuccess)
 		return 1;
 	/* Only as many warps as run at once: the ticket hands out the work. */
-	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (per > 0 ? per : 1));
+	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (fit > 0 ? fit : 1));
 	const unsigned grid = want < most ? want : most;
 	flow_kernel<<<grid, FT, 0, st>>>(d_tok, (uint32_t)ntok, d_streams, d_out, A, d_bad, d_fail);
 	return cudaGetLastError() != cudaSuccess;

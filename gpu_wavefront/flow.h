@@ -22,14 +22,15 @@ size_t wlz_gpu_flow_work(size_t ntok, uint64_t size);
 
 /* Writes a member's content into d_out (size bytes): every token's
  * literals and match, from wlz_gpu_parse's tokens (ntok of them) and the
- * decoded streams, and the tails of the n blocks.  *d_bad nonzero
+ * decoded streams, and the tails of the n blocks (max_lit: the largest
+ * literal stream among them, rsize[1]).  *d_bad nonzero
  * (the parse's summary flag) makes it write nothing.  d_fail[0] becomes
  * nonzero if the pass gave up, a token having waited far too long (a
  * defect: the lowest pending token can always run); d_fail[1..5] then
  * name it (token, first and last token waited on, that one's state, its
  * waits inside its chunk).  Asynchronous on stream; returns nonzero on a
  * CUDA error. */
-int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, const wlz_gpu_token *d_tok, size_t ntok,
+int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, const wlz_gpu_token *d_tok, size_t ntok,
 		 const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work, const uint32_t *d_bad,
 		 uint32_t *d_fail, void *stream);
 
