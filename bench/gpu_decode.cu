@@ -71,6 +71,9 @@ int main(int argc, char **argv)
 	if (!wlz_gpu_ent_plan_finish(&plan))
 		return 2;
 	const size_t n = blk.size();
+	uint32_t max_tok = 0; /* (the parse's segments a block) */
+	for (const wlz_gpu_pblock &b : blk)
+		max_tok = b.ntok > max_tok ? b.ntok : max_tok;
 
 	/* The CPU's content, to compare. */
 	std::vector<uint8_t> want(size + 16);
@@ -162,7 +165,7 @@ int main(int argc, char **argv)
 			if (wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_st, d_err, 0))
 				return 3;
 			CK(cudaEventRecord(ev[1]));
-			if (wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
+			if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
 				return 3;
 			CK(cudaEventRecord(ev[2]));
 			if (wlz_gpu_flow(d_blk, n, max_lit, d_tok, ntok, d_st, d_out, size, d_flow, d_bad + n, d_fail, 0))

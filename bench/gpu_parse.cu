@@ -56,6 +56,9 @@ int main(int argc, char **argv)
 	wlz_gpu_token *d_tok;
 	wlz_gpu_pblock *d_blk;
 	const size_t n = blk.size();
+	uint32_t max_tok = 0; /* (the parse's segments a block) */
+	for (const wlz_gpu_pblock &b : blk)
+		max_tok = b.ntok > max_tok ? b.ntok : max_tok;
 	CK(cudaMalloc(&d_st, st.size() + 16));
 	CK(cudaMalloc(&d_scr, (nscr + 1) * 4));
 	CK(cudaMalloc(&d_bad, (n + 1) * 4));
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&d_blk, n * sizeof(wlz_gpu_pblock)));
 	CK(cudaMemcpy(d_st, st.data(), st.size(), cudaMemcpyHostToDevice));
 	CK(cudaMemcpy(d_blk, blk.data(), n * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice));
-	if (wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
+	if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
 		return 2;
 	std::vector<wlz_gpu_token> got(ntok);
 	std::vector<uint32_t> bad(n + 1);
@@ -81,7 +84,7 @@ int main(int argc, char **argv)
 				(unsigned long long)want[i].src);
 
 	double best, med;
-	timed(reps, [&] { wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0); }, &best, &med);
+	timed(reps, [&] { wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0); }, &best, &med);
 
 	/* Damage: one cmd byte of each block flipped (the GPU's copy only). */
 	size_t refused = 0, tried = 0;
@@ -92,7 +95,7 @@ int main(int argc, char **argv)
 		const uint8_t orig = st[at], flip = orig ^ 0x84;
 		CK(cudaMemcpy(d_st + at, &flip, 1, cudaMemcpyHostToDevice));
 		CK(cudaMemset(d_bad, 0, (n + 1) * 4));
-		if (wlz_gpu_parse(d_blk, n, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
+		if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
 			return 2;
 		uint32_t gb, any;
 		CK(cudaMemcpy(&gb, d_bad + b, 4, cudaMemcpyDeviceToHost));

@@ -187,7 +187,9 @@ wlz_gpu_pblock wlz_gpu_pblock_next(const wlz_block_entry *e, uint64_t bstart, ui
 	p.tok_off = *ntok;
 	p.scr_off = *nscr;
 	*ntok += e->token_count;
-	*nscr += e->rsize[WLZ_S_LEN] + 1;
+	/* varint starts, 8-byte alignment, then the carries' 8-byte words */
+	const uint64_t segs = ((uint64_t)e->token_count + WLZ_GPU_PARSE_TILE - 1) / WLZ_GPU_PARSE_TILE;
+	*nscr += e->rsize[WLZ_S_LEN] + 1 + 2 + 2 * (WLZ_GPU_PARSE_BLOCK_WORDS + WLZ_GPU_PARSE_SEG_WORDS * segs);
 	return p;
 }
 
@@ -222,7 +224,7 @@ static wlz_error queue_member(wlz_gdctx *g, const uint8_t *harc, const wlz_membe
 		goto done;
 	}
 	uint64_t sbytes = 0, ntok = 0, nscr = 0, bstart = 0, pack = 0;
-	uint32_t max_lit = 0;
+	uint32_t max_lit = 0, max_tok = 0;
 	for (uint64_t b = 0; b < n; b++) {
 		const wlz_block_entry *e = &m->blocks[b];
 		blk[b] = wlz_gpu_pblock_next(e, bstart, &sbytes, &ntok, &nscr);
@@ -241,6 +243,7 @@ static wlz_error queue_member(wlz_gdctx *g, const uint8_t *harc, const wlz_membe
 			in += e->csize[k];
 		}
 		max_lit = e->rsize[WLZ_S_LIT] > max_lit ? e->rsize[WLZ_S_LIT] : max_lit;
+		max_tok = e->token_count > max_tok ? e->token_count : max_tok;
 		arr[A_PFROM * n + b] = e->data_offset;
 		arr[A_PTO * n + b] = pack;
 		arr[A_PLEN * n + b] = wlz_payload_size(e);
@@ -295,7 +298,7 @@ static wlz_error queue_member(wlz_gdctx *g, const uint8_t *harc, const wlz_membe
 	/* 2 to 4. */
 	if (wlz_gpu_ent_launch(&plan, g->d[B_SEG].p, g->d[B_GRP].p, g->d[B_TAB].p, g->d[B_ARC].p, sb,
 			       (int *)(stat + V_ENT), st) ||
-	    wlz_gpu_parse(g->d[B_BLK].p, n, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, (uint64_t)1 << m->h.window_log,
+	    wlz_gpu_parse(g->d[B_BLK].p, n, max_tok, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, (uint64_t)1 << m->h.window_log,
 			  st) ||
 	    wlz_gpu_flow(g->d[B_BLK].p, n, max_lit, g->d[B_TOK].p, ntok, sb, out, size, g->d[B_FLOW].p, bad + n,
 			 stat + V_FLOW, st))

@@ -34,18 +34,24 @@ typedef struct wlz_gpu_token {
 	uint64_t src, pos, lp;
 } wlz_gpu_token;
 
+/* Tokens of a parse segment (a thread block's share of an archive block). */
+#define WLZ_GPU_PARSE_TILE 4096
+/* Scratch 8-byte words of the parse's carries: a block's, a segment's. */
+#define WLZ_GPU_PARSE_BLOCK_WORDS 2
+#define WLZ_GPU_PARSE_SEG_WORDS 9
+
 /* Lays block e (its first byte bstart in its member) out for the parse:
  * its streams at 16-byte aligned places from *sbytes with 16 readable
- * bytes after each, its tokens from *ntok, its varint scratch from *nscr;
- * all three advanced past it. */
+ * bytes after each, its tokens from *ntok, its scratch (varint starts and
+ * segment carries, 4-byte words) from *nscr; all three advanced past it. */
 wlz_gpu_pblock wlz_gpu_pblock_next(const wlz_block_entry *e, uint64_t bstart, uint64_t *sbytes, uint64_t *ntok,
 				   uint64_t *nscr);
 
-/* Parses n blocks (a thread block each) on stream; bad[i] is set nonzero
+/* Parses n blocks (max_tok: the most tokens of any of them) (a thread block each) on stream; bad[i] is set nonzero
  * where block i breaks a rule of section 6, and then bad[n] (which the
  * caller zeroes) too; a bad block's tokens are left unwritten.  window:
  * the archive's. */
-int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, const uint8_t *d_streams, uint32_t *d_scratch,
+int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_tok, const uint8_t *d_streams, uint32_t *d_scratch,
 		  wlz_gpu_token *d_tok, uint32_t *d_bad, uint64_t window, void *stream);
 
 #ifdef __cplusplus
