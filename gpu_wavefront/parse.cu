@@ -105,6 +105,19 @@ union scan_tmp {
 	typename ScanT::TempStorage t;
 };
 
+/* The distance head h and its low bytes at off[lw..] give; 0 where they
+ * run past the stream's noff bytes. */
+__device__ __forceinline__ uint64_t head_dist(const uint8_t *off, uint64_t noff, uint64_t lw, unsigned h)
+{
+	const unsigned nb = h >> 5;
+	if (lw + nb > noff)
+		return 0;
+	uint64_t low = 0;
+	for (unsigned b = 0; b < nb; b++)
+		low |= (uint64_t)off[lw + b] << (8 * b);
+	return ((uint64_t)(h & 31) << (8 * nb) | low) + 1;
+}
+
 /* The varints and heads the thread's tokens take (IPT of them from i0;
  * cw their cmd bytes), as varints | heads << 32. */
 __device__ __forceinline__ uint64_t takes(uint64_t cw, uint32_t i0, uint32_t T)
@@ -304,16 +317,9 @@ __global__ void carry_kernel(const wlz_gpu_pblock *__restrict__ blks, const uint
 		seg[S_DIST] = dist;
 		const uint64_t last = seg[S_LAST];
 		if (last >> 40) {
-			const unsigned h = (unsigned)(last >> 32) & 255, nb = h >> 5;
-			const uint64_t lw = H + c.low + (uint32_t)last;
-			if (lw + nb > noff) {
-				ok = false;
-			} else {
-				uint64_t low = 0;
-				for (unsigned j = 0; j < nb; j++)
-					low |= (uint64_t)off[lw + j] << (8 * j);
-				dist = ((uint64_t)(h & 31) << (8 * nb) | low) + 1;
-			}
+			const uint64_t d = head_dist(off, noff, H + c.low + (uint32_t)last, (unsigned)(last >> 32) & 255);
+			ok &= d != 0;
+			dist = d ? d : dist;
 		}
 		c = tri_sum()(c, tri{seg[S_LOW], seg[S_LIT], seg[S_OUT]});
 	}
@@ -350,16 +356,9 @@ __global__ void __launch_bounds__(NT) final_kernel(const wlz_gpu_pblock *__restr
 	for (int j = 0; j < IPT; j++) {
 		D[j] = 0;
 		if (k.i0 + j < T && !(k.cw >> (8 * j) & 16)) {
-			const unsigned h = k.hd[j], nb = h >> 5;
-			if (lw + nb > noff) {
-				ok = false;
-			} else {
-				uint64_t low = 0;
-				for (unsigned b = 0; b < nb; b++)
-					low |= (uint64_t)off[lw + b] << (8 * b);
-				D[j] = ((uint64_t)(h & 31) << (8 * nb) | low) + 1;
-			}
-			lw += nb;
+			D[j] = head_dist(off, noff, lw, k.hd[j]);
+			ok &= D[j] != 0;
+			lw += k.hd[j] >> 5;
 			last = D[j];
 		}
 	}
