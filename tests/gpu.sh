@@ -68,4 +68,22 @@ while IFS=$'\t' read -r name want; do
 	bad=$((bad + 1))
 done < "$G/EXPECTED"
 echo "gpu.sh: CLI on the GPU: $good good archives equal to the CPU's, $bad bad ones refused"
+# Random damage: every flipped byte is covered by a checksum or a rule, so
+# each must be refused, in bounded time, with no output left.
+size=$(stat -c %s "$tmp/d2.wlz")
+flips=0
+for i in $(seq 1 40); do
+	pos=$(( (i * 7919 + 13) * 104729 % size ))
+	cp "$tmp/d2.wlz" "$tmp/f.wlz"
+	byte=$(od -An -tu1 -j "$pos" -N1 "$tmp/f.wlz" | tr -d ' ')
+	printf "$(printf '\\%03o' $(( byte ^ (1 << (i % 8)) )))" |
+		dd of="$tmp/f.wlz" bs=1 seek="$pos" conv=notrunc status=none
+	rm -f "$tmp/o"
+	if timeout 60 "$W" -q -d --gpu "$tmp/f.wlz" -o "$tmp/o" 2> /dev/null || [ -e "$tmp/o" ]; then
+		echo "FAIL: byte $pos flipped: -d --gpu accepts it or leaves output"
+		exit 1
+	fi
+	flips=$((flips + 1))
+done
+echo "gpu.sh: $flips archives with a flipped byte refused on the GPU"
 echo "gpu.sh: all GPU checks passed"
