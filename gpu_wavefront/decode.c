@@ -66,6 +66,7 @@ struct wlz_gdctx {
 	struct queued *q;
 	size_t nq, q_cap, stat_words;
 	wlz_error queue_err;     /* an error found while queueing */
+	int pending;             /* work queued whose verdict wlz_gdctx_wait has not taken */
 	uint64_t memory_limit;   /* the largest window accepted */
 };
 
@@ -144,7 +145,12 @@ void wlz_gdctx_free(wlz_gdctx *g)
 	if (!g)
 		return;
 	cudaSetDevice(g->device);
-	cudaStreamSynchronize(g->stream);
+	/* (work still queued on a caller's stream, which may be gone: the
+	 * whole device) */
+	if (g->pending)
+		cudaDeviceSynchronize();
+	else
+		cudaStreamSynchronize(g->own);
 	for (int k = 0; k < NBUF; k++)
 		cudaFree(g->d[k].p);
 	cudaFreeHost(g->h_stat);
@@ -152,6 +158,16 @@ void wlz_gdctx_free(wlz_gdctx *g)
 	free(g->h_arc);
 	free(g->q);
 	free(g);
+}
+
+uint64_t wlz_gdctx_memory(wlz_gdctx *g)
+{
+	size_t free_b = 0, total_b = 0;
+	if (!g || cudaSetDevice(g->device) != cudaSuccess || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+		cudaGetLastError();
+		return 0;
+	}
+	return total_b;
 }
 
 void *wlz_gpu_host_alloc(size_t size)
@@ -208,6 +224,16 @@ static int hash_all(const uint8_t *base, const uint64_t *off, const uint64_t *le
 	return 0;
 }
 
+/* CU inside queue_member: the error, then its cleanup. */
+#define QCU(call, what)                                                                                                \
+	do {                                                                                                           \
+		cudaError_t ce_ = (call);                                                                              \
+		if (ce_ != cudaSuccess) {                                                                              \
+			err = cuda_fail(ce_, what);                                                                    \
+			goto done;                                                                                     \
+		}                                                                                                      \
+	} while (0)
+
 /* Queues member m of harc (host) decoded from d_arc (its device copy)
  * into out (device memory, size m->content_size). */
 static wlz_error queue_member(wlz_gdctx *g, const uint8_t *harc, const wlz_member *m, uint8_t *out)
@@ -236,8 +262,14 @@ static wlz_error queue_member(wlz_gdctx *g, const uint8_t *harc, const wlz_membe
 				goto done;
 			}
 			if (!wlz_gpu_ent_add(&plan, harc, in, e->csize[k], e->codec[k], e->rsize[k], blk[b].s_off[k])) {
-				err = wlz_fail(WLZ_ERR_BAD_STREAM, "block %llu: stream %d: bad codec-2 header",
-					       (unsigned long long)b, k);
+				/* (as the CPU decoder, a damaged payload is named as
+				 * such: it is checked before its streams) */
+				if (wlz_xxh3(harc + e->data_offset, wlz_payload_size(e)) != e->payload_checksum)
+					err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch",
+						       (unsigned long long)b);
+				else
+					err = wlz_fail(WLZ_ERR_BAD_STREAM, "block %llu: stream %d: bad codec-2 header",
+						       (unsigned long long)b, k);
 				goto done;
 			}
 			in += e->csize[k];
@@ -278,17 +310,17 @@ static wlz_error queue_member(wlz_gdctx *g, const uint8_t *harc, const wlz_membe
 	uint32_t *stat = (uint32_t *)g->d[B_STAT].p + soff, *bad = stat + V_WORDS;
 	uint8_t *pk = g->d[B_PACK].p, *sb = g->d[B_ST].p;
 	uint64_t *a = g->d[B_BLOCKS].p, *hash = g->d[B_HASH].p, *hscr = g->d[B_HSCR].p;
-	CU(cudaMemcpyAsync(g->d[B_SEG].p, plan.seg, plan.nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice, st),
+	QCU(cudaMemcpyAsync(g->d[B_SEG].p, plan.seg, plan.nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice, st),
 	   "upload");
-	CU(cudaMemcpyAsync(g->d[B_GRP].p, plan.grp, plan.ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice, st),
+	QCU(cudaMemcpyAsync(g->d[B_GRP].p, plan.grp, plan.ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice, st),
 	   "upload");
-	CU(cudaMemcpyAsync(g->d[B_TAB].p, plan.tabs, plan.ntab * WLZ_GPU_TAB * 2, cudaMemcpyHostToDevice, st),
+	QCU(cudaMemcpyAsync(g->d[B_TAB].p, plan.tabs, plan.ntab * WLZ_GPU_TAB * 2, cudaMemcpyHostToDevice, st),
 	   "upload");
-	CU(cudaMemcpyAsync(g->d[B_BLK].p, blk, n * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice, st), "upload");
-	CU(cudaMemcpyAsync(a, arr, n * NARR * 8, cudaMemcpyHostToDevice, st), "upload");
-	CU(cudaMemsetAsync(stat, 0, words * 4, st), "memset");
-	CU(cudaMemsetAsync(stat + V_FIRST_PAYLOAD, 0xFF, 8, st), "memset");
-	CU(cudaMemsetAsync(sb, 0, 16, st), "memset");  /* (an empty member) */
+	QCU(cudaMemcpyAsync(g->d[B_BLK].p, blk, n * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice, st), "upload");
+	QCU(cudaMemcpyAsync(a, arr, n * NARR * 8, cudaMemcpyHostToDevice, st), "upload");
+	QCU(cudaMemsetAsync(stat, 0, words * 4, st), "memset");
+	QCU(cudaMemsetAsync(stat + V_FIRST_PAYLOAD, 0xFF, 8, st), "memset");
+	QCU(cudaMemsetAsync(sb, 0, 16, st), "memset");  /* (an empty member) */
 
 	/* 1. Payloads. */
 	if (wlz_gpu_gather(g->d[B_ARC].p, a + A_PFROM * n, a + A_PTO * n, a + A_PLEN * n, pk, n, st) ||
@@ -319,15 +351,16 @@ done:
 	return err;
 }
 
-/* The members of harc (host, size bytes, its device copy in B_ARC),
- * queued to decode into d_dst (device, dst_cap bytes). */
-static wlz_error queue_all(wlz_gdctx *g, const uint8_t *harc, size_t size, uint8_t *d_dst, size_t dst_cap,
-			   size_t *dst_size)
+/* Every member of harc (size bytes) parsed, its headers and index
+ * checked and its window held to the limit: their content (*total), the
+ * verdict words they need (*words), their count (*nm). */
+static wlz_error check_members(const wlz_gdctx *g, const uint8_t *harc, size_t size, uint64_t *total,
+			       uint64_t *words, uint64_t *nm)
 {
-	uint64_t total = 0, words = 0, nm = 0;
-	/* First the sizes: every member's headers and index checked, and
-	 * room for the verdicts made, before anything is queued. */
-	for (uint64_t at = 0; at < size; nm++) {
+	*total = *words = *nm = 0;
+	if (!size)
+		return wlz_fail(WLZ_ERR_TRUNCATED, "empty input");
+	for (uint64_t at = 0; at < size; ++*nm) {
 		wlz_member m;
 		WLZ_TRY(wlz_member_parse(harc, size, at, &m));
 		const uint64_t window = (uint64_t)1 << m.h.window_log;
@@ -336,13 +369,22 @@ static wlz_error queue_all(wlz_gdctx *g, const uint8_t *harc, size_t size, uint8
 			return wlz_fail(WLZ_ERR_WINDOW, "a window of %llu MiB, over the limit of %llu MiB (--memory=)",
 					(unsigned long long)(window >> 20), (unsigned long long)(g->memory_limit >> 20));
 		}
-		total += m.content_size;
-		words += V_WORDS + m.nblocks + 1;
+		*total += m.content_size;
+		*words += V_WORDS + m.nblocks + 1;
 		at += m.size;
 		wlz_member_free(&m);
 	}
-	if (!size)
-		return wlz_fail(WLZ_ERR_TRUNCATED, "empty input");
+	return WLZ_OK;
+}
+
+/* The members of harc (host, size bytes, its device copy in B_ARC),
+ * queued to decode into d_dst (device, dst_cap bytes). */
+static wlz_error queue_all(wlz_gdctx *g, const uint8_t *harc, size_t size, uint8_t *d_dst, size_t dst_cap,
+			   size_t *dst_size)
+{
+	uint64_t total, words, nm;
+	/* First the sizes, before anything is queued. */
+	WLZ_TRY(check_members(g, harc, size, &total, &words, &nm));
 	if (total > dst_cap)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)total,
 				dst_cap);
@@ -407,6 +449,8 @@ static wlz_error begin(wlz_gdctx *g, void *stream)
 	if (!g)
 		return wlz_fail(WLZ_ERR_PARAM, "no GPU context");
 	wlz_detail_clear();
+	if (g->pending)
+		return wlz_fail(WLZ_ERR_PARAM, "the previous call's verdict was not taken (wlz_gdctx_wait)");
 	CU(cudaSetDevice(g->device), "device");
 	g->stream = stream ? (cudaStream_t)stream : g->own;
 	g->nq = 0;
@@ -414,14 +458,30 @@ static wlz_error begin(wlz_gdctx *g, void *stream)
 	return WLZ_OK;
 }
 
+/* The end of queueing: on an error, what was queued is waited for (the
+ * caller may free its buffers on an error) and the error kept for
+ * wlz_gdctx_wait; else the verdict is pending. */
+static wlz_error end_queue(wlz_gdctx *g, wlz_error e)
+{
+	if (e != WLZ_OK) {
+		cudaStreamSynchronize(g->stream);
+		g->stream = g->own;
+	}
+	g->queue_err = e;
+	g->pending = e == WLZ_OK;
+	return e;
+}
+
 wlz_error wlz_gpu_decompress_h2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, const void *src, size_t src_size,
 				 size_t *dst_size, void *stream)
 {
 	WLZ_TRY(begin(g, stream));
 	if ((!src && src_size) || !dst_size)
-		return wlz_fail(WLZ_ERR_PARAM, "NULL buffer");
-	WLZ_TRY(upload(g, src, src_size, cudaMemcpyHostToDevice));
-	return g->queue_err = queue_all(g, src, src_size, d_dst, dst_cap, dst_size);
+		return end_queue(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"));
+	wlz_error e = upload(g, src, src_size, cudaMemcpyHostToDevice);
+	if (e == WLZ_OK)
+		e = queue_all(g, src, src_size, d_dst, dst_cap, dst_size);
+	return end_queue(g, e);
 }
 
 wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, const void *d_src, size_t src_size,
@@ -429,19 +489,24 @@ wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, cons
 {
 	WLZ_TRY(begin(g, stream));
 	if ((!d_src && src_size) || !dst_size)
-		return wlz_fail(WLZ_ERR_PARAM, "NULL buffer");
+		return end_queue(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"));
 	/* The headers are read on the host: a copy of the archive there. */
 	if (src_size > g->h_arc_cap) {
 		free(g->h_arc);
 		g->h_arc_cap = 0;
 		if (!(g->h_arc = malloc(src_size)))
-			return wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+			return end_queue(g, wlz_fail(WLZ_ERR_NOMEM, "out of memory"));
 		g->h_arc_cap = src_size;
 	}
-	WLZ_TRY(upload(g, d_src, src_size, cudaMemcpyDeviceToDevice));
-	CU(cudaMemcpyAsync(g->h_arc, d_src, src_size, cudaMemcpyDeviceToHost, g->stream), "copy to the host");
-	CU(cudaStreamSynchronize(g->stream), "waiting for the stream");
-	return g->queue_err = queue_all(g, g->h_arc, src_size, d_dst, dst_cap, dst_size);
+	wlz_error e = upload(g, d_src, src_size, cudaMemcpyDeviceToDevice);
+	cudaError_t ce;
+	if (e == WLZ_OK &&
+	    ((ce = cudaMemcpyAsync(g->h_arc, d_src, src_size, cudaMemcpyDeviceToHost, g->stream)) != cudaSuccess ||
+	     (ce = cudaStreamSynchronize(g->stream)) != cudaSuccess))
+		e = cuda_fail(ce, "copy to the host");
+	if (e == WLZ_OK)
+		e = queue_all(g, g->h_arc, src_size, d_dst, dst_cap, dst_size);
+	return end_queue(g, e);
 }
 
 wlz_error wlz_gdctx_wait(wlz_gdctx *g)
@@ -450,6 +515,8 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g)
 		return wlz_fail(WLZ_ERR_PARAM, "no GPU context");
 	CU(cudaSetDevice(g->device), "device");
 	cudaError_t ce = cudaStreamSynchronize(g->stream);
+	g->pending = 0;
+	g->stream = g->own;
 	if (ce != cudaSuccess)
 		return cuda_fail(ce, "decoding");
 	if (g->queue_err != WLZ_OK)
@@ -489,22 +556,28 @@ wlz_error wlz_gpu_decompress(wlz_gdctx *g, void *dst, size_t dst_cap, const void
 			     size_t *dst_size)
 {
 	WLZ_TRY(begin(g, NULL));
-	if ((!src && src_size) || (!dst && dst_cap) || !dst_size)
-		return wlz_fail(WLZ_ERR_PARAM, "NULL buffer");
-	/* The content in device memory first: its size, from the headers. */
-	uint64_t total = 0;
-	WLZ_TRY(wlz_get_content_size(src, src_size, &total));
-	if (total > dst_cap)
-		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)total,
-				dst_cap);
-	WLZ_TRY(grow(g, B_OUT, total + 16));
-	uint8_t *out = g->d[B_OUT].p;
+	if ((!src && src_size) || !dst_size)
+		return end_queue(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"));
+	/* The content in device memory first: its size, from the headers
+	 * (checked before anything is allocated). */
+	uint64_t total, words, nm;
+	wlz_error e = check_members(g, src, src_size, &total, &words, &nm);
+	if (e == WLZ_OK && dst && total > dst_cap)
+		e = wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)total,
+			     dst_cap);
+	if (e == WLZ_OK)
+		e = grow(g, B_OUT, total + 16);
 	size_t got = 0;
-	WLZ_TRY(upload(g, src, src_size, cudaMemcpyHostToDevice));
-	WLZ_TRY(g->queue_err = queue_all(g, src, src_size, out, total, &got));
+	if (e == WLZ_OK)
+		e = upload(g, src, src_size, cudaMemcpyHostToDevice);
+	if (e == WLZ_OK)
+		e = queue_all(g, src, src_size, g->d[B_OUT].p, total, &got);
+	WLZ_TRY(end_queue(g, e));
 	WLZ_TRY(wlz_gdctx_wait(g));
-	CU(cudaMemcpyAsync(dst, out, got, cudaMemcpyDeviceToHost, g->stream), "download");
-	CU(cudaStreamSynchronize(g->stream), "download");
+	if (dst) {
+		CU(cudaMemcpyAsync(dst, g->d[B_OUT].p, got, cudaMemcpyDeviceToHost, g->stream), "download");
+		CU(cudaStreamSynchronize(g->stream), "download");
+	}
 	*dst_size = got;
 	return WLZ_OK;
 }

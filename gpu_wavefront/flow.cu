@@ -39,8 +39,9 @@
 #define UNROLL 4
 #define NONE (~0ull)
 /* Polls of a stalled warp before it gives up (a defect, never expected:
- * the lowest pending token can always run). */
-#define PATIENCE (1u << 24)
+ * the lowest pending token can always run; tens of seconds, so that a
+ * valid archive's longest chain of the longest matches never reaches it). */
+#define PATIENCE (1u << 28)
 
 /* The work area: the granule table, the token states and the ticket. */
 struct flow_area {
@@ -120,7 +121,7 @@ __device__ __forceinline__ uint32_t warp_excl(uint32_t x, unsigned lane, uint32_
 /* Literal bytes a warp of lits_kernel copies. */
 #define LIT_TILE 512
 
-/* Every literal byte: the warp (blockIdx.x, warp) of block blockIdx.y
+/* Every literal byte: the warp (blockIdx.y, warp) of block blockIdx.x
  * copies bytes [start, start + LIT_TILE) of the block's literal stream,
  * to its tokens' places or, past the last token's, to the block's tail. */
 __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gpu_token *__restrict__ tok,
@@ -129,9 +130,9 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
 	if (*bad)
 		return; /* a block broke a rule: its tokens were never written */
 	const unsigned lane = threadIdx.x & 31;
-	const wlz_gpu_pblock B = blk[blockIdx.y];
+	const wlz_gpu_pblock B = blk[blockIdx.x];
 	const uint32_t nlit = B.rsize[1], nt = B.ntok;
-	const uint32_t start = (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) * LIT_TILE;
+	const uint32_t start = (blockIdx.y * (blockDim.x / 32) + threadIdx.x / 32) * LIT_TILE;
 	if (start >= nlit)
 		return;
 	const uint32_t end = nlit - start < LIT_TILE ? nlit : start + LIT_TILE;
@@ -252,10 +253,12 @@ __global__ void __launch_bounds__(FT, 8)
 		if (have)
 			t = tok[i];
 		const uint64_t cs = __shfl_sync(FULL, t.pos, 0);
-		/* Positions from the chunk's start: a chunk spans at most 32
-		 * tokens of one block each. */
+		/* Positions from the chunk's start, in 32 bits unless the chunk
+		 * spans 4 GiB (blocks without tokens between two of its tokens):
+		 * then a match inside the chunk waits on every token before it. */
 		const uint64_t dst = t.pos + t.lit;
-		const uint32_t rpos = have ? (uint32_t)(t.pos - cs) : UINT32_MAX;
+		const bool wide = __any_sync(FULL, have && t.pos - cs >= UINT32_MAX);
+		const uint32_t rpos = have && !wide ? (uint32_t)(t.pos - cs) : UINT32_MAX;
 
 		/* 1. Sources: tokens next..last of earlier chunks whose matches
 		 * it reads, and those of this chunk before it (need). */
@@ -286,7 +289,7 @@ __global__ void __launch_bounds__(FT, 8)
 		const uint32_t rmatch = rpos + t.lit, mhi = __shfl_sync(FULL, rmatch, jhi);
 		uint32_t need = 0;
 		if (inside)
-			need = (1u << jhi) - (1u << jlo) | (jhi < lane && hi >= mhi ? 1u << jhi : 0);
+			need = wide ? (1u << lane) - 1 : (1u << jhi) - (1u << jlo) | (jhi < lane && hi >= mhi ? 1u << jhi : 0);
 
 		/* 2. Matches in rounds, each round's states published. */
 		uint32_t polls = 0;
@@ -345,7 +348,7 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 	cudaStream_t st = (cudaStream_t)stream;
 	const unsigned per = LIT_TILE * (FT / 32);
 	if (n && max_lit)
-		lits_kernel<<<dim3((max_lit + per - 1) / per, (unsigned)n), FT, 0, st>>>(d_blk, d_tok, d_streams, d_out,
+		lits_kernel<<<dim3((unsigned)n, (max_lit + per - 1) / per), FT, 0, st>>>(d_blk, d_tok, d_streams, d_out,
 											   d_bad);
 	if (cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess)
 		return 1;

@@ -42,22 +42,28 @@ void wlz_gdctx_set_memory_limit(wlz_gdctx *g, uint64_t bytes);
 
 /* Host to host: src (host memory) decoded into dst (host memory).  dst
  * from wlz_gpu_host_alloc (pinned) is written by DMA, at full speed; any
- * other host memory works, more slowly.  *dst_size receives the bytes
- * written.  Synchronous. */
+ * other host memory works, more slowly.  dst NULL: every check, no copy
+ * back (a test).  *dst_size receives the content's size.  Synchronous. */
 wlz_error wlz_gpu_decompress(wlz_gdctx *g, void *dst, size_t dst_cap, const void *src, size_t src_size,
 			     size_t *dst_size);
 
 /* Asynchronous forms, on the caller's stream (a cudaStream_t; NULL is the
  * context's own): d_dst is device memory; src is host memory (_h2d), or
  * device memory (_d2d).  They return once every stage is queued, or with
- * an error found before (a bad header, index, size); the GPU's verdict
- * (checksums, streams, tokens) comes from wlz_gdctx_wait, which waits for
- * the stream.  Host source memory must stay valid until then. */
+ * an error found before (a bad header, index, size; the work queued
+ * before it is then finished); the GPU's verdict (checksums, streams,
+ * tokens) comes from wlz_gdctx_wait, which waits for the stream.  Source
+ * memory must stay valid until then, and a context takes no new call
+ * before its verdict was taken (WLZ_ERR_PARAM). */
 wlz_error wlz_gpu_decompress_h2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, const void *src, size_t src_size,
 				 size_t *dst_size, void *stream);
 wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, const void *d_src, size_t src_size,
 				 size_t *dst_size, void *stream);
 wlz_error wlz_gdctx_wait(wlz_gdctx *g);
+
+/* The context's GPU memory in bytes (0 if unknown): a decode needs about
+ * three times the content. */
+uint64_t wlz_gdctx_memory(wlz_gdctx *g);
 
 /* Pinned host memory (for wlz_gpu_decompress's dst and src: transfers at
  * full speed); NULL when it cannot be had. */

@@ -477,20 +477,29 @@ static int decode_gpu(struct job *job, const char *name, struct source *so, uint
 	e = wlz_get_content_size(src, n, &total);
 	if (e == WLZ_OK && total > SIZE_MAX - 1)
 		e = WLZ_ERR_SRC_TOO_LARGE;
-	if (e == WLZ_OK && !(dst = wlz_gpu_host_alloc((size_t)total + 1))) {
+	/* (before pinning that much host memory: the content must fit the
+	 * GPU's, which a stated size can exceed by far) */
+	if (e == WLZ_OK && total > wlz_gdctx_memory(job->gctx)) {
+		file_error(name, "%" PRIu64 " bytes of content do not fit in GPU memory; decode without --gpu", total);
+		goto out;
+	}
+	if (e == WLZ_OK && sk->out && !(dst = wlz_gpu_host_alloc((size_t)total + 1))) {
 		file_error(name, "cannot allocate %" PRIu64 " bytes of pinned memory", total + 1);
 		goto out;
 	}
 	if (e == WLZ_OK) {
 		progress_start(job, name, total);
-		e = wlz_gpu_decompress(job->gctx, dst, (size_t)total, src, n, &got);
+		/* (-t: every check on the GPU, nothing copied back) */
+		e = wlz_gpu_decompress(job->gctx, dst, dst ? (size_t)total : 0, src, n, &got);
 	}
 	if (e != WLZ_OK) {
 		progress_end(job);
 		lib_error(name, e);
 		goto out;
 	}
-	for (size_t at = 0; at < got; at += k) {
+	if (!dst)
+		sk->n += got;
+	for (size_t at = 0; dst && at < got; at += k) {
 		k = got - at < GPU_WRITE_PIECE ? got - at : GPU_WRITE_PIECE;
 		if (write_cb(sk, dst + at, k)) {
 			progress_end(job);
