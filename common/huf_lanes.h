@@ -8,7 +8,7 @@
 
 #include "common/huf.h"
 
-#define WLZ_HUF_GROUP 4        /* lanes run side by side */
+#define WLZ_HUF_GROUP 8        /* lanes run side by side */
 #define WLZ_HUF_PER_READ 5     /* codes per 64-bit read: 5 * 10 <= 57 */
 
 typedef struct wlz_huf_lstate {

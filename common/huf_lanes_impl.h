@@ -26,26 +26,84 @@
 #define HUF_LINKAGE
 #endif
 
+#define HUF_LOAD(i)                                                                               \
+	const uint8_t *p##i = L[i].p;                                                             \
+	uint64_t pos##i = L[i].pos;                                                               \
+	unsigned t##i = L[i].t;                                                                   \
+	uint8_t *o##i = L[i].o
+#define HUF_SAVE(i) (L[i].pos = pos##i, L[i].t = t##i, L[i].o = o##i)
+
 HUF_LINKAGE void HUF_RUN_GROUP(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *lim)
 {
 	for (size_t it; (it = wlz_huf_safe_steps(L, lim)) != 0;) {
-		const uint8_t *p0 = L[0].p, *p1 = L[1].p, *p2 = L[2].p, *p3 = L[3].p;
-		uint64_t pos0 = L[0].pos, pos1 = L[1].pos, pos2 = L[2].pos, pos3 = L[3].pos;
-		unsigned t0 = L[0].t, t1 = L[1].t, t2 = L[2].t, t3 = L[3].t;
-		uint8_t *o0 = L[0].o, *o1 = L[1].o, *o2 = L[2].o, *o3 = L[3].o;
+		HUF_LOAD(0);
+		HUF_LOAD(1);
+		HUF_LOAD(2);
+		HUF_LOAD(3);
+#if WLZ_HUF_GROUP >= 8
+		HUF_LOAD(4);
+		HUF_LOAD(5);
+		HUF_LOAD(6);
+		HUF_LOAD(7);
+#endif
+#if WLZ_HUF_GROUP == 16
+		HUF_LOAD(8);
+		HUF_LOAD(9);
+		HUF_LOAD(10);
+		HUF_LOAD(11);
+		HUF_LOAD(12);
+		HUF_LOAD(13);
+		HUF_LOAD(14);
+		HUF_LOAD(15);
+#endif
 		for (size_t j = 0; j < it; j++) {
 			HUF_STEP(0);
 			HUF_STEP(1);
 			HUF_STEP(2);
 			HUF_STEP(3);
+#if WLZ_HUF_GROUP >= 8
+			HUF_STEP(4);
+			HUF_STEP(5);
+			HUF_STEP(6);
+			HUF_STEP(7);
+#endif
+#if WLZ_HUF_GROUP == 16
+			HUF_STEP(8);
+			HUF_STEP(9);
+			HUF_STEP(10);
+			HUF_STEP(11);
+			HUF_STEP(12);
+			HUF_STEP(13);
+			HUF_STEP(14);
+			HUF_STEP(15);
+#endif
 		}
-		L[0].pos = pos0, L[1].pos = pos1, L[2].pos = pos2, L[3].pos = pos3;
-		L[0].t = t0, L[1].t = t1, L[2].t = t2, L[3].t = t3;
-		L[0].o = o0, L[1].o = o1, L[2].o = o2, L[3].o = o3;
+		HUF_SAVE(0);
+		HUF_SAVE(1);
+		HUF_SAVE(2);
+		HUF_SAVE(3);
+#if WLZ_HUF_GROUP >= 8
+		HUF_SAVE(4);
+		HUF_SAVE(5);
+		HUF_SAVE(6);
+		HUF_SAVE(7);
+#endif
+#if WLZ_HUF_GROUP == 16
+		HUF_SAVE(8);
+		HUF_SAVE(9);
+		HUF_SAVE(10);
+		HUF_SAVE(11);
+		HUF_SAVE(12);
+		HUF_SAVE(13);
+		HUF_SAVE(14);
+		HUF_SAVE(15);
+#endif
 		for (unsigned i = 0; i < WLZ_HUF_GROUP; i++)
 			L[i].left -= it * WLZ_HUF_PER_READ;
 	}
 }
 
+#undef HUF_LOAD
+#undef HUF_SAVE
 #undef HUF_STEP
 #undef HUF_LINKAGE
