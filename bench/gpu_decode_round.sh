@@ -16,14 +16,8 @@ set -uo pipefail
 bin=$1 out=$2 depths=$3
 shift 3
 mkdir -p "$out"
-lib=.dev/nvcomp/lib
-if [ -x "$bin/gpu_peers" ] && [ ! -s "$lib/libnvcomp.so.6" ] && [ -s .dev/nvcomp/libnvcomp.so.6.xz ]; then
-	mkdir -p "$lib"
-	xz -dc .dev/nvcomp/libnvcomp.so.6.xz > "$lib/libnvcomp.so.6"
-fi
-export LD_LIBRARY_PATH=$PWD/$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" || true
-lscpu | grep -E "Model name|^CPU\(s\)" > "$out/cpu.txt" || true
+. "$(dirname "$0")/gpu_round_env.sh"
+gpu_round_env "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 first=
@@ -39,7 +33,7 @@ for c in "$@"; do
 		echo "# $n depth $d: exit $?" >> "$out/decode.csv"
 		sed "s/^$n\.wlz\|^a\.wlz/$n-$d/" "$tmp/rows" >> "$out/decode.csv"
 	done
-	if [ -x "$bin/gpu_peers" ] && [ -s "$lib/libnvcomp.so.6" ]; then
+	if [ -x "$bin/gpu_peers" ] && [ -s "$nvlib/libnvcomp.so.6" ]; then
 		timeout 300 "$bin/gpu_peers" "$tmp/$n" 10 > "$tmp/rows"
 		echo "# $n peers: exit $?" >> "$out/peers.csv"
 		cat "$tmp/rows" >> "$out/peers.csv"

@@ -20,14 +20,8 @@ set -euo pipefail
 bin=$1 out=$2
 shift 2
 mkdir -p "$out"
-lib=.dev/nvcomp/lib
-if [ ! -s "$lib/libnvcomp.so.6" ]; then
-	mkdir -p "$lib"
-	xz -dc .dev/nvcomp/libnvcomp.so.6.xz > "$lib/libnvcomp.so.6"
-fi
-export LD_LIBRARY_PATH=$PWD/$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" || true
-lscpu | grep -E "Model name|^CPU\(s\)" > "$out/cpu.txt" || true
+. "$(dirname "$0")/gpu_round_env.sh"
+gpu_round_env "$out"
 tmp=$(mktemp -d)
 for c in "$@"; do
 	n=$(basename "$c" .zst)
