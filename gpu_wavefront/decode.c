@@ -351,16 +351,20 @@ done:
 	return err;
 }
 
+/* An archive's members, as checked: their content, the verdict words
+ * they need, their count. */
+struct members {
+	uint64_t total, words, nm;
+};
+
 /* Every member of harc (size bytes) parsed, its headers and index
- * checked and its window held to the limit: their content (*total), the
- * verdict words they need (*words), their count (*nm). */
-static wlz_error check_members(const wlz_gdctx *g, const uint8_t *harc, size_t size, uint64_t *total,
-			       uint64_t *words, uint64_t *nm)
+ * checked and its window held to the limit. */
+static wlz_error check_members(const wlz_gdctx *g, const uint8_t *harc, size_t size, struct members *ms)
 {
-	*total = *words = *nm = 0;
+	*ms = (struct members){0, 0, 0};
 	if (!size)
 		return wlz_fail(WLZ_ERR_TRUNCATED, "empty input");
-	for (uint64_t at = 0; at < size; ++*nm) {
+	for (uint64_t at = 0; at < size; ms->nm++) {
 		wlz_member m;
 		WLZ_TRY(wlz_member_parse(harc, size, at, &m));
 		const uint64_t window = (uint64_t)1 << m.h.window_log;
@@ -369,22 +373,21 @@ static wlz_error check_members(const wlz_gdctx *g, const uint8_t *harc, size_t s
 			return wlz_fail(WLZ_ERR_WINDOW, "a window of %llu MiB, over the limit of %llu MiB (--memory=)",
 					(unsigned long long)(window >> 20), (unsigned long long)(g->memory_limit >> 20));
 		}
-		*total += m.content_size;
-		*words += V_WORDS + m.nblocks + 1;
+		ms->total += m.content_size;
+		ms->words += V_WORDS + m.nblocks + 1;
 		at += m.size;
 		wlz_member_free(&m);
 	}
 	return WLZ_OK;
 }
 
-/* The members of harc (host, size bytes, its device copy in B_ARC),
- * queued to decode into d_dst (device, dst_cap bytes). */
-static wlz_error queue_all(wlz_gdctx *g, const uint8_t *harc, size_t size, uint8_t *d_dst, size_t dst_cap,
-			   size_t *dst_size)
+/* The members of harc (host, size bytes, its device copy in B_ARC; ms
+ * from check_members) queued to decode into d_dst (device, dst_cap
+ * bytes). */
+static wlz_error queue_all(wlz_gdctx *g, const uint8_t *harc, size_t size, const struct members *ms,
+			   uint8_t *d_dst, size_t dst_cap, size_t *dst_size)
 {
-	uint64_t total, words, nm;
-	/* First the sizes, before anything is queued. */
-	WLZ_TRY(check_members(g, harc, size, &total, &words, &nm));
+	const uint64_t total = ms->total, words = ms->words, nm = ms->nm;
 	if (total > dst_cap)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)total,
 				dst_cap);
@@ -478,9 +481,12 @@ wlz_error wlz_gpu_decompress_h2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, cons
 	WLZ_TRY(begin(g, stream));
 	if ((!src && src_size) || !dst_size)
 		return end_queue(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"));
-	wlz_error e = upload(g, src, src_size, cudaMemcpyHostToDevice);
+	struct members ms;
+	wlz_error e = check_members(g, src, src_size, &ms);
 	if (e == WLZ_OK)
-		e = queue_all(g, src, src_size, d_dst, dst_cap, dst_size);
+		e = upload(g, src, src_size, cudaMemcpyHostToDevice);
+	if (e == WLZ_OK)
+		e = queue_all(g, src, src_size, &ms, d_dst, dst_cap, dst_size);
 	return end_queue(g, e);
 }
 
@@ -504,8 +510,11 @@ wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, cons
 	    ((ce = cudaMemcpyAsync(g->h_arc, d_src, src_size, cudaMemcpyDeviceToHost, g->stream)) != cudaSuccess ||
 	     (ce = cudaStreamSynchronize(g->stream)) != cudaSuccess))
 		e = cuda_fail(ce, "copy to the host");
+	struct members ms;
 	if (e == WLZ_OK)
-		e = queue_all(g, g->h_arc, src_size, d_dst, dst_cap, dst_size);
+		e = check_members(g, g->h_arc, src_size, &ms);
+	if (e == WLZ_OK)
+		e = queue_all(g, g->h_arc, src_size, &ms, d_dst, dst_cap, dst_size);
 	return end_queue(g, e);
 }
 
@@ -560,18 +569,18 @@ wlz_error wlz_gpu_decompress(wlz_gdctx *g, void *dst, size_t dst_cap, const void
 		return end_queue(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"));
 	/* The content in device memory first: its size, from the headers
 	 * (checked before anything is allocated). */
-	uint64_t total, words, nm;
-	wlz_error e = check_members(g, src, src_size, &total, &words, &nm);
-	if (e == WLZ_OK && dst && total > dst_cap)
-		e = wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)total,
+	struct members ms;
+	wlz_error e = check_members(g, src, src_size, &ms);
+	if (e == WLZ_OK && dst && ms.total > dst_cap)
+		e = wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)ms.total,
 			     dst_cap);
 	if (e == WLZ_OK)
-		e = grow(g, B_OUT, total + 16);
+		e = grow(g, B_OUT, ms.total + 16);
 	size_t got = 0;
 	if (e == WLZ_OK)
 		e = upload(g, src, src_size, cudaMemcpyHostToDevice);
 	if (e == WLZ_OK)
-		e = queue_all(g, src, src_size, g->d[B_OUT].p, total, &got);
+		e = queue_all(g, src, src_size, &ms, g->d[B_OUT].p, ms.total, &got);
 	WLZ_TRY(end_queue(g, e));
 	WLZ_TRY(wlz_gdctx_wait(g));
 	if (dst) {

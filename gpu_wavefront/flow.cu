@@ -128,7 +128,7 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
 			    const uint8_t *__restrict__ st, uint8_t *__restrict__ out, const uint32_t *bad)
 {
 	if (*bad)
-		return; /* a block broke a rule: its tokens were never written */
+		return; /* a block broke a rule: its tokens are not to be trusted */
 	const unsigned lane = threadIdx.x & 31;
 	const wlz_gpu_pblock B = blk[blockIdx.x];
 	const uint32_t nlit = B.rsize[1], nt = B.ntok;
@@ -233,11 +233,11 @@ __device__ __forceinline__ uint32_t poll(const uint32_t *p)
  * registers at 5 blocks; so were acquire loads than relaxed polls and a
  * fence) */
 __global__ void __launch_bounds__(FT, 8)
-	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint8_t *__restrict__ st, uint8_t *out,
+	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, uint8_t *out,
 		    flow_area A, const uint32_t *bad, uint32_t *fail)
 {
 	if (*(const volatile uint32_t *)bad)
-		return; /* a block broke a rule: its tokens were never written */
+		return; /* a block broke a rule: its tokens are not to be trusted */
 	const unsigned lane = threadIdx.x & 31;
 	const uint32_t nch = (ntok + 31) / 32;
 	for (;;) {
@@ -367,6 +367,6 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 	/* Only as many warps as run at once: the ticket hands out the work. */
 	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (fit > 0 ? fit : 1));
 	const unsigned grid = want < most ? want : most;
-	flow_kernel<<<grid, FT, 0, st>>>(d_tok, (uint32_t)ntok, d_streams, d_out, A, d_bad, d_fail);
+	flow_kernel<<<grid, FT, 0, st>>>(d_tok, (uint32_t)ntok, d_out, A, d_bad, d_fail);
 	return cudaGetLastError() != cudaSuccess;
 }

@@ -47,12 +47,13 @@ typedef struct wlz_gpu_token {
 wlz_gpu_pblock wlz_gpu_pblock_next(const wlz_block_entry *e, uint64_t bstart, uint64_t *sbytes, uint64_t *ntok,
 				   uint64_t *nscr);
 
-/* Parses n blocks (max_tok: the most tokens of any of them) (a thread block each) on stream; bad[i] is set nonzero
- * where block i breaks a rule of section 6, and then bad[n] (which the
- * caller zeroes) too; a bad block's tokens are left unwritten.  window:
- * the archive's. */
-int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_tok, const uint8_t *d_streams, uint32_t *d_scratch,
-		  wlz_gpu_token *d_tok, uint32_t *d_bad, uint64_t window, void *stream);
+/* Parses n blocks (max_tok: the most tokens of any of them; a thread
+ * block a segment of WLZ_GPU_PARSE_TILE tokens) on stream; bad[i] is set
+ * nonzero where block i breaks a rule of section 6, and then bad[n] (which
+ * the caller zeroes) too; a bad block's tokens are then not to be used.
+ * window: the archive's. */
+int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_tok, const uint8_t *d_streams,
+		  uint32_t *d_scratch, wlz_gpu_token *d_tok, uint32_t *d_bad, uint64_t window, void *stream);
 
 #ifdef __cplusplus
 }

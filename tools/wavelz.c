@@ -436,7 +436,7 @@ static size_t source_read(void *opaque, void *buf, size_t cap)
 /* Bytes written a time, so that progress moves. */
 #define GPU_WRITE_PIECE ((size_t)64 << 20)
 
-/* Decode the archive in (its first npre bytes already in pre) on the
+/* Decode the archive read from so (any bytes already read first) on the
  * GPU: read whole into pinned memory, decoded whole on the GPU, then
  * written to sk. */
 static int decode_gpu(struct job *job, const char *name, struct source *so, uint64_t size_hint, struct sink *sk)
