@@ -6,7 +6,8 @@
 #include "common/huf_lanes.h"
 
 /* One step of lane i: PER_READ symbols from one 64-bit read.  State in
- * locals (not the lane array) so that the four chains stay in registers. */
+ * locals (not the lane array) so that the chains stay in registers; eight
+ * of them side by side hide the table lookups that miss L1. */
 #define HUF_STEP(i)                                                                               \
 	do {                                                                                      \
 		/* A marker bit above the codes: the bits consumed are then its   \
@@ -21,6 +22,10 @@
 		pos##i += (uint64_t)__builtin_clzll(v);                                           \
 		o##i += WLZ_HUF_PER_READ;                                                         \
 	} while (0)
+
+#if WLZ_HUF_GROUP != 8
+#error "the loop below runs 8 lanes"
+#endif
 
 #ifndef HUF_LINKAGE
 #define HUF_LINKAGE
@@ -40,64 +45,28 @@ HUF_LINKAGE void HUF_RUN_GROUP(const uint32_t *tab, wlz_huf_lstate *L, const uin
 		HUF_LOAD(1);
 		HUF_LOAD(2);
 		HUF_LOAD(3);
-#if WLZ_HUF_GROUP >= 8
 		HUF_LOAD(4);
 		HUF_LOAD(5);
 		HUF_LOAD(6);
 		HUF_LOAD(7);
-#endif
-#if WLZ_HUF_GROUP == 16
-		HUF_LOAD(8);
-		HUF_LOAD(9);
-		HUF_LOAD(10);
-		HUF_LOAD(11);
-		HUF_LOAD(12);
-		HUF_LOAD(13);
-		HUF_LOAD(14);
-		HUF_LOAD(15);
-#endif
 		for (size_t j = 0; j < it; j++) {
 			HUF_STEP(0);
 			HUF_STEP(1);
 			HUF_STEP(2);
 			HUF_STEP(3);
-#if WLZ_HUF_GROUP >= 8
 			HUF_STEP(4);
 			HUF_STEP(5);
 			HUF_STEP(6);
 			HUF_STEP(7);
-#endif
-#if WLZ_HUF_GROUP == 16
-			HUF_STEP(8);
-			HUF_STEP(9);
-			HUF_STEP(10);
-			HUF_STEP(11);
-			HUF_STEP(12);
-			HUF_STEP(13);
-			HUF_STEP(14);
-			HUF_STEP(15);
-#endif
 		}
 		HUF_SAVE(0);
 		HUF_SAVE(1);
 		HUF_SAVE(2);
 		HUF_SAVE(3);
-#if WLZ_HUF_GROUP >= 8
 		HUF_SAVE(4);
 		HUF_SAVE(5);
 		HUF_SAVE(6);
 		HUF_SAVE(7);
-#endif
-#if WLZ_HUF_GROUP == 16
-		HUF_SAVE(8);
-		HUF_SAVE(9);
-		HUF_SAVE(10);
-		HUF_SAVE(11);
-		HUF_SAVE(12);
-		HUF_SAVE(13);
-		HUF_SAVE(14);
-		HUF_SAVE(15);
-#endif
 		for (unsigned i = 0; i < WLZ_HUF_GROUP; i++)
 			L[i].left -= it * WLZ_HUF_PER_READ;
 	}
