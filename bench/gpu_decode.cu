@@ -46,10 +46,10 @@ int main(int argc, char **argv)
 	unsigned maxl = 0;
 	uint32_t max_lit = 0;
 	const unsigned members = each_block(arc, "gpu_decode", [&](const wlz_block_entry *e, uint64_t bstart) {
-		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, bstart, &sbytes, &ntok, &nscr);
+		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, bstart, 0, UINT64_MAX, &sbytes, &ntok, &nscr);
 		uint64_t in = e->data_offset;
 		for (int k = 0; k < WLZ_NSTREAMS; k++) {
-			if (!wlz_gpu_ent_add(&plan, arc.data(), in, e->csize[k], e->codec[k], e->rsize[k],
+			if (!wlz_gpu_ent_add(&plan, arc.data() + in, in, e->csize[k], e->codec[k], e->rsize[k],
 					     p.s_off[k])) {
 				fprintf(stderr, "gpu_decode: a stream the GPU cannot decode (codec %d)\n", e->codec[k]);
 				exit(2);
@@ -116,7 +116,10 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&d_tab, plan.ntab * WLZ_GPU_TAB * 2 + 16));
 	CK(cudaMemcpy(d_seg, plan.seg, plan.nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice));
 	CK(cudaMemcpy(d_grp, plan.grp, plan.ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(d_tab, plan.tabs, plan.ntab * WLZ_GPU_TAB * 2, cudaMemcpyHostToDevice));
+	uint8_t *d_codes;
+	CK(cudaMalloc(&d_codes, plan.ntab * 256 + 16));
+	CK(cudaMemcpy(d_codes, plan.codes, plan.ntab * 256, cudaMemcpyHostToDevice));
+	/* (the tables are built on the GPU, timed with the entropy stage) */
 	CK(cudaMalloc(&d_blk, n * sizeof(wlz_gpu_pblock)));
 	CK(cudaMemcpy(d_blk, blk.data(), n * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice));
 	CK(cudaMalloc(&d_tok, (ntok + 1) * sizeof(wlz_gpu_token)));
@@ -162,10 +165,10 @@ int main(int argc, char **argv)
 			if (h2h)
 				CK(cudaMemcpyAsync(d_in, h_arc, arc.size(), cudaMemcpyHostToDevice, 0));
 			CK(cudaEventRecord(ev[0]));
-			if (wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_st, d_err, 0))
+			if (wlz_gpu_ent_tables(d_codes, plan.ntab, d_tab, 0) || wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_st, d_err, 0))
 				return 3;
 			CK(cudaEventRecord(ev[1]));
-			if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
+			if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, 0))
 				return 3;
 			CK(cudaEventRecord(ev[2]));
 			if (wlz_gpu_flow(d_blk, n, max_lit, d_tok, ntok, d_st, d_out, size, d_flow, d_bad + n, d_fail, 0))

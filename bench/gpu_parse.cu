@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 	wlz_huf_tables *ht = (wlz_huf_tables *)malloc(sizeof(wlz_huf_tables));
 	uint64_t sbytes = 0, ntok = 0, nscr = 0, content = 0;
 	each_block(arc, "gpu_parse", [&](const wlz_block_entry *e, uint64_t bstart) {
-		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, bstart, &sbytes, &ntok, &nscr);
+		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, bstart, 0, UINT64_MAX, &sbytes, &ntok, &nscr);
 		st.resize(sbytes);
 		uint64_t in = e->data_offset;
 		for (int k = 0; k < WLZ_NSTREAMS; k++) {
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&d_blk, n * sizeof(wlz_gpu_pblock)));
 	CK(cudaMemcpy(d_st, st.data(), st.size(), cudaMemcpyHostToDevice));
 	CK(cudaMemcpy(d_blk, blk.data(), n * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice));
-	if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
+	if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, 0))
 		return 2;
 	std::vector<wlz_gpu_token> got(ntok);
 	std::vector<uint32_t> bad(n + 1);
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 				(unsigned long long)want[i].src);
 
 	double best, med;
-	timed(reps, [&] { wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0); }, &best, &med);
+	timed(reps, [&] { wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, 0); }, &best, &med);
 
 	/* Damage: one cmd byte of each block flipped (the GPU's copy only). */
 	size_t refused = 0, tried = 0;
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 		const uint8_t orig = st[at], flip = orig ^ 0x84;
 		CK(cudaMemcpy(d_st + at, &flip, 1, cudaMemcpyHostToDevice));
 		CK(cudaMemset(d_bad, 0, (n + 1) * 4));
-		if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, UINT64_MAX, 0))
+		if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, 0))
 			return 2;
 		uint32_t gb, any;
 		CK(cudaMemcpy(&gb, d_bad + b, 4, cudaMemcpyDeviceToHost));

@@ -44,10 +44,19 @@
  * lookup, a shift and a store. */
 #define WLZ_HUF_TAB_SIZE (1u << WLZ_HUF_MAX_BITS)
 #define WLZ_HUF_ENTRY(sym, len, next) ((uint32_t)(len) | (uint32_t)(sym) << 8 | (uint32_t)(next) << (16 + WLZ_HUF_MAX_BITS))
+/* A body's tables as its header gives them: code[ti * 256 + s] is symbol
+ * s's code length in table ti (0: none) | the table after it << 4. */
+typedef struct wlz_huf_codes {
+	unsigned seg_log, ntables;
+	size_t hdr;                 /* where the segment list starts */
+	uint8_t code[WLZ_HUF_MAX_TABLES * 256];
+} wlz_huf_codes;
+
 typedef struct wlz_huf_tables {
 	unsigned seg_log, ntables;
 	size_t hdr;                 /* where the segment list starts */
 	uint32_t tab[WLZ_HUF_MAX_TABLES * WLZ_HUF_TAB_SIZE];
+	wlz_huf_codes codes;        /* (scratch of wlz_huf_read_tables) */
 } wlz_huf_tables;
 
 /* Most bytes a body of n symbols can take (any table choice). */
@@ -58,6 +67,10 @@ size_t wlz_huf_bound(size_t n, unsigned seg_log);
  * or memory ran out. */
 size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
 		      size_t cap);
+
+/* Parses a body's header and checks every rule of its tables (complete
+ * codes, lengths, next tables) without building them. */
+wlz_error wlz_huf_read_codes(const uint8_t *src, size_t csize, wlz_huf_codes *c);
 
 /* Parses a body's header and builds its decode tables. */
 wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *t);

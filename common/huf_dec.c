@@ -8,6 +8,7 @@
  * every read stays inside the body; the tail of each lane is decoded with
  * reads bounded by its own bytes.
  */
+#include <string.h>
 #include "common/huf.h"
 
 #define MB WLZ_HUF_MAX_BITS
@@ -23,7 +24,7 @@ static unsigned nibble(const uint8_t *p, size_t i)
 	return p[i / 2] >> (4 * (i & 1)) & 15;
 }
 
-wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *t)
+wlz_error wlz_huf_read_codes(const uint8_t *src, size_t csize, wlz_huf_codes *c)
 {
 	if (csize < 34)
 		return bad("header truncated");
@@ -53,43 +54,67 @@ wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *
 			if (next[sym[i]] >= T)
 				return bad("a symbol names a missing table");
 		}
+	memset(c->code, 0, (size_t)T * 256);
 	for (unsigned ti = 0; ti < T; ti++) {
-		uint8_t len[256] = {0};
-		uint32_t code[256], kraft = 0;
+		uint8_t *code = c->code + (size_t)ti * 256;
+		uint32_t kraft = 0;
 		unsigned kt = 0, only = 0;
 		for (unsigned i = 0; i < k; i++) {
 			const unsigned l = nibble(q, ni++);
 			if (l > MB)
 				return bad("code length over 10");
 			if (l) {
-				len[sym[i]] = (uint8_t)l, kraft += 1u << (MB - l);
+				code[sym[i]] = (uint8_t)(l | next[sym[i]] << 4), kraft += 1u << (MB - l);
 				kt++, only = sym[i], coded[sym[i]] = 1;
 			}
 		}
-		uint32_t *tab = t->tab + (size_t)ti * WLZ_HUF_TAB_SIZE;
 		if (kt == 0)
 			return bad("a table without symbols");
-		if (kt == 1) {
-			if (len[only] != 1)
-				return bad("a one-symbol table's length is not 1");
-			for (unsigned v = 0; v < WLZ_HUF_TAB_SIZE; v++)
-				tab[v] = WLZ_HUF_ENTRY(only, 0, next[only]);
-			continue;
-		}
-		if (kraft != 1u << MB)
+		if (kt == 1 && (code[only] & 15) != 1)
+			return bad("a one-symbol table's length is not 1");
+		if (kt > 1 && kraft != 1u << MB)
 			return bad("a code is not complete");
-		wlz_huf_canonical(len, code);
-		for (unsigned s = 0; s < 256; s++)
-			if (len[s])
-				for (uint32_t v = code[s]; v < WLZ_HUF_TAB_SIZE; v += 1u << len[s])
-					tab[v] = WLZ_HUF_ENTRY(s, len[s], next[s]);
 	}
 	for (unsigned i = 0; i < k; i++)
 		if (!coded[sym[i]])
 			return bad("a symbol without a code");
-	t->seg_log = seg_log;
-	t->ntables = T;
-	t->hdr = hdr;
+	c->seg_log = seg_log;
+	c->ntables = T;
+	c->hdr = hdr;
+	return WLZ_OK;
+}
+
+wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *t)
+{
+	/* (the codes kept beside the tables: one 64 KiB scratch, no stack) */
+	wlz_huf_codes *c = &t->codes;
+	WLZ_TRY(wlz_huf_read_codes(src, csize, c));
+	for (unsigned ti = 0; ti < c->ntables; ti++) {
+		const uint8_t *code = c->code + (size_t)ti * 256;
+		uint8_t len[256];
+		uint32_t cw[256];
+		unsigned kt = 0, only = 0;
+		for (unsigned s = 0; s < 256; s++) {
+			len[s] = code[s] & 15;
+			if (len[s])
+				kt++, only = s;
+		}
+		uint32_t *tab = t->tab + (size_t)ti * WLZ_HUF_TAB_SIZE;
+		if (kt == 1) {
+			/* (one symbol: no bits read) */
+			for (unsigned v = 0; v < WLZ_HUF_TAB_SIZE; v++)
+				tab[v] = WLZ_HUF_ENTRY(only, 0, code[only] >> 4);
+			continue;
+		}
+		wlz_huf_canonical(len, cw);
+		for (unsigned s = 0; s < 256; s++)
+			if (len[s])
+				for (uint32_t v = cw[s]; v < WLZ_HUF_TAB_SIZE; v += 1u << len[s])
+					tab[v] = WLZ_HUF_ENTRY(s, len[s], code[s] >> 4);
+	}
+	t->seg_log = c->seg_log;
+	t->ntables = c->ntables;
+	t->hdr = c->hdr;
 	return WLZ_OK;
 }
 

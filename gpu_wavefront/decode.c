@@ -1,77 +1,102 @@
 /*
- * decode.c - the GPU decoder (include/wavelz_gpu.h).  A member at a time,
- * all queued on one stream:
+ * decode.c - the GPU decoder (include/wavelz_gpu.h).  The host checks the
+ * headers and index and cuts the blocks into pieces (plan.c).  A piece,
+ * queued on one stream:
  *   1. every block's payload gathered to an aligned place and hashed, the
  *      digests compared with the block headers' (verify.cu, xxh3.cu);
  *   2. every stream's entropy stage (entropy.cu);
  *   3. every block's tokens (parse.cu);
  *   4. literals and matches (flow.cu);
  *   5. every block's content hashed and compared.
- * The host parses the headers and index (wlz_member_parse, which checks
- * them), lays the blocks out, builds the entropy plan, and at the end
- * reads each member's verdict: a few words.
+ * Pieces run in order on one output, so a piece reads the pieces before it
+ * as final.  Stored bytes go up on a stream of their own into two slots
+ * (piece k into slot k % 2), content comes down on a third, so both
+ * overlap the decoding.  Where the content does not fit in GPU memory,
+ * the output is a slab that keeps the window before the piece: when a
+ * piece would run past its end, the window is moved to its front.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cuda_runtime_api.h>
 #include "common/wlz_internal.h"
 #include "format/format.h"
 #include "gpu_wavefront/entropy.h"
 #include "gpu_wavefront/flow.h"
 #include "gpu_wavefront/parse.h"
+#include "gpu_wavefront/plan.h"
 #include "gpu_wavefront/verify.h"
 #include "gpu_wavefront/xxh3.h"
 #include "wavelz_gpu.h"
 
 /* Device buffers, kept and grown from call to call. */
 enum {
-	B_ARC,   /* the archive (16 readable bytes past its end) */
+	B_ARC0, B_ARC1, /* the two slots of stored bytes */
 	B_PACK,  /* payloads at aligned places, for hashing */
 	B_ST,    /* decoded streams */
-	B_SEG, B_GRP, B_TAB,  /* the entropy plan */
+	B_SEG, B_GRP, B_CODES, B_TAB,  /* the entropy plan, its tables built */
 	B_BLK,   /* wlz_gpu_pblock per block */
 	B_TOK, B_SCR, B_FLOW,
 	B_BLOCKS, /* per block: payload from, to, length, digest; content offset, length, digest */
 	B_HASH,  /* per block: payload and content digests computed */
 	B_HSCR,  /* XXH3 scratch */
-	B_OUT,   /* content decoded host to host */
-	B_ASIDE, /* a member's content that cannot start where it goes (unaligned) */
-	B_STAT,  /* per member: the verdict words, and the parse's block flags */
+	B_OUT,   /* the content, where it is not the caller's buffer */
+	B_STAT,  /* the verdict words of every piece */
 	NBUF
 };
 
-/* A member's verdict words (B_STAT). */
-enum { V_ENT, V_FIRST_PAYLOAD, V_FIRST_CONTENT, V_FLOW, V_WORDS = V_FLOW + WLZ_GPU_FLOW_FAIL };
+/* Pinned host buffers: stored bytes staged up, content staged down. */
+enum { H_IN0, H_IN1, H_OUT0, H_OUT1, H_STAT, H_ARC, NHOST };
+
+/* A piece's verdict words (WLZ_GPU_VERDICT_HEAD), then its blocks' flags. */
+enum { V_ENT, V_FIRST_PAYLOAD, V_FIRST_CONTENT, V_FLOW };
 
 struct dbuf {
 	void *p;
 	size_t cap;
 };
 
-/* A member queued: where its verdict lies (words of B_STAT: V_WORDS,
- * then the parse's nblocks + 1 flags). */
-struct queued {
-	uint64_t nblocks, stat_off;
+/* Where a call's content goes. */
+enum sink_kind {
+	TO_DEVICE,  /* the caller's device buffer */
+	TO_PINNED,  /* the caller's pinned host buffer, straight */
+	TO_STAGED,  /* through pinned staging: to a host buffer or a write function */
+	TO_NOTHING  /* checked only */
 };
 
 struct wlz_gdctx {
 	int device;
-	cudaStream_t own, stream;
-	struct dbuf d[NBUF];
-	uint8_t *h_arc;          /* d2d: the archive's host copy */
-	size_t h_arc_cap;
-	uint32_t *h_stat;        /* pinned: B_STAT copied back */
-	size_t h_stat_cap;
-	struct queued *q;
-	size_t nq, q_cap, stat_words;
+	cudaStream_t own, stream, up, down;
+	cudaEvent_t ev_up[2], ev_dec[2], ev_down[2];
+	struct dbuf d[NBUF], h[NHOST];
+	wlz_gpu_call call;
 	wlz_error queue_err;     /* an error found while queueing */
 	int pending;             /* work queued whose verdict wlz_gdctx_wait has not taken */
 	uint64_t memory_limit;   /* the largest window accepted */
+	uint64_t gpu_memory;     /* the most device memory a call takes (0: what is free) */
+	uint64_t piece;          /* content bytes a piece (0: chosen) */
+	/* the call's output: content byte x of the device's layout at
+	 * out + x - sbase, for x in [sbase, sbase + slab) */
+	uint8_t *out;
+	uint64_t sbase, slab;
+	uint64_t moves;          /* the window moved, this call */
+	void *retired[32];       /* (RETIRED) */
+	int nretired;
+	double t_plan, t_queue;  /* host seconds this call: checking, queueing */
 };
+
+static double seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static wlz_error cuda_fail(cudaError_t e, const char *what)
 {
+	cudaGetLastError(); /* (clear it where it is not sticky) */
 	return wlz_fail(WLZ_ERR_GPU, "GPU: %s: %s", what, cudaGetErrorString(e));
 }
 
@@ -82,7 +107,27 @@ static wlz_error cuda_fail(cudaError_t e, const char *what)
 			return cuda_fail(ce_, what);                                                                   \
 	} while (0)
 
-/* Buffer k with room for at least size bytes (its contents not kept). */
+/* Waits for every stream of the context (the caller's included). */
+static void drain(wlz_gdctx *g)
+{
+	cudaStreamSynchronize(g->up);
+	cudaStreamSynchronize(g->stream);
+	cudaStreamSynchronize(g->down);
+}
+
+/* Buffers replaced while work may still read them: freed once the
+ * streams are drained (cudaFree would wait for the whole device). */
+#define RETIRED 32
+
+static void free_retired(wlz_gdctx *g)
+{
+	for (int i = 0; i < g->nretired; i++)
+		cudaFree(g->retired[i]);
+	g->nretired = 0;
+}
+
+/* Device buffer k with room for at least size bytes (its contents not
+ * kept; the old one retired). */
 static wlz_error grow(wlz_gdctx *g, int k, size_t size)
 {
 	struct dbuf *b = &g->d[k];
@@ -91,19 +136,40 @@ static wlz_error grow(wlz_gdctx *g, int k, size_t size)
 	size_t cap = size + size / 4 + 256;
 	void *p;
 	if (b->p) {
-		CU(cudaStreamSynchronize(g->stream), "waiting for the stream");
-		cudaFree(b->p);
+		if (g->nretired == RETIRED) {
+			drain(g);
+			free_retired(g);
+		}
+		g->retired[g->nretired++] = b->p;
 		b->p = NULL;
 		b->cap = 0;
 	}
 	cudaError_t e = cudaMalloc(&p, cap);
 	if (e != cudaSuccess) {
-		cudaGetLastError();  /* (not sticky: clear it) */
+		cudaGetLastError();
 		return wlz_fail(WLZ_ERR_NOMEM, "GPU: out of memory (%zu MiB more wanted); decode on the CPU",
 				cap >> 20);
 	}
 	b->p = p;
 	b->cap = cap;
+	return WLZ_OK;
+}
+
+/* Pinned host buffer k with room for size bytes. */
+static wlz_error grow_host(wlz_gdctx *g, int k, size_t size)
+{
+	struct dbuf *b = &g->h[k];
+	if (size <= b->cap)
+		return WLZ_OK;
+	drain(g);
+	cudaFreeHost(b->p);
+	b->p = NULL;
+	b->cap = 0;
+	if (cudaMallocHost(&b->p, size) != cudaSuccess) {
+		b->p = NULL;
+		return cuda_fail(cudaGetLastError(), "pinned memory");
+	}
+	b->cap = size;
 	return WLZ_OK;
 }
 
@@ -126,11 +192,19 @@ wlz_gdctx *wlz_gdctx_create(int device)
 		return NULL;
 	g->device = device;
 	g->memory_limit = WLZ_MEMORY_LIMIT_DEFAULT;
-	if (cudaStreamCreateWithFlags(&g->own, cudaStreamNonBlocking) != cudaSuccess) {
-		free(g);
-		return NULL;
+	int ok = cudaStreamCreateWithFlags(&g->own, cudaStreamNonBlocking) == cudaSuccess;
+	ok &= cudaStreamCreateWithFlags(&g->up, cudaStreamNonBlocking) == cudaSuccess;
+	ok &= cudaStreamCreateWithFlags(&g->down, cudaStreamNonBlocking) == cudaSuccess;
+	for (int i = 0; i < 2; i++) {
+		ok &= cudaEventCreateWithFlags(&g->ev_up[i], cudaEventDisableTiming) == cudaSuccess;
+		ok &= cudaEventCreateWithFlags(&g->ev_dec[i], cudaEventDisableTiming) == cudaSuccess;
+		ok &= cudaEventCreateWithFlags(&g->ev_down[i], cudaEventDisableTiming) == cudaSuccess;
 	}
 	g->stream = g->own;
+	if (!ok) {
+		wlz_gdctx_free(g);
+		return NULL;
+	}
 	return g;
 }
 
@@ -140,6 +214,18 @@ void wlz_gdctx_set_memory_limit(wlz_gdctx *g, uint64_t bytes)
 		g->memory_limit = bytes ? bytes : WLZ_MEMORY_LIMIT_DEFAULT;
 }
 
+void wlz_gdctx_set_gpu_memory(wlz_gdctx *g, uint64_t bytes)
+{
+	if (g)
+		g->gpu_memory = bytes;
+}
+
+void wlz_gdctx_set_piece_size(wlz_gdctx *g, uint64_t bytes)
+{
+	if (g)
+		g->piece = bytes;
+}
+
 void wlz_gdctx_free(wlz_gdctx *g)
 {
 	if (!g)
@@ -147,16 +233,29 @@ void wlz_gdctx_free(wlz_gdctx *g)
 	cudaSetDevice(g->device);
 	/* (work still queued on a caller's stream, which may be gone: the
 	 * whole device) */
+	cudaStream_t ss[3] = {g->own, g->up, g->down};
 	if (g->pending)
 		cudaDeviceSynchronize();
-	else
-		cudaStreamSynchronize(g->own);
+	for (int i = 0; i < 3 && !g->pending; i++)
+		if (ss[i])
+			cudaStreamSynchronize(ss[i]);
 	for (int k = 0; k < NBUF; k++)
 		cudaFree(g->d[k].p);
-	cudaFreeHost(g->h_stat);
-	cudaStreamDestroy(g->own);
-	free(g->h_arc);
-	free(g->q);
+	free_retired(g);
+	for (int k = 0; k < NHOST; k++)
+		cudaFreeHost(g->h[k].p);
+	for (int i = 0; i < 2; i++) {
+		if (g->ev_up[i])
+			cudaEventDestroy(g->ev_up[i]);
+		if (g->ev_dec[i])
+			cudaEventDestroy(g->ev_dec[i]);
+		if (g->ev_down[i])
+			cudaEventDestroy(g->ev_down[i]);
+	}
+	for (int i = 0; i < 3; i++)
+		if (ss[i])
+			cudaStreamDestroy(ss[i]);
+	wlz_gpu_call_free(&g->call);
 	free(g);
 }
 
@@ -168,6 +267,20 @@ uint64_t wlz_gdctx_memory(wlz_gdctx *g)
 		return 0;
 	}
 	return total_b;
+}
+
+void wlz_gdctx_stats(const wlz_gdctx *g, wlz_gpu_stats *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!g)
+		return;
+	s->pieces = g->call.np;
+	s->resident = g->slab;
+	s->moves = g->moves;
+	s->host_check_s = g->t_plan;
+	s->host_queue_s = g->t_queue;
+	for (int k = 0; k < NBUF; k++)
+		s->gpu_bytes += g->d[k].cap;
 }
 
 void *wlz_gpu_host_alloc(size_t size)
@@ -186,27 +299,15 @@ void wlz_gpu_host_free(void *p)
 		cudaFreeHost(p);
 }
 
-wlz_gpu_pblock wlz_gpu_pblock_next(const wlz_block_entry *e, uint64_t bstart, uint64_t *sbytes, uint64_t *ntok,
-				   uint64_t *nscr)
+/* Pinned (or registered) host memory: transfers go straight to it. */
+static int pinned(const void *p)
 {
-	wlz_gpu_pblock p;
-	memset(&p, 0, sizeof p);
-	for (int k = 0; k < WLZ_NSTREAMS; k++) {
-		*sbytes = (*sbytes + 15) & ~(uint64_t)15;
-		p.s_off[k] = *sbytes;
-		p.rsize[k] = e->rsize[k];
-		*sbytes += e->rsize[k] + 16;
+	struct cudaPointerAttributes a;
+	if (!p || cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+		cudaGetLastError();
+		return 0;
 	}
-	p.bstart = bstart;
-	p.length = e->length;
-	p.ntok = e->token_count;
-	p.tok_off = *ntok;
-	p.scr_off = *nscr;
-	*ntok += e->token_count;
-	/* varint starts, 8-byte alignment, then the carries' 8-byte words */
-	const uint64_t segs = ((uint64_t)e->token_count + WLZ_GPU_PARSE_TILE - 1) / WLZ_GPU_PARSE_TILE;
-	*nscr += e->rsize[WLZ_S_LEN] + 1 + 2 + 2 * (WLZ_GPU_PARSE_BLOCK_WORDS + WLZ_GPU_PARSE_SEG_WORDS * segs);
-	return p;
+	return a.type == cudaMemoryTypeHost;
 }
 
 /* Per-block arrays of B_BLOCKS, in this order, n each. */
@@ -224,7 +325,7 @@ static int hash_all(const uint8_t *base, const uint64_t *off, const uint64_t *le
 	return 0;
 }
 
-/* CU inside queue_member: the error, then its cleanup. */
+/* CU inside queue_piece: the error, then its cleanup. */
 #define QCU(call, what)                                                                                                \
 	do {                                                                                                           \
 		cudaError_t ce_ = (call);                                                                              \
@@ -234,113 +335,98 @@ static int hash_all(const uint8_t *base, const uint64_t *off, const uint64_t *le
 		}                                                                                                      \
 	} while (0)
 
-/* Queues member m of harc (host) decoded from d_arc (its device copy)
- * into out (device memory, size m->content_size). */
-static wlz_error queue_member(wlz_gdctx *g, const uint8_t *harc, const wlz_member *m, uint8_t *out)
+/* Queues piece p on g->stream: its stored bytes in arc (its runs at
+ * their slot offsets), its content to the call's output. */
+static wlz_error queue_piece(wlz_gdctx *g, const wlz_gpu_piece *p, const uint8_t *arc)
 {
-	const uint64_t n = m->nblocks, size = m->content_size;
+	const wlz_gpu_call *c = &g->call;
+	const uint64_t n = p->nb;
 	cudaStream_t st = g->stream;
-	wlz_gpu_pblock *blk = malloc((n ? n : 1) * sizeof *blk);
-	uint64_t *arr = malloc((n ? n : 1) * NARR * sizeof *arr);
+	wlz_gpu_pblock *blk = malloc(n * sizeof *blk);
+	uint64_t *arr = malloc(n * NARR * sizeof *arr);
 	wlz_gpu_ent_plan plan;
 	memset(&plan, 0, sizeof plan);
 	wlz_error err = WLZ_OK;
+	char name[96];
 	if (!blk || !arr) {
 		err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	uint64_t sbytes = 0, ntok = 0, nscr = 0, bstart = 0, pack = 0;
-	uint32_t max_lit = 0, max_tok = 0;
-	for (uint64_t b = 0; b < n; b++) {
-		const wlz_block_entry *e = &m->blocks[b];
-		blk[b] = wlz_gpu_pblock_next(e, bstart, &sbytes, &ntok, &nscr);
-		uint64_t in = e->data_offset;
-		for (int k = 0; k < WLZ_NSTREAMS; k++) {
-			if (e->codec[k] == WLZ_CODEC_ZSTD) {
-				err = wlz_fail(WLZ_ERR_GPU, "block %llu: zstd streams cannot be decoded on a GPU",
-					       (unsigned long long)b);
-				goto done;
-			}
-			if (!wlz_gpu_ent_add(&plan, harc, in, e->csize[k], e->codec[k], e->rsize[k], blk[b].s_off[k])) {
+	uint64_t sbytes = 0, ntok = 0, nscr = 0, pack = 0;
+	const wlz_gpu_run *r = &c->run[p->r0];
+	for (uint64_t i = 0; i < n; i++) {
+		const wlz_gpu_cblock *k = &c->blk[p->f0 + i];
+		const wlz_gpu_cmember *cm = &c->mem[k->m];
+		const wlz_block_entry *e = &cm->m.blocks[k->b];
+		const uint64_t B = (uint64_t)1 << cm->m.h.block_log, at = cm->dpos + k->b * B;
+		while (r->harc != cm->harc || e->data_offset < r->a0 || e->data_offset >= r->a1)
+			r++;
+		blk[i] = wlz_gpu_pblock_next(e, at - g->sbase, cm->dpos > g->sbase ? cm->dpos - g->sbase : 0,
+					     (uint64_t)1 << cm->m.h.window_log, &sbytes, &ntok, &nscr);
+		const uint64_t from = r->slot + (e->data_offset - r->a0);
+		uint64_t in = 0;
+		for (int s = 0; s < WLZ_NSTREAMS; s++) {
+			const uint8_t *h = cm->harc + e->data_offset + in;
+			if (!wlz_gpu_ent_add(&plan, h, from + in, e->csize[s], e->codec[s], e->rsize[s], blk[i].s_off[s])) {
 				/* (as the CPU decoder, a damaged payload is named as
 				 * such: it is checked before its streams) */
-				if (wlz_xxh3(harc + e->data_offset, wlz_payload_size(e)) != e->payload_checksum)
-					err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch",
-						       (unsigned long long)b);
+				wlz_gpu_call_name(c, p->f0 + i, name, sizeof name);
+				if (wlz_xxh3(cm->harc + e->data_offset, wlz_payload_size(e)) != e->payload_checksum)
+					err = wlz_fail(WLZ_ERR_CHECKSUM, "%s: payload checksum mismatch", name);
 				else
-					err = wlz_fail(WLZ_ERR_BAD_STREAM, "block %llu: stream %d: bad codec-2 header",
-						       (unsigned long long)b, k);
+					err = wlz_fail(WLZ_ERR_BAD_STREAM, "%s: stream %d: bad codec-2 header", name, s);
 				goto done;
 			}
-			in += e->csize[k];
+			in += e->csize[s];
 		}
-		max_lit = e->rsize[WLZ_S_LIT] > max_lit ? e->rsize[WLZ_S_LIT] : max_lit;
-		max_tok = e->token_count > max_tok ? e->token_count : max_tok;
-		arr[A_PFROM * n + b] = e->data_offset;
-		arr[A_PTO * n + b] = pack;
-		arr[A_PLEN * n + b] = wlz_payload_size(e);
-		arr[A_PWANT * n + b] = e->payload_checksum;
-		arr[A_COFF * n + b] = bstart;
-		arr[A_CLEN * n + b] = e->length;
-		arr[A_CWANT * n + b] = e->checksum;
+		arr[A_PFROM * n + i] = from;
+		arr[A_PTO * n + i] = pack;
+		arr[A_PLEN * n + i] = wlz_payload_size(e);
+		arr[A_PWANT * n + i] = e->payload_checksum;
+		arr[A_COFF * n + i] = at - p->d0;
+		arr[A_CLEN * n + i] = e->length;
+		arr[A_CWANT * n + i] = e->checksum;
 		pack += (wlz_payload_size(e) + 15) & ~(uint64_t)15;
-		bstart += e->length;
 	}
 	if (!wlz_gpu_ent_plan_finish(&plan)) {
 		err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	const size_t scr = wlz_gpu_xxh3_scratch(size > pack ? size : pack);
-	if ((err = grow(g, B_PACK, pack + 16)) || (err = grow(g, B_ST, sbytes + 64)) ||
-	    (err = grow(g, B_SEG, plan.nseg * sizeof(wlz_gpu_seg) + 1)) ||
+	if ((err = grow(g, B_SEG, plan.nseg * sizeof(wlz_gpu_seg) + 1)) ||
 	    (err = grow(g, B_GRP, plan.ngrp * sizeof(wlz_gpu_group) + 1)) ||
-	    (err = grow(g, B_TAB, plan.ntab * WLZ_GPU_TAB * 2 + 16)) ||
-	    (err = grow(g, B_BLK, n * sizeof(wlz_gpu_pblock) + 1)) ||
-	    (err = grow(g, B_TOK, (ntok + 1) * sizeof(wlz_gpu_token))) || (err = grow(g, B_SCR, (nscr + 1) * 4)) ||
-	    (err = grow(g, B_FLOW, wlz_gpu_flow_work(ntok, size))) || (err = grow(g, B_BLOCKS, n * NARR * 8 + 8)) ||
-	    (err = grow(g, B_HASH, 2 * n * 8 + 8)) || (err = grow(g, B_HSCR, scr)))
+	    (err = grow(g, B_CODES, plan.ntab * 256 + 16)) || (err = grow(g, B_TAB, plan.ntab * WLZ_GPU_TAB * 2 + 16)))
 		goto done;
-	/* The verdict words: kept for every member queued, so that the
-	 * buffer only grows (and is copied back whole) at the wait. */
-	const uint64_t soff = g->stat_words, words = V_WORDS + n + 1;
-	if (g->d[B_STAT].cap < (soff + words) * 4) {
-		err = wlz_fail(WLZ_ERR_INTERNAL, "GPU: verdict area too small");
-		goto done;
-	}
-	uint32_t *stat = (uint32_t *)g->d[B_STAT].p + soff, *bad = stat + V_WORDS;
-	uint8_t *pk = g->d[B_PACK].p, *sb = g->d[B_ST].p;
+	uint32_t *stat = (uint32_t *)g->d[B_STAT].p + p->stat, *bad = stat + WLZ_GPU_VERDICT_HEAD;
+	uint8_t *pk = g->d[B_PACK].p, *sb = g->d[B_ST].p, *out = g->out + (p->d0 - g->sbase);
 	uint64_t *a = g->d[B_BLOCKS].p, *hash = g->d[B_HASH].p, *hscr = g->d[B_HSCR].p;
 	QCU(cudaMemcpyAsync(g->d[B_SEG].p, plan.seg, plan.nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice, st),
-	   "upload");
+	    "upload");
 	QCU(cudaMemcpyAsync(g->d[B_GRP].p, plan.grp, plan.ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice, st),
-	   "upload");
-	QCU(cudaMemcpyAsync(g->d[B_TAB].p, plan.tabs, plan.ntab * WLZ_GPU_TAB * 2, cudaMemcpyHostToDevice, st),
-	   "upload");
+	    "upload");
+	QCU(cudaMemcpyAsync(g->d[B_CODES].p, plan.codes, plan.ntab * 256, cudaMemcpyHostToDevice, st), "upload");
 	QCU(cudaMemcpyAsync(g->d[B_BLK].p, blk, n * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice, st), "upload");
 	QCU(cudaMemcpyAsync(a, arr, n * NARR * 8, cudaMemcpyHostToDevice, st), "upload");
-	QCU(cudaMemsetAsync(stat, 0, words * 4, st), "memset");
+	QCU(cudaMemsetAsync(stat, 0, (WLZ_GPU_VERDICT_HEAD + n + 1) * 4, st), "memset");
 	QCU(cudaMemsetAsync(stat + V_FIRST_PAYLOAD, 0xFF, 8, st), "memset");
-	QCU(cudaMemsetAsync(sb, 0, 16, st), "memset");  /* (an empty member) */
+	QCU(cudaMemsetAsync(sb, 0, 16, st), "memset"); /* (no streams at all) */
 
 	/* 1. Payloads. */
-	if (wlz_gpu_gather(g->d[B_ARC].p, a + A_PFROM * n, a + A_PTO * n, a + A_PLEN * n, pk, n, st) ||
+	if (wlz_gpu_gather(arc, a + A_PFROM * n, a + A_PTO * n, a + A_PLEN * n, pk, n, st) ||
 	    hash_all(pk, a + A_PTO * n, a + A_PLEN * n, hash, n, hscr, st) ||
 	    wlz_gpu_compare(hash, a + A_PWANT * n, n, stat + V_FIRST_PAYLOAD, st))
 		goto launch;
 	/* 2 to 4. */
-	if (wlz_gpu_ent_launch(&plan, g->d[B_SEG].p, g->d[B_GRP].p, g->d[B_TAB].p, g->d[B_ARC].p, sb,
-			       (int *)(stat + V_ENT), st) ||
-	    wlz_gpu_parse(g->d[B_BLK].p, n, max_tok, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, (uint64_t)1 << m->h.window_log,
-			  st) ||
-	    wlz_gpu_flow(g->d[B_BLK].p, n, max_lit, g->d[B_TOK].p, ntok, sb, out, size, g->d[B_FLOW].p, bad + n,
-			 stat + V_FLOW, st))
+	if (wlz_gpu_ent_tables(g->d[B_CODES].p, plan.ntab, g->d[B_TAB].p, st) ||
+	    wlz_gpu_ent_launch(&plan, g->d[B_SEG].p, g->d[B_GRP].p, g->d[B_TAB].p, arc, sb, (int *)(stat + V_ENT),
+			       st) ||
+	    wlz_gpu_parse(g->d[B_BLK].p, n, p->max_tok, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, st) ||
+	    wlz_gpu_flow(g->d[B_BLK].p, n, p->max_lit, g->d[B_TOK].p, ntok, sb, g->out, p->d1 - g->sbase,
+			 g->d[B_FLOW].p, bad + n, stat + V_FLOW, st))
 		goto launch;
-	/* 5. Content. */
+	/* 5. Content (offsets from the piece's first byte: aligned). */
 	if (hash_all(out, a + A_COFF * n, a + A_CLEN * n, hash + n, n, hscr, st) ||
 	    wlz_gpu_compare(hash + n, a + A_CWANT * n, n, stat + V_FIRST_CONTENT, st))
 		goto launch;
-	g->q[g->nq++] = (struct queued){n, soff};
-	g->stat_words += words;
 	goto done;
 launch:
 	err = cuda_fail(cudaGetLastError(), "launch");
@@ -351,99 +437,284 @@ done:
 	return err;
 }
 
-/* An archive's members, as checked: their content, the verdict words
- * they need, their count. */
-struct members {
-	uint64_t total, words, nm;
+/* Piece p's verdict (its words at v, on the host): the first failure, in
+ * the order the CPU decoder checks: payload, streams, tokens, execution,
+ * content. */
+static wlz_error verdict(const wlz_gpu_call *c, const wlz_gpu_piece *p, const uint32_t *v)
+{
+	char name[96];
+	if (v[V_FIRST_PAYLOAD] != UINT32_MAX)
+		return wlz_fail(WLZ_ERR_CHECKSUM, "%s: payload checksum mismatch",
+				wlz_gpu_call_name(c, p->f0 + v[V_FIRST_PAYLOAD], name, sizeof name));
+	if (v[V_ENT])
+		return wlz_fail(WLZ_ERR_BAD_STREAM, "%s on: %u stream segments fail to decode",
+				wlz_gpu_call_name(c, p->f0, name, sizeof name), v[V_ENT]);
+	const uint32_t *bad = v + WLZ_GPU_VERDICT_HEAD;
+	if (bad[p->nb]) {
+		for (uint64_t b = 0; b < p->nb; b++)
+			if (bad[b])
+				return wlz_fail(WLZ_ERR_BAD_TOKEN, "%s: a token breaks a rule",
+						wlz_gpu_call_name(c, p->f0 + b, name, sizeof name));
+		return wlz_fail(WLZ_ERR_BAD_TOKEN, "a token breaks a rule");
+	}
+	if (v[V_FLOW])
+		return wlz_fail(WLZ_ERR_INTERNAL, "GPU execution stalled at token %u", v[V_FLOW + 1]);
+	if (v[V_FIRST_CONTENT] != UINT32_MAX)
+		return wlz_fail(WLZ_ERR_CHECKSUM, "%s: content checksum mismatch",
+				wlz_gpu_call_name(c, p->f0 + v[V_FIRST_CONTENT], name, sizeof name));
+	return WLZ_OK;
+}
+
+/* Device bytes of a call cut into pieces, with out bytes of output of our
+ * own. */
+static uint64_t need(const wlz_gpu_call *c, uint64_t out, int two_slots)
+{
+	const uint64_t span = out ? out : c->dtotal;
+	const uint64_t hs = c->max_content > c->max_pack ? c->max_content : c->max_pack;
+	uint64_t n = (two_slots ? 2 : 1) * c->max_arc + c->max_pack + c->max_sbytes + c->max_nb * 160 +
+		     (c->max_ntok + 1) * sizeof(wlz_gpu_token) + (c->max_nscr + 1) * 4 +
+		     wlz_gpu_flow_work(c->max_ntok, span) + wlz_gpu_xxh3_scratch(hs) + c->words * 4 + out;
+	/* (the entropy plan, about a table a stream) */
+	return n + n / 16;
+}
+
+/* Cuts the call into pieces and picks its output (g->out, sbase, slab)
+ * within the GPU memory it may take.  dst: the caller's device buffer
+ * (TO_DEVICE), used as the output where the layouts agree.  two_slots:
+ * stored bytes go up while the piece before decodes. */
+static wlz_error fit(wlz_gdctx *g, enum sink_kind kind, uint8_t *dst, int two_slots)
+{
+	wlz_gpu_call *c = &g->call;
+	uint64_t avail = g->gpu_memory;
+	if (!avail) {
+		size_t fr = 0, tot = 0;
+		CU(cudaMemGetInfo(&fr, &tot), "memory");
+		/* (room for the runtime and the kernels' own) */
+		avail = fr > ((uint64_t)256 << 20) ? fr - ((uint64_t)256 << 20) : 0;
+		for (int k = 0; k < NBUF; k++)
+			avail += g->d[k].cap;
+	}
+	/* Pieces of an eighth of the content (16 MiB to 256 MiB), so that
+	 * the transfers and the host's plan of the next piece overlap the
+	 * decoding. */
+	uint64_t piece = g->piece;
+	if (!piece) {
+		piece = c->total / 8;
+		piece = piece < ((uint64_t)16 << 20) ? (uint64_t)16 << 20 : piece;
+		piece = piece > ((uint64_t)256 << 20) ? (uint64_t)256 << 20 : piece;
+	}
+	const int direct = kind == TO_DEVICE && c->same && !((uintptr_t)dst & 7);
+	g->sbase = 0;
+	for (;;) {
+		WLZ_TRY(wlz_gpu_call_cut(c, piece));
+		const uint64_t whole = direct ? 0 : c->dtotal + 16;
+		if (need(c, whole, two_slots) <= avail) {
+			if (direct) {
+				g->out = dst;
+			} else {
+				WLZ_TRY(grow(g, B_OUT, whole));
+				g->out = g->d[B_OUT].p;
+			}
+			g->slab = c->dtotal;
+			return WLZ_OK;
+		}
+		/* The window before each piece, twice (its move never
+		 * overlaps itself), and the piece. */
+		const uint64_t slab = 2 * (c->wmax + 16) + c->max_content + 64;
+		if (kind != TO_DEVICE && slab < c->dtotal && need(c, slab, two_slots) <= avail) {
+			WLZ_TRY(grow(g, B_OUT, slab));
+			g->out = g->d[B_OUT].p;
+			g->slab = slab;
+			return WLZ_OK;
+		}
+		if (c->max_nb <= 1)
+			return wlz_fail(WLZ_ERR_NOMEM,
+					"GPU: %llu MiB of GPU memory would be needed, %llu MiB can be had; decode on the CPU",
+					(unsigned long long)(need(c, slab < c->dtotal ? slab : c->dtotal, two_slots) >> 20),
+					(unsigned long long)(avail >> 20));
+		piece /= 2;
+	}
+}
+
+/* Every buffer of the call's pieces. */
+static wlz_error buffers(wlz_gdctx *g, int two_slots)
+{
+	const wlz_gpu_call *c = &g->call;
+	const uint64_t hs = c->max_content > c->max_pack ? c->max_content : c->max_pack;
+	WLZ_TRY(grow(g, B_ARC0, c->max_arc));
+	if (two_slots)
+		WLZ_TRY(grow(g, B_ARC1, c->max_arc));
+	WLZ_TRY(grow(g, B_PACK, c->max_pack + 16));
+	WLZ_TRY(grow(g, B_ST, c->max_sbytes + 64));
+	WLZ_TRY(grow(g, B_BLK, c->max_nb * sizeof(wlz_gpu_pblock) + 1));
+	WLZ_TRY(grow(g, B_TOK, (c->max_ntok + 1) * sizeof(wlz_gpu_token)));
+	WLZ_TRY(grow(g, B_SCR, (c->max_nscr + 1) * 4));
+	WLZ_TRY(grow(g, B_FLOW, wlz_gpu_flow_work(c->max_ntok, g->slab)));
+	WLZ_TRY(grow(g, B_BLOCKS, c->max_nb * NARR * 8 + 8));
+	WLZ_TRY(grow(g, B_HASH, 2 * c->max_nb * 8 + 8));
+	WLZ_TRY(grow(g, B_HSCR, wlz_gpu_xxh3_scratch(hs)));
+	WLZ_TRY(grow(g, B_STAT, c->words * 4 + 4));
+	WLZ_TRY(grow_host(g, H_STAT, c->words * 4 + 4));
+	return WLZ_OK;
+}
+
+/* How a call moves its bytes. */
+struct xfer {
+	enum sink_kind kind;
+	enum cudaMemcpyKind in_kind;  /* stored bytes: from host or device */
+	const uint8_t *d_src;         /* d2d: the archive in device memory */
+	int staged_in;                /* host stored bytes through H_IN */
+	uint8_t *dst;                 /* the caller's buffer (host or device) */
+	wlz_write_fn wr;              /* TO_STAGED: else memcpy to dst */
+	void *wr_opaque;
 };
 
-/* Every member of harc (size bytes) parsed, its headers and index
- * checked and its window held to the limit. */
-static wlz_error check_members(const wlz_gdctx *g, const uint8_t *harc, size_t size, struct members *ms)
+/* Piece k's stored bytes into its slot, on x's streams. */
+static wlz_error upload(wlz_gdctx *g, uint64_t k, const struct xfer *x, uint8_t **arc)
 {
-	*ms = (struct members){0, 0, 0};
-	if (!size)
-		return wlz_fail(WLZ_ERR_TRUNCATED, "empty input");
-	for (uint64_t at = 0; at < size; ms->nm++) {
-		wlz_member m;
-		WLZ_TRY(wlz_member_parse(harc, size, at, &m));
-		const uint64_t window = (uint64_t)1 << m.h.window_log;
-		if (window > g->memory_limit) {
-			wlz_member_free(&m);
-			return wlz_fail(WLZ_ERR_WINDOW, "a window of %llu MiB, over the limit of %llu MiB (--memory=)",
-					(unsigned long long)(window >> 20), (unsigned long long)(g->memory_limit >> 20));
+	const wlz_gpu_piece *p = &g->call.pc[k];
+	const int s = k & 1;
+	if (x->in_kind == cudaMemcpyDeviceToDevice) {
+		/* (on the decoding stream, one slot: in order, nothing to
+		 * overlap) */
+		uint8_t *slot = *arc = g->d[B_ARC0].p;
+		for (uint64_t i = 0; i < p->nr; i++) {
+			const wlz_gpu_run *r = &g->call.run[p->r0 + i];
+			CU(cudaMemcpyAsync(slot + r->slot, x->d_src + r->a0, r->a1 - r->a0, cudaMemcpyDeviceToDevice,
+					   g->stream),
+			   "copy");
 		}
-		ms->total += m.content_size;
-		ms->words += V_WORDS + m.nblocks + 1;
-		at += m.size;
-		wlz_member_free(&m);
+		CU(cudaMemsetAsync(slot + p->arc - 16, 0, 16, g->stream), "memset");
+		return WLZ_OK;
+	}
+	uint8_t *slot = *arc = g->d[B_ARC0 + s].p, *hin = g->h[H_IN0 + s].p;
+	if (x->staged_in) {
+		/* (the slot's last upload, piece k - 2's, is done before it
+		 * is filled again) */
+		if (k >= 2)
+			CU(cudaEventSynchronize(g->ev_up[s]), "upload");
+		for (uint64_t i = 0; i < p->nr; i++) {
+			const wlz_gpu_run *r = &g->call.run[p->r0 + i];
+			memcpy(hin + r->slot, r->harc + r->a0, r->a1 - r->a0);
+		}
+	}
+	/* (the slot is read by piece k - 2's decode until it ends) */
+	if (k >= 2)
+		CU(cudaStreamWaitEvent(g->up, g->ev_dec[s], 0), "wait");
+	for (uint64_t i = 0; i < p->nr; i++) {
+		const wlz_gpu_run *r = &g->call.run[p->r0 + i];
+		const uint8_t *from = x->staged_in ? hin + r->slot : r->harc + r->a0;
+		CU(cudaMemcpyAsync(slot + r->slot, from, r->a1 - r->a0, cudaMemcpyHostToDevice, g->up), "upload");
+	}
+	CU(cudaMemsetAsync(slot + p->arc - 16, 0, 16, g->up), "memset");
+	CU(cudaEventRecord(g->ev_up[s], g->up), "event");
+	CU(cudaStreamWaitEvent(g->stream, g->ev_up[s], 0), "wait");
+	return WLZ_OK;
+}
+
+/* Piece k's content (and verdict words) down, on g->down. */
+static wlz_error download(wlz_gdctx *g, uint64_t k, const struct xfer *x)
+{
+	const wlz_gpu_call *c = &g->call;
+	const wlz_gpu_piece *p = &c->pc[k];
+	const int s = k & 1;
+	CU(cudaStreamWaitEvent(g->down, g->ev_dec[s], 0), "wait");
+	if (x->kind == TO_PINNED || x->kind == TO_STAGED) {
+		uint8_t *to = x->kind == TO_PINNED ? x->dst : (uint8_t *)g->h[H_OUT0 + s].p - p->h0;
+		/* member by member: the layouts differ by gaps between them */
+		for (uint64_t f = p->f0; f < p->f0 + p->nb;) {
+			const wlz_gpu_cmember *cm = &c->mem[c->blk[f].m];
+			const uint64_t B = (uint64_t)1 << cm->m.h.block_log, b = c->blk[f].b;
+			uint64_t len = 0;
+			for (; f < p->f0 + p->nb && &c->mem[c->blk[f].m] == cm; f++)
+				len += cm->m.blocks[c->blk[f].b].length;
+			CU(cudaMemcpyAsync(to + cm->hpos + b * B, g->out + (cm->dpos + b * B - g->sbase), len,
+					   cudaMemcpyDeviceToHost, g->down),
+			   "download");
+		}
+	}
+	CU(cudaMemcpyAsync((uint32_t *)g->h[H_STAT].p + p->stat, (uint32_t *)g->d[B_STAT].p + p->stat,
+			   (WLZ_GPU_VERDICT_HEAD + p->nb + 1) * 4, cudaMemcpyDeviceToHost, g->down),
+	   "verdict");
+	CU(cudaEventRecord(g->ev_down[s], g->down), "event");
+	return WLZ_OK;
+}
+
+/* Piece k done: its verdict taken and its content handed on. */
+static wlz_error finish(wlz_gdctx *g, uint64_t k, const struct xfer *x)
+{
+	const wlz_gpu_piece *p = &g->call.pc[k];
+	CU(cudaEventSynchronize(g->ev_down[k & 1]), "decoding");
+	WLZ_TRY(verdict(&g->call, p, (const uint32_t *)g->h[H_STAT].p + p->stat));
+	if (x->kind == TO_STAGED) {
+		const uint8_t *from = g->h[H_OUT0 + (k & 1)].p;
+		if (x->wr) {
+			if (p->h1 > p->h0 && x->wr(x->wr_opaque, from, p->h1 - p->h0))
+				return wlz_fail(WLZ_ERR_WRITE, "the write function stopped the decode");
+		} else {
+			memcpy(x->dst + p->h0, from, p->h1 - p->h0);
+		}
 	}
 	return WLZ_OK;
 }
 
-/* The members of harc (host, size bytes, its device copy in B_ARC; ms
- * from check_members) queued to decode into d_dst (device, dst_cap
- * bytes). */
-static wlz_error queue_all(wlz_gdctx *g, const uint8_t *harc, size_t size, const struct members *ms,
-			   uint8_t *d_dst, size_t dst_cap, size_t *dst_size)
+/* Where piece k starts past the slab, the window before it moved to the
+ * slab's front (after every download of what it overwrites). */
+static wlz_error slide(wlz_gdctx *g, uint64_t k, int downloads)
 {
-	const uint64_t total = ms->total, words = ms->words, nm = ms->nm;
-	if (total > dst_cap)
-		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)total,
-				dst_cap);
-	if (nm > g->q_cap) {
-		struct queued *q = realloc(g->q, nm * sizeof *q);
-		if (!q)
-			return wlz_fail(WLZ_ERR_NOMEM, "out of memory");
-		g->q = q;
-		g->q_cap = nm;
-	}
-	WLZ_TRY(grow(g, B_STAT, words * 4));
-	g->nq = 0;
-	g->stat_words = 0;
-	uint64_t pos = 0;
-	for (uint64_t at = 0; at < size;) {
-		wlz_member m;
-		WLZ_TRY(wlz_member_parse(harc, size, at, &m));
-		/* The block hashes read 8-byte words: a member whose content
-		 * would start unaligned is decoded aside, then moved. */
-		uint8_t *to = d_dst + pos, *aside = NULL;
-		wlz_error e = WLZ_OK;
-		if ((uintptr_t)to & 7) {
-			e = grow(g, B_ASIDE, m.content_size + 16);
-			aside = g->d[B_ASIDE].p;
-		}
+	const wlz_gpu_piece *p = &g->call.pc[k];
+	if (p->d1 - g->sbase <= g->slab)
+		return WLZ_OK;
+	const uint64_t w = g->call.wmax, nb = p->d0 > g->sbase + w + 16 ? (p->d0 - w) & ~(uint64_t)15 : g->sbase;
+	if (nb <= g->sbase)
+		return wlz_fail(WLZ_ERR_INTERNAL, "GPU: the output slab is too small");
+	if (downloads && k >= 1)
+		CU(cudaStreamWaitEvent(g->stream, g->ev_down[(k - 1) & 1], 0), "wait");
+	CU(cudaMemcpyAsync(g->out, g->out + (nb - g->sbase), p->d0 - nb, cudaMemcpyDeviceToDevice, g->stream), "move");
+	g->sbase = nb;
+	g->moves++;
+	return WLZ_OK;
+}
+
+/* Every piece of the call, in order.  TO_DEVICE: queued, the verdict
+ * left to wlz_gdctx_wait; else each piece's verdict is taken (and its
+ * content handed on) while the next decodes. */
+static wlz_error run(wlz_gdctx *g, const struct xfer *x)
+{
+	wlz_gpu_call *c = &g->call;
+	const int host = x->kind != TO_DEVICE;
+	wlz_error e = WLZ_OK;
+	for (uint64_t k = 0; k < c->np && e == WLZ_OK; k++) {
+		uint8_t *arc;
+		const int s = k & 1;
+		e = upload(g, k, x, &arc);
+		if (e == WLZ_OK && g->slab < c->dtotal)
+			e = slide(g, k, x->kind == TO_PINNED || x->kind == TO_STAGED);
+		const double t0 = seconds();
 		if (e == WLZ_OK)
-			e = queue_member(g, harc, &m, aside ? aside : to);
-		if (e == WLZ_OK && aside &&
-		    cudaMemcpyAsync(to, aside, m.content_size, cudaMemcpyDeviceToDevice, g->stream) != cudaSuccess)
-			e = cuda_fail(cudaGetLastError(), "copy");
-		pos += m.content_size;
-		at += m.size;
-		wlz_member_free(&m);
-		WLZ_TRY(e);
+			e = queue_piece(g, &c->pc[k], arc);
+		g->t_queue += seconds() - t0;
+		if (e == WLZ_OK && cudaEventRecord(g->ev_dec[s], g->stream) != cudaSuccess)
+			e = cuda_fail(cudaGetLastError(), "event");
+		if (e == WLZ_OK && host)
+			e = download(g, k, x);
+		if (e == WLZ_OK && host && k >= 1)
+			e = finish(g, k - 1, x);
 	}
-	*dst_size = total;
-	if (g->stat_words && g->h_stat_cap < g->stat_words) {
-		cudaFreeHost(g->h_stat);
-		g->h_stat = NULL;
-		g->h_stat_cap = 0;
-		if (cudaMallocHost((void **)&g->h_stat, g->stat_words * 4) != cudaSuccess)
-			return cuda_fail(cudaGetLastError(), "pinned memory");
-		g->h_stat_cap = g->stat_words;
-	}
-	if (g->stat_words)
-		CU(cudaMemcpyAsync(g->h_stat, g->d[B_STAT].p, g->stat_words * 4, cudaMemcpyDeviceToHost, g->stream),
+	if (e == WLZ_OK && host && c->np)
+		e = finish(g, c->np - 1, x);
+	if (e != WLZ_OK || host)
+		return e;
+	/* TO_DEVICE: members moved to the caller's layout, where it is not
+	 * the output; the verdict words copied back with the rest */
+	if (g->out != x->dst)
+		for (size_t i = 0; i < c->nm; i++)
+			CU(cudaMemcpyAsync(x->dst + c->mem[i].hpos, g->out + c->mem[i].dpos, c->mem[i].m.content_size,
+					   cudaMemcpyDeviceToDevice, g->stream),
+			   "copy");
+	if (c->words)
+		CU(cudaMemcpyAsync(g->h[H_STAT].p, g->d[B_STAT].p, c->words * 4, cudaMemcpyDeviceToHost, g->stream),
 		   "verdict");
-	return WLZ_OK;
-}
-
-/* Uploads src (host or device) with 16 readable bytes after it. */
-static wlz_error upload(wlz_gdctx *g, const void *src, size_t size, enum cudaMemcpyKind kind)
-{
-	WLZ_TRY(grow(g, B_ARC, size + 16));
-	CU(cudaMemsetAsync((uint8_t *)g->d[B_ARC].p + size, 0, 16, g->stream), "memset");
-	CU(cudaMemcpyAsync(g->d[B_ARC].p, src, size, kind, g->stream), "upload");
 	return WLZ_OK;
 }
 
@@ -456,23 +727,52 @@ static wlz_error begin(wlz_gdctx *g, void *stream)
 		return wlz_fail(WLZ_ERR_PARAM, "the previous call's verdict was not taken (wlz_gdctx_wait)");
 	CU(cudaSetDevice(g->device), "device");
 	g->stream = stream ? (cudaStream_t)stream : g->own;
-	g->nq = 0;
 	g->queue_err = WLZ_OK;
+	g->moves = 0;
+	g->t_plan = g->t_queue = 0;
+	wlz_gpu_call_clear(&g->call);
 	return WLZ_OK;
 }
 
-/* The end of queueing: on an error, what was queued is waited for (the
+/* The end of a call: on an error, what was queued is waited for (the
  * caller may free its buffers on an error) and the error kept for
- * wlz_gdctx_wait; else the verdict is pending. */
-static wlz_error end_queue(wlz_gdctx *g, wlz_error e)
+ * wlz_gdctx_wait; else, if async, the verdict is pending. */
+static wlz_error end_call(wlz_gdctx *g, wlz_error e, int async)
 {
-	if (e != WLZ_OK) {
-		cudaStreamSynchronize(g->stream);
+	if (e != WLZ_OK || !async) {
+		drain(g);
+		free_retired(g);
 		g->stream = g->own;
 	}
 	g->queue_err = e;
-	g->pending = e == WLZ_OK;
+	g->pending = async && e == WLZ_OK;
 	return e;
+}
+
+/* The members of harc (host, size bytes) decoded into dst (device),
+ * their stored bytes from d_src (device) or else from harc. */
+static wlz_error to_device(wlz_gdctx *g, uint8_t *d_dst, size_t dst_cap, const uint8_t *harc, const uint8_t *d_src,
+			   size_t size, size_t *dst_size)
+{
+	const double t0 = seconds();
+	WLZ_TRY(wlz_gpu_call_add(&g->call, harc, size, g->memory_limit));
+	g->t_plan = seconds() - t0;
+	if (g->call.total > dst_cap)
+		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu",
+				(unsigned long long)g->call.total, dst_cap);
+	struct xfer x = {TO_DEVICE, d_src ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, d_src, 0, d_dst, NULL,
+			 NULL};
+	const int two = !d_src;
+	x.staged_in = two && !pinned(harc);
+	WLZ_TRY(fit(g, TO_DEVICE, d_dst, two));
+	WLZ_TRY(buffers(g, two));
+	if (x.staged_in) {
+		WLZ_TRY(grow_host(g, H_IN0, g->call.max_arc));
+		WLZ_TRY(grow_host(g, H_IN1, g->call.max_arc));
+	}
+	WLZ_TRY(run(g, &x));
+	*dst_size = g->call.total;
+	return WLZ_OK;
 }
 
 wlz_error wlz_gpu_decompress_h2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, const void *src, size_t src_size,
@@ -480,14 +780,8 @@ wlz_error wlz_gpu_decompress_h2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, cons
 {
 	WLZ_TRY(begin(g, stream));
 	if ((!src && src_size) || !dst_size)
-		return end_queue(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"));
-	struct members ms;
-	wlz_error e = check_members(g, src, src_size, &ms);
-	if (e == WLZ_OK)
-		e = upload(g, src, src_size, cudaMemcpyHostToDevice);
-	if (e == WLZ_OK)
-		e = queue_all(g, src, src_size, &ms, d_dst, dst_cap, dst_size);
-	return end_queue(g, e);
+		return end_call(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"), 1);
+	return end_call(g, to_device(g, d_dst, dst_cap, src, NULL, src_size, dst_size), 1);
 }
 
 wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, const void *d_src, size_t src_size,
@@ -495,27 +789,18 @@ wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, cons
 {
 	WLZ_TRY(begin(g, stream));
 	if ((!d_src && src_size) || !dst_size)
-		return end_queue(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"));
-	/* The headers are read on the host: a copy of the archive there. */
-	if (src_size > g->h_arc_cap) {
-		free(g->h_arc);
-		g->h_arc_cap = 0;
-		if (!(g->h_arc = malloc(src_size)))
-			return end_queue(g, wlz_fail(WLZ_ERR_NOMEM, "out of memory"));
-		g->h_arc_cap = src_size;
-	}
-	wlz_error e = upload(g, d_src, src_size, cudaMemcpyDeviceToDevice);
+		return end_call(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"), 1);
+	/* The headers are read on the host: a copy of the archive there
+	 * (pinned: the copy runs at full speed). */
+	wlz_error e = grow_host(g, H_ARC, src_size + 1);
+	if (e != WLZ_OK)
+		return end_call(g, e, 1);
 	cudaError_t ce;
-	if (e == WLZ_OK &&
-	    ((ce = cudaMemcpyAsync(g->h_arc, d_src, src_size, cudaMemcpyDeviceToHost, g->stream)) != cudaSuccess ||
-	     (ce = cudaStreamSynchronize(g->stream)) != cudaSuccess))
-		e = cuda_fail(ce, "copy to the host");
-	struct members ms;
-	if (e == WLZ_OK)
-		e = check_members(g, g->h_arc, src_size, &ms);
-	if (e == WLZ_OK)
-		e = queue_all(g, g->h_arc, src_size, &ms, d_dst, dst_cap, dst_size);
-	return end_queue(g, e);
+	uint8_t *h = g->h[H_ARC].p;
+	if ((ce = cudaMemcpyAsync(h, d_src, src_size, cudaMemcpyDeviceToHost, g->stream)) != cudaSuccess ||
+	    (ce = cudaStreamSynchronize(g->stream)) != cudaSuccess)
+		return end_call(g, cuda_fail(ce, "copy to the host"), 1);
+	return end_call(g, to_device(g, d_dst, dst_cap, h, d_src, src_size, dst_size), 1);
 }
 
 wlz_error wlz_gdctx_wait(wlz_gdctx *g)
@@ -524,40 +809,50 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g)
 		return wlz_fail(WLZ_ERR_PARAM, "no GPU context");
 	CU(cudaSetDevice(g->device), "device");
 	cudaError_t ce = cudaStreamSynchronize(g->stream);
+	cudaStreamSynchronize(g->up);
+	free_retired(g);
 	g->pending = 0;
 	g->stream = g->own;
 	if (ce != cudaSuccess)
 		return cuda_fail(ce, "decoding");
 	if (g->queue_err != WLZ_OK)
 		return g->queue_err;
-	/* The first failure, member by member, in the order the CPU decoder
-	 * checks: payload, streams, tokens, execution, content. */
-	for (size_t i = 0; i < g->nq; i++) {
-		const struct queued *q = &g->q[i];
-		const uint32_t *v = g->h_stat + q->stat_off;
-		const char *in = g->nq > 1 ? "member " : "";
-		char mem[32] = "";
-		if (g->nq > 1)
-			snprintf(mem, sizeof mem, "%zu: ", i);
-		if (v[V_FIRST_PAYLOAD] != UINT32_MAX)
-			return wlz_fail(WLZ_ERR_CHECKSUM, "%s%sblock %u: payload checksum mismatch", in, mem,
-					v[V_FIRST_PAYLOAD]);
-		if (v[V_ENT])
-			return wlz_fail(WLZ_ERR_BAD_STREAM, "%s%s%u stream segments fail to decode", in, mem, v[V_ENT]);
-		const uint32_t *bad = v + V_WORDS;
-		if (bad[q->nblocks]) {
-			for (uint64_t b = 0; b < q->nblocks; b++)
-				if (bad[b])
-					return wlz_fail(WLZ_ERR_BAD_TOKEN, "%s%sblock %llu: a token breaks a rule", in, mem,
-							(unsigned long long)b);
-			return wlz_fail(WLZ_ERR_BAD_TOKEN, "%s%sa token breaks a rule", in, mem);
-		}
-		if (v[V_FLOW])
-			return wlz_fail(WLZ_ERR_INTERNAL, "%s%sGPU execution stalled at token %u", in, mem, v[V_FLOW + 1]);
-		if (v[V_FIRST_CONTENT] != UINT32_MAX)
-			return wlz_fail(WLZ_ERR_CHECKSUM, "%s%sblock %u: content checksum mismatch", in, mem,
-					v[V_FIRST_CONTENT]);
+	for (size_t k = 0; k < g->call.np; k++) {
+		const wlz_gpu_piece *p = &g->call.pc[k];
+		WLZ_TRY(verdict(&g->call, p, (const uint32_t *)g->h[H_STAT].p + p->stat));
 	}
+	return WLZ_OK;
+}
+
+/* Host to host: the content to dst (pinned: straight; other memory:
+ * staged), through wr, or nowhere. */
+static wlz_error to_host(wlz_gdctx *g, uint8_t *dst, size_t dst_cap, wlz_write_fn wr, void *opaque, const void *src,
+			 size_t src_size, uint64_t *dst_size)
+{
+	const double t0 = seconds();
+	WLZ_TRY(wlz_gpu_call_add(&g->call, src, src_size, g->memory_limit));
+	g->t_plan = seconds() - t0;
+	wlz_gpu_call *c = &g->call;
+	if (dst && c->total > dst_cap)
+		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)c->total,
+				dst_cap);
+	struct xfer x = {TO_NOTHING, cudaMemcpyHostToDevice, NULL, !pinned(src), dst, wr, opaque};
+	if (wr || (dst && !pinned(dst)))
+		x.kind = TO_STAGED;
+	else if (dst)
+		x.kind = TO_PINNED;
+	WLZ_TRY(fit(g, x.kind, NULL, 1));
+	WLZ_TRY(buffers(g, 1));
+	if (x.staged_in) {
+		WLZ_TRY(grow_host(g, H_IN0, c->max_arc));
+		WLZ_TRY(grow_host(g, H_IN1, c->max_arc));
+	}
+	if (x.kind == TO_STAGED) {
+		WLZ_TRY(grow_host(g, H_OUT0, c->max_content + 16));
+		WLZ_TRY(grow_host(g, H_OUT1, c->max_content + 16));
+	}
+	WLZ_TRY(run(g, &x));
+	*dst_size = c->total;
 	return WLZ_OK;
 }
 
@@ -566,27 +861,22 @@ wlz_error wlz_gpu_decompress(wlz_gdctx *g, void *dst, size_t dst_cap, const void
 {
 	WLZ_TRY(begin(g, NULL));
 	if ((!src && src_size) || !dst_size)
-		return end_queue(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"));
-	/* The content in device memory first: its size, from the headers
-	 * (checked before anything is allocated). */
-	struct members ms;
-	wlz_error e = check_members(g, src, src_size, &ms);
-	if (e == WLZ_OK && dst && ms.total > dst_cap)
-		e = wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)ms.total,
-			     dst_cap);
-	if (e == WLZ_OK)
-		e = grow(g, B_OUT, ms.total + 16);
-	size_t got = 0;
-	if (e == WLZ_OK)
-		e = upload(g, src, src_size, cudaMemcpyHostToDevice);
-	if (e == WLZ_OK)
-		e = queue_all(g, src, src_size, &ms, g->d[B_OUT].p, ms.total, &got);
-	WLZ_TRY(end_queue(g, e));
-	WLZ_TRY(wlz_gdctx_wait(g));
-	if (dst) {
-		CU(cudaMemcpyAsync(dst, g->d[B_OUT].p, got, cudaMemcpyDeviceToHost, g->stream), "download");
-		CU(cudaStreamSynchronize(g->stream), "download");
-	}
-	*dst_size = got;
-	return WLZ_OK;
+		return end_call(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"), 0);
+	uint64_t got = 0;
+	wlz_error e = to_host(g, dst, dst_cap, NULL, NULL, src, src_size, &got);
+	*dst_size = (size_t)got;
+	return end_call(g, e, 0);
+}
+
+wlz_error wlz_gpu_decompress_stream(wlz_gdctx *g, const void *src, size_t src_size, wlz_write_fn wr, void *opaque,
+				    uint64_t *content_size)
+{
+	WLZ_TRY(begin(g, NULL));
+	if ((!src && src_size) || !wr)
+		return end_call(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"), 0);
+	uint64_t got = 0;
+	wlz_error e = to_host(g, NULL, 0, wr, opaque, src, src_size, &got);
+	if (content_size)
+		*content_size = e == WLZ_OK ? got : 0;
+	return end_call(g, e, 0);
 }

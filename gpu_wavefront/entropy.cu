@@ -430,3 +430,53 @@ extern "C" int wlz_gpu_ent_launch(const wlz_gpu_ent_plan *p, const wlz_gpu_seg *
 										   d_err);
 	return cudaGetLastError() != cudaSuccess;
 }
+
+/* Table blockIdx.x from its codes: thread s places symbol s's entries.
+ * Canonical codes as wlz_huf_canonical gives them: by length, then by
+ * symbol, bit-reversed (an LSB-first stream). */
+__global__ void __launch_bounds__(256) tables_kernel(const uint8_t *__restrict__ codes, uint16_t *__restrict__ tabs)
+{
+	__shared__ uint8_t len[256];
+	__shared__ unsigned nl[MB + 1];
+	const unsigned s = threadIdx.x;
+	const uint8_t c = codes[(size_t)blockIdx.x * 256 + s];
+	const unsigned l = c & 15;
+	len[s] = (uint8_t)l;
+	if (s <= MB)
+		nl[s] = 0;
+	__syncthreads();
+	if (l)
+		atomicAdd(&nl[l], 1);
+	__syncthreads();
+	uint16_t *tab = tabs + (size_t)blockIdx.x * WLZ_GPU_TAB;
+	const uint16_t entry = (uint16_t)(l | (c >> 4) << 4 | s << 8);
+	unsigned coded = 0;
+	for (unsigned b = 1; b <= MB; b++)
+		coded += nl[b];
+	if (coded == 1) {
+		/* one symbol: every entry, no bits read */
+		if (l)
+			for (unsigned v = 0; v < WLZ_GPU_TAB; v++)
+				tab[v] = (uint16_t)(entry & ~15u);
+		return;
+	}
+	if (!l)
+		return;
+	uint32_t first = 0;
+	for (unsigned b = 1; b < l; b++)
+		first = (first + nl[b]) << 1;
+	unsigned rank = 0;
+	for (unsigned t = 0; t < s; t++)
+		rank += len[t] == l;
+	const uint32_t v = __brev(first + rank) >> (32 - l);
+	for (uint32_t e = v; e < WLZ_GPU_TAB; e += 1u << l)
+		tab[e] = entry;
+}
+
+extern "C" int wlz_gpu_ent_tables(const uint8_t *d_codes, size_t ntab, uint16_t *d_tabs, void *stream)
+{
+	if (!ntab)
+		return 0;
+	tables_kernel<<<(unsigned)ntab, 256, 0, (cudaStream_t)stream>>>(d_codes, d_tabs);
+	return cudaGetLastError() != cudaSuccess;
+}

@@ -45,23 +45,28 @@ typedef struct wlz_gpu_ent_plan {
 	wlz_gpu_group *grp;         /* host */
 	size_t ngrp, grp_cap;
 	unsigned max_tab;           /* most tables of a shared group */
-	uint16_t *tabs;             /* host: ntab tables of WLZ_GPU_TAB entries,
-				     * each len | next << 4 | sym << 8 */
+	uint8_t *codes;             /* host: ntab tables as wlz_huf_codes gives
+				     * them, 256 bytes each */
 	size_t ntab;
 	size_t out_size;
 	size_t seg_cap, tab_cap;    /* allocated entries (zero the plan before the first add) */
 } wlz_gpu_ent_plan;
 
-/* Adds a stored stream (codec raw or 2; its csize bytes at in_off of
- * base, rsize decoded bytes to out_off) to the plan; returns 0 on a bad or
- * unsupported stream (zstd). */
-int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, size_t csize, int codec,
+/* Adds a stored stream (codec raw or 2; its csize bytes at in on the host
+ * and at in_off of the device's stored bytes, rsize decoded bytes to
+ * out_off) to the plan; returns 0 on a bad or unsupported stream (zstd). */
+int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *in, uint64_t in_off, size_t csize, int codec,
 		    size_t rsize, uint64_t out_off);
 void wlz_gpu_ent_plan_free(wlz_gpu_ent_plan *p);
 
 /* Forms the thread blocks (wlz_gpu_group); call after the last add.
  * Returns 0 when memory runs out. */
 int wlz_gpu_ent_plan_finish(wlz_gpu_ent_plan *p);
+
+/* Builds ntab decode tables (WLZ_GPU_TAB entries each, len | next << 4 |
+ * sym << 8) at d_tabs from their codes at d_codes (the plan's codes, 256
+ * bytes a table, checked by the host), on stream. */
+int wlz_gpu_ent_tables(const uint8_t *d_codes, size_t ntab, uint16_t *d_tabs, void *stream);
 
 /* Launches the decode of every segment on stream (a cudaStream_t), one
  * launch; d_seg, d_grp, d_tabs, d_in, d_out: device copies of the plan's arrays, the

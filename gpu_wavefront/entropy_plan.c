@@ -3,29 +3,16 @@
  * headers to decode tables and a segment list.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "common/ent.h"
 #include "format/format.h"
 #include "gpu_wavefront/entropy.h"
-
-static int grow(void **p, size_t *cap, size_t need, size_t unit)
-{
-	if (need <= *cap)
-		return 1;
-	size_t c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*p, c * unit);
-	if (!q)
-		return 0;
-	*p = q;
-	*cap = c;
-	return 1;
-}
+#include "gpu_wavefront/plan.h"
 
 /* Appends a segment; tables [tab, tab + ntab) (ntab 0: a copy or run). */
 static int add_seg(wlz_gpu_ent_plan *p, wlz_gpu_seg s)
 {
-	if (!grow((void **)&p->seg, &p->seg_cap, p->nseg + 1, sizeof(wlz_gpu_seg)))
+	if (!wlz_gpu_grow((void **)&p->seg, &p->seg_cap, p->nseg + 1, sizeof(wlz_gpu_seg)))
 		return 0;
 	p->seg[p->nseg++] = s;
 	return 1;
@@ -46,24 +33,20 @@ static int add_plain(wlz_gpu_ent_plan *p, uint64_t in_off, uint64_t out_off, siz
 	return 1;
 }
 
-static int add_huf(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, size_t csize, size_t n,
+/* A Huffman part: its csize bytes at src (host), at in_off on the device.
+ * Its tables go as their code lengths (a byte a symbol), built on the GPU
+ * (wlz_gpu_ent_tables): building them here took longer than the whole
+ * decode on the GPU. */
+static int add_huf(wlz_gpu_ent_plan *p, const uint8_t *src, uint64_t in_off, size_t csize, size_t n,
 		   uint64_t out_off)
 {
-	static _Thread_local wlz_huf_tables t;
-	if (wlz_huf_read_tables(base + in_off, csize, &t) != WLZ_OK)
+	static _Thread_local wlz_huf_codes t;
+	if (wlz_huf_read_codes(src, csize, &t) != WLZ_OK)
 		return 0;
-	if (!grow((void **)&p->tabs, &p->tab_cap, p->ntab + t.ntables, WLZ_GPU_TAB * sizeof(uint16_t)))
+	if (!wlz_gpu_grow((void **)&p->codes, &p->tab_cap, p->ntab + t.ntables, 256))
 		return 0;
-	/* The kernel's entry layout: the length where one AND takes it, the
-	 * next table where a shift makes it a byte offset, the symbol a byte
-	 * of its own. */
-	uint16_t *d = p->tabs + p->ntab * WLZ_GPU_TAB;
-	for (size_t i = 0; i < (size_t)t.ntables * WLZ_GPU_TAB; i++) {
-		const uint32_t e = t.tab[i];
-		d[i] = (uint16_t)((e & 15) | (e >> (16 + WLZ_HUF_MAX_BITS)) << 4 | (e >> 8 & 255) << 8);
-	}
+	memcpy(p->codes + p->ntab * 256, t.code, (size_t)t.ntables * 256);
 	const size_t seg = (size_t)1 << t.seg_log, nseg = (n + seg - 1) >> t.seg_log;
-	const uint8_t *src = base + in_off;
 	if ((csize - t.hdr) / 4 < nseg)
 		return 0;
 	size_t pos = t.hdr + 4 * nseg;
@@ -81,7 +64,7 @@ static int add_huf(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, si
 	return pos == csize;
 }
 
-int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, size_t csize, int codec,
+int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *in, uint64_t in_off, size_t csize, int codec,
 		    size_t rsize, uint64_t out_off)
 {
 	if (rsize == 0)
@@ -93,7 +76,7 @@ int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, s
 		return 0;
 	wlz_ent_part pt[WLZ_ENT_MAX_PARTS];
 	unsigned np;
-	if (wlz_ent_parts(base + in_off, csize, rsize, pt, &np) != WLZ_OK)
+	if (wlz_ent_parts(in, csize, rsize, pt, &np) != WLZ_OK)
 		return 0;
 	for (unsigned i = 0; i < np; i++) {
 		const uint64_t at = in_off + pt[i].at;
@@ -101,9 +84,9 @@ int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, s
 		if (pt[i].kind == WLZ_PART_RAW)
 			ok = add_plain(p, at, out_off, pt[i].n, WLZ_GPU_COPY, 0);
 		else if (pt[i].kind == WLZ_PART_RUN)
-			ok = add_plain(p, at, out_off, pt[i].n, WLZ_GPU_RUN, base[at]);
+			ok = add_plain(p, at, out_off, pt[i].n, WLZ_GPU_RUN, in[pt[i].at]);
 		else
-			ok = add_huf(p, base, at, pt[i].c, pt[i].n, out_off);
+			ok = add_huf(p, in + pt[i].at, at, pt[i].c, pt[i].n, out_off);
 		if (!ok)
 			return 0;
 		out_off += pt[i].n;
@@ -113,7 +96,7 @@ int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *base, uint64_t in_off, s
 
 static int add_grp(wlz_gpu_ent_plan *p, wlz_gpu_group g)
 {
-	if (!grow((void **)&p->grp, &p->grp_cap, p->ngrp + 1, sizeof(wlz_gpu_group)))
+	if (!wlz_gpu_grow((void **)&p->grp, &p->grp_cap, p->ngrp + 1, sizeof(wlz_gpu_group)))
 		return 0;
 	p->grp[p->ngrp++] = g;
 	return 1;
@@ -166,10 +149,10 @@ int wlz_gpu_ent_plan_finish(wlz_gpu_ent_plan *p)
 void wlz_gpu_ent_plan_free(wlz_gpu_ent_plan *p)
 {
 	free(p->seg);
-	free(p->tabs);
+	free(p->codes);
 	free(p->grp);
 	p->seg = NULL;
-	p->tabs = NULL;
+	p->codes = NULL;
 	p->grp = NULL;
 	p->seg_cap = p->tab_cap = p->grp_cap = 0;
 }

@@ -69,7 +69,8 @@ extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
 
 /* Token i's state cleared, and the granules (256 bytes) whose first byte
  * lies in it or in the tail after it: gidx[q] is the last token starting
- * at or before byte q << 8. */
+ * at or before byte q << 8 (token 0 from the granule holding its first
+ * byte: the output before it is final, and not indexed). */
 __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, uint64_t size,
 			     uint32_t *__restrict__ gidx, uint32_t *__restrict__ state)
 {
@@ -79,7 +80,7 @@ __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nto
 	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? tok[i + 1].pos : size;
 	const uint64_t G = 1u << GRAN_BITS;
 	state[i] = 0;
-	for (uint64_t q = i ? (s + G - 1) >> GRAN_BITS : 0; q < (e + G - 1) >> GRAN_BITS; q++)
+	for (uint64_t q = i ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS; q < (e + G - 1) >> GRAN_BITS; q++)
 		gidx[q] = i;
 }
 
@@ -240,6 +241,8 @@ __global__ void __launch_bounds__(FT, 8)
 		return; /* a block broke a rule: its tokens are not to be trusted */
 	const unsigned lane = threadIdx.x & 31;
 	const uint32_t nch = (ntok + 31) / 32;
+	/* (bytes before the first token are final: an earlier piece's) */
+	const uint64_t t0 = tok[0].pos;
 	for (;;) {
 		uint32_t c = 0;
 		if (lane == 0)
@@ -264,11 +267,11 @@ __global__ void __launch_bounds__(FT, 8)
 		 * it reads, and those of this chunk before it (need). */
 		const uint64_t dist = dst - t.src;
 		const uint32_t own = have ? (uint32_t)(dist < t.mlen ? dist : t.mlen) : 0;
-		const uint64_t a = t.src, b = t.src + own;
+		const uint64_t a = t.src, b = t.src + own, a0 = a > t0 ? a : t0;
 		uint32_t next = 1, last = 0;
-		if (own && a < cs) {
+		if (own && a0 < cs && b > t0) {
 			const uint64_t e = (b < cs ? b : cs) - 1;
-			next = walk(tok, ntok, A.gidx[a >> GRAN_BITS], a);
+			next = walk(tok, ntok, A.gidx[a0 >> GRAN_BITS], a0);
 			last = walk(tok, ntok, next, e);
 			/* (its reads end in last's literals: last's match is not
 			 * read; all before the first token: a tail) */

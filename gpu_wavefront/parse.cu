@@ -333,8 +333,7 @@ __global__ void carry_kernel(const wlz_gpu_pblock *__restrict__ blks, const uint
  * written. */
 __global__ void __launch_bounds__(NT) final_kernel(const wlz_gpu_pblock *__restrict__ blks,
 						   const uint8_t *__restrict__ st, uint32_t *__restrict__ scr,
-						   wlz_gpu_token *__restrict__ tok, uint32_t *__restrict__ bad,
-						   uint64_t window)
+						   wlz_gpu_token *__restrict__ tok, uint32_t *__restrict__ bad)
 {
 	__shared__ scan_tmp tmp;
 	const wlz_gpu_pblock B = blks[blockIdx.x];
@@ -379,7 +378,8 @@ __global__ void __launch_bounds__(NT) final_kernel(const wlz_gpu_pblock *__restr
 		if (!(k.cw >> (8 * j) & 16))
 			dist = D[j];
 		const uint32_t L = k.L[j], M = k.M[j];
-		if (dist == 0 || litp + L > nlit || (uint64_t)L + M > bend - pos || dist > pos + L || dist > window)
+		if (dist == 0 || litp + L > nlit || (uint64_t)L + M > bend - pos || dist > pos + L - B.mfirst ||
+		    dist > B.window)
 			ok = false;
 		uint64_t *w = stage + threadIdx.x * STAGE_STRIDE + j * 4;
 		w[0] = L | (uint64_t)M << 32;
@@ -402,7 +402,7 @@ __global__ void __launch_bounds__(NT) final_kernel(const wlz_gpu_pblock *__restr
 }
 
 extern "C" int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_tok, const uint8_t *d_streams,
-			     uint32_t *d_scratch, wlz_gpu_token *d_tok, uint32_t *d_bad, uint64_t window, void *stream)
+			     uint32_t *d_scratch, wlz_gpu_token *d_tok, uint32_t *d_bad, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
 	if (!n)
@@ -415,8 +415,8 @@ extern "C" int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max
 		if (cudaFuncSetAttribute(final_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, STAGE_BYTES) !=
 		    cudaSuccess)
 			return 1;
-		final_kernel<<<dim3((unsigned)n, nseg), NT, STAGE_BYTES, st>>>(d_blk, d_streams, d_scratch, d_tok, d_bad,
-									       window);
+		final_kernel<<<dim3((unsigned)n, nseg), NT, STAGE_BYTES, st>>>(d_blk, d_streams, d_scratch, d_tok,
+									       d_bad);
 	} else {
 		carry_kernel<<<(unsigned)((n + 127) / 128), 128, 0, st>>>(d_blk, d_streams, d_scratch, d_bad, (uint32_t)n);
 	}

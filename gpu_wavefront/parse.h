@@ -17,12 +17,15 @@ extern "C" {
 
 /* One block: its decoded streams (cmd, lit, len, off) at s_off[k] of the
  * streams buffer, rsize[k] bytes each (16 readable bytes after each), its
- * content at bstart (in the member), tokens to tok_off of the token
- * arrays, scratch (one uint32_t per len byte, plus one) at scr_off. */
+ * content at bstart of the output, tokens to tok_off of the token arrays,
+ * scratch (one uint32_t per len byte, plus one) at scr_off.  Its matches
+ * read no further back than window bytes, nor before mfirst (its member's
+ * first byte in the output, or 0 when that lies before the output's
+ * start, as in a decode in pieces: then the window keeps them in it). */
 typedef struct wlz_gpu_pblock {
 	uint64_t s_off[4];
 	uint32_t rsize[4];
-	uint64_t bstart, tok_off, scr_off;
+	uint64_t bstart, tok_off, scr_off, mfirst, window;
 	uint32_t length, ntok;
 } wlz_gpu_pblock;
 
@@ -40,20 +43,21 @@ typedef struct wlz_gpu_token {
 #define WLZ_GPU_PARSE_BLOCK_WORDS 2
 #define WLZ_GPU_PARSE_SEG_WORDS 9
 
-/* Lays block e (its first byte bstart in its member) out for the parse:
+/* Lays block e (its first byte at bstart of the output; mfirst and window
+ * as in wlz_gpu_pblock) out for the parse:
  * its streams at 16-byte aligned places from *sbytes with 16 readable
  * bytes after each, its tokens from *ntok, its scratch (varint starts and
  * segment carries, 4-byte words) from *nscr; all three advanced past it. */
-wlz_gpu_pblock wlz_gpu_pblock_next(const wlz_block_entry *e, uint64_t bstart, uint64_t *sbytes, uint64_t *ntok,
+wlz_gpu_pblock wlz_gpu_pblock_next(const wlz_block_entry *e, uint64_t bstart, uint64_t mfirst, uint64_t window,
+				   uint64_t *sbytes, uint64_t *ntok,
 				   uint64_t *nscr);
 
 /* Parses n blocks (max_tok: the most tokens of any of them; a thread
  * block a segment of WLZ_GPU_PARSE_TILE tokens) on stream; bad[i] is set
  * nonzero where block i breaks a rule of section 6, and then bad[n] (which
- * the caller zeroes) too; a bad block's tokens are then not to be used.
- * window: the archive's. */
+ * the caller zeroes) too; a bad block's tokens are then not to be used. */
 int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_tok, const uint8_t *d_streams,
-		  uint32_t *d_scratch, wlz_gpu_token *d_tok, uint32_t *d_bad, uint64_t window, void *stream);
+		  uint32_t *d_scratch, wlz_gpu_token *d_tok, uint32_t *d_bad, void *stream);
 
 #ifdef __cplusplus
 }

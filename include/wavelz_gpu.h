@@ -11,9 +11,14 @@
  * unspecified and the call says which rule failed (wlz_error_detail()).
  *
  * Archives whose streams are zstd-coded (--streams=zstd) cannot be decoded
- * on a GPU: WLZ_ERR_GPU, with that said in the detail.  A whole archive,
- * its content and the decoder's work (about three times the content) must
- * fit in GPU memory.
+ * on a GPU: WLZ_ERR_GPU, with that said in the detail.
+ *
+ * A call decodes its blocks in pieces, in order, on one output; stored
+ * bytes go up and content comes down while the piece before or after
+ * decodes.  Decoding to the host, an archive whose content does not fit
+ * in GPU memory is decoded with only its window (2^window_log bytes, at
+ * most the memory limit) kept on the GPU beside the piece; decoding to
+ * device memory, the content and about twice a piece's size must fit.
  */
 #ifndef WAVELZ_GPU_H
 #define WAVELZ_GPU_H
@@ -40,12 +45,29 @@ void wlz_gdctx_free(wlz_gdctx *g);
  * same archives; 0 restores WLZ_MEMORY_LIMIT_DEFAULT. */
 void wlz_gdctx_set_memory_limit(wlz_gdctx *g, uint64_t bytes);
 
+/* The most GPU memory a call may take, in bytes (0: what is free when it
+ * starts).  Calls that would need more decode in smaller pieces, or fail
+ * with WLZ_ERR_NOMEM. */
+void wlz_gdctx_set_gpu_memory(wlz_gdctx *g, uint64_t bytes);
+
+/* Content bytes a piece (0: chosen, an eighth of the content, 16 to 256
+ * MiB).  Pieces hold whole blocks. */
+void wlz_gdctx_set_piece_size(wlz_gdctx *g, uint64_t bytes);
+
 /* Host to host: src (host memory) decoded into dst (host memory).  dst
  * from wlz_gpu_host_alloc (pinned) is written by DMA, at full speed; any
  * other host memory works, more slowly.  dst NULL: every check, no copy
  * back (a test).  *dst_size receives the content's size.  Synchronous. */
 wlz_error wlz_gpu_decompress(wlz_gdctx *g, void *dst, size_t dst_cap, const void *src, size_t src_size,
 			     size_t *dst_size);
+
+/* Host to a write function: the content of src (host memory) handed to wr
+ * in order, piece by piece, each only after every check of it held (a
+ * piece ends where a block ends), from pinned memory; any size of content,
+ * in bounded GPU memory.  On an error, what was written stays written.
+ * *content_size (may be NULL) receives the bytes written.  Synchronous. */
+wlz_error wlz_gpu_decompress_stream(wlz_gdctx *g, const void *src, size_t src_size, wlz_write_fn wr, void *opaque,
+				    uint64_t *content_size);
 
 /* Asynchronous forms, on the caller's stream (a cudaStream_t; NULL is the
  * context's own): d_dst is device memory; src is host memory (_h2d), or
@@ -64,6 +86,17 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
 /* The context's GPU memory in bytes (0 if unknown): a decode needs about
  * three times the content. */
 uint64_t wlz_gdctx_memory(wlz_gdctx *g);
+
+/* How the context's last call went. */
+typedef struct wlz_gpu_stats {
+	uint64_t pieces;    /* launch sequences, each a run of whole blocks */
+	uint64_t resident;  /* bytes of content kept on the GPU at once: all of it, or a slab */
+	uint64_t moves;     /* times the window was moved to the slab's front */
+	uint64_t gpu_bytes; /* device memory the context holds */
+	double host_check_s; /* host seconds reading and checking headers and index */
+	double host_queue_s; /* host seconds planning and queueing the pieces */
+} wlz_gpu_stats;
+void wlz_gdctx_stats(const wlz_gdctx *g, wlz_gpu_stats *s);
 
 /* Pinned host memory (for wlz_gpu_decompress's dst and src: transfers at
  * full speed); NULL when it cannot be had. */

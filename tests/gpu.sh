@@ -7,10 +7,12 @@
 #   headers), on the default archive, one of depth 2 and a two-member one;
 #   then the CLI: `wavelz -d --gpu` equal to the CPU's output on those and
 #   on golden-bad's good archives, and every bad one refused by
-#   `-t --gpu` and `-d --gpu` with no output left behind.
-#   gpu.sh WAVELZ BINDIR DATADIR [GOLDEN_BAD_DIR]
+#   `-t --gpu` and `-d --gpu` with no output left behind; then gpu_api
+#   (the API's every form, in pieces, and with only the window resident)
+#   on generated data and the real slice.
+#   gpu.sh WAVELZ BINDIR DATADIR [GOLDEN_BAD_DIR [GPU_API]]
 set -u
-W=$1 B=$2 D=$3 G=${4:-$(dirname "$0")/golden-bad}
+W=$1 B=$2 D=$3 G=${4:-$(dirname "$0")/golden-bad} API=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 zstd -q -dc "$D/illumina_1000k.fastq.zst" > "$tmp/in" || exit 1
@@ -86,4 +88,7 @@ for i in $(seq 1 40); do
 	flips=$((flips + 1))
 done
 echo "gpu.sh: $flips archives with a flipped byte refused on the GPU"
+if [ -n "$API" ]; then
+	"$API" "$tmp/in" || { echo "FAIL: gpu_api"; exit 1; }
+fi
 echo "gpu.sh: all GPU checks passed"

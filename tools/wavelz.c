@@ -433,18 +433,32 @@ static size_t source_read(void *opaque, void *buf, size_t cap)
 }
 
 #ifdef WLZ_HAVE_GPU
-/* Bytes written a time, so that progress moves. */
-#define GPU_WRITE_PIECE ((size_t)64 << 20)
+struct gpu_sink {
+	struct job *job;
+	struct sink *sk;
+	uint64_t done, total;
+};
+
+/* The GPU decoder's pieces, checked, written in order. */
+static int gpu_write(void *opaque, const void *buf, size_t n)
+{
+	struct gpu_sink *gs = opaque;
+	if (write_cb(gs->sk, buf, n))
+		return 1;
+	gs->done += n;
+	progress_update(&gs->job->prog, gs->done, gs->total);
+	return 0;
+}
 
 /* Decode the archive read from so (any bytes already read first) on the
- * GPU: read whole into pinned memory, decoded whole on the GPU, then
- * written to sk. */
+ * GPU: read whole into pinned memory (the upload runs at full speed),
+ * decoded piece by piece, each piece written once its checks held; -t
+ * checks on the GPU and copies nothing back. */
 static int decode_gpu(struct job *job, const char *name, struct source *so, uint64_t size_hint, struct sink *sk)
 {
 	size_t cap = size_hint != ~0ull ? (size_t)size_hint + 1 : (size_t)1 << 26, n = 0, k;
-	uint8_t *src = wlz_gpu_host_alloc(cap), *dst = NULL;
+	uint8_t *src = wlz_gpu_host_alloc(cap);
 	uint64_t total = 0;
-	size_t got = 0;
 	wlz_error e;
 	int ret = 1;
 
@@ -452,7 +466,6 @@ static int decode_gpu(struct job *job, const char *name, struct source *so, uint
 		file_error(name, "cannot allocate %zu bytes of pinned memory", cap);
 		return 1;
 	}
-	/* The whole archive (pinned: the upload runs at full speed). */
 	for (;;) {
 		if (n == cap) {
 			uint8_t *more = wlz_gpu_host_alloc(cap * 2);
@@ -475,44 +488,29 @@ static int decode_gpu(struct job *job, const char *name, struct source *so, uint
 		n += k;
 	}
 	e = wlz_get_content_size(src, n, &total);
-	if (e == WLZ_OK && total > SIZE_MAX - 1)
-		e = WLZ_ERR_SRC_TOO_LARGE;
-	/* (before pinning that much host memory: the content must fit the
-	 * GPU's, which a stated size can exceed by far) */
-	if (e == WLZ_OK && total > wlz_gdctx_memory(job->gctx)) {
-		file_error(name, "%" PRIu64 " bytes of content do not fit in GPU memory; decode without --gpu", total);
-		goto out;
-	}
-	if (e == WLZ_OK && sk->out && !(dst = wlz_gpu_host_alloc((size_t)total + 1))) {
-		file_error(name, "cannot allocate %" PRIu64 " bytes of pinned memory", total + 1);
-		goto out;
-	}
 	if (e == WLZ_OK) {
+		struct gpu_sink gs = { job, sk, 0, total };
 		progress_start(job, name, total);
-		/* (-t: every check on the GPU, nothing copied back) */
-		e = wlz_gpu_decompress(job->gctx, dst, dst ? (size_t)total : 0, src, n, &got);
+		if (sk->out) {
+			e = wlz_gpu_decompress_stream(job->gctx, src, n, gpu_write, &gs, NULL);
+		} else {
+			size_t got = 0;
+			e = wlz_gpu_decompress(job->gctx, NULL, 0, src, n, &got);
+			sk->n += got;
+		}
+		progress_end(job);
+	}
+	if (e == WLZ_ERR_WRITE && sk->err) {
+		file_error(STDOUT_DISPLAY, "write error: %s", fio_strerror(sk->err));
+		goto out;
 	}
 	if (e != WLZ_OK) {
-		progress_end(job);
 		lib_error(name, e);
 		goto out;
 	}
-	if (!dst)
-		sk->n += got;
-	for (size_t at = 0; dst && at < got; at += k) {
-		k = got - at < GPU_WRITE_PIECE ? got - at : GPU_WRITE_PIECE;
-		if (write_cb(sk, dst + at, k)) {
-			progress_end(job);
-			file_error(STDOUT_DISPLAY, "write error: %s", fio_strerror(sk->err));
-			goto out;
-		}
-		progress_update(&job->prog, at + k, got);
-	}
-	progress_end(job);
 	ret = 0;
 out:
 	wlz_gpu_host_free(src);
-	wlz_gpu_host_free(dst);
 	return ret;
 }
 #endif

@@ -1,0 +1,197 @@
+/*
+ * plan.c - the host's plan of a GPU decode call (plan.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/wlz_internal.h"
+#include "gpu_wavefront/parse.h"
+#include "gpu_wavefront/plan.h"
+
+int wlz_gpu_grow(void **p, size_t *cap, size_t need, size_t unit)
+{
+	if (need <= *cap)
+		return 1;
+	size_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *q = realloc(*p, c * unit);
+	if (!q)
+		return 0;
+	*p = q;
+	*cap = c;
+	return 1;
+}
+
+void wlz_gpu_call_clear(wlz_gpu_call *c)
+{
+	for (size_t i = 0; i < c->nm; i++)
+		wlz_member_free(&c->mem[i].m);
+	c->nm = c->nblk = c->np = c->nrun = 0;
+	c->narchives = 0;
+	c->total = c->dtotal = c->wmax = c->words = 0;
+	c->same = 1;
+}
+
+void wlz_gpu_call_free(wlz_gpu_call *c)
+{
+	wlz_gpu_call_clear(c);
+	free(c->mem);
+	free(c->blk);
+	free(c->pc);
+	free(c->run);
+	memset(c, 0, sizeof *c);
+}
+
+wlz_error wlz_gpu_call_add(wlz_gpu_call *c, const uint8_t *harc, size_t size, uint64_t memory_limit)
+{
+	if (!c->nm)
+		c->same = 1;
+	if (!size)
+		return wlz_fail(WLZ_ERR_TRUNCATED, "empty input");
+	for (uint64_t at = 0; at < size;) {
+		if (!wlz_gpu_grow((void **)&c->mem, &c->mem_cap, c->nm + 1, sizeof *c->mem))
+			return wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+		wlz_gpu_cmember *cm = &c->mem[c->nm];
+		WLZ_TRY(wlz_member_parse(harc, size, at, &cm->m));
+		c->nm++;
+		const wlz_member *m = &cm->m;
+		const uint64_t window = (uint64_t)1 << m->h.window_log;
+		if (window > memory_limit)
+			return wlz_fail(WLZ_ERR_WINDOW, "a window of %llu MiB, over the limit of %llu MiB (--memory=)",
+					(unsigned long long)(window >> 20), (unsigned long long)(memory_limit >> 20));
+		for (uint64_t b = 0; b < m->nblocks; b++)
+			for (int k = 0; k < WLZ_NSTREAMS; k++)
+				if (m->blocks[b].codec[k] == WLZ_CODEC_ZSTD)
+					return wlz_fail(WLZ_ERR_GPU,
+							"block %llu: zstd streams cannot be decoded on a GPU",
+							(unsigned long long)b);
+		if (!wlz_gpu_grow((void **)&c->blk, &c->blk_cap, c->nblk + m->nblocks, sizeof *c->blk))
+			return wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+		for (uint64_t b = 0; b < m->nblocks; b++)
+			c->blk[c->nblk++] = (wlz_gpu_cblock){c->nm - 1, b};
+		cm->harc = harc;
+		cm->archive = c->narchives;
+		cm->hpos = c->total;
+		cm->dpos = (c->dtotal + 15) & ~(uint64_t)15;
+		c->same &= cm->hpos == cm->dpos;
+		c->total += m->content_size;
+		c->dtotal = cm->dpos + m->content_size;
+		c->wmax = window > c->wmax ? window : c->wmax;
+		at += m->size;
+	}
+	c->narchives++;
+	return WLZ_OK;
+}
+
+wlz_gpu_pblock wlz_gpu_pblock_next(const wlz_block_entry *e, uint64_t bstart, uint64_t mfirst, uint64_t window,
+				   uint64_t *sbytes, uint64_t *ntok, uint64_t *nscr)
+{
+	wlz_gpu_pblock p;
+	memset(&p, 0, sizeof p);
+	for (int k = 0; k < WLZ_NSTREAMS; k++) {
+		*sbytes = (*sbytes + 15) & ~(uint64_t)15;
+		p.s_off[k] = *sbytes;
+		p.rsize[k] = e->rsize[k];
+		*sbytes += e->rsize[k] + 16;
+	}
+	p.bstart = bstart;
+	p.mfirst = mfirst;
+	p.window = window;
+	p.length = e->length;
+	p.ntok = e->token_count;
+	p.tok_off = *ntok;
+	p.scr_off = *nscr;
+	*ntok += e->token_count;
+	/* varint starts, 8-byte alignment, then the carries' 8-byte words */
+	const uint64_t segs = ((uint64_t)e->token_count + WLZ_GPU_PARSE_TILE - 1) / WLZ_GPU_PARSE_TILE;
+	*nscr += e->rsize[WLZ_S_LEN] + 1 + 2 + 2 * (WLZ_GPU_PARSE_BLOCK_WORDS + WLZ_GPU_PARSE_SEG_WORDS * segs);
+	return p;
+}
+
+#define MAXOF(a, b) ((a) > (b) ? (a) : (b))
+
+wlz_error wlz_gpu_call_cut(wlz_gpu_call *c, uint64_t piece)
+{
+	c->np = c->nrun = 0;
+	c->words = 0;
+	c->max_arc = c->max_sbytes = c->max_ntok = c->max_nscr = c->max_pack = c->max_nb = c->max_content = 0;
+	c->max_lit = c->max_tok = 0;
+	for (uint64_t f = 0; f < c->nblk;) {
+		if (!wlz_gpu_grow((void **)&c->pc, &c->pc_cap, c->np + 1, sizeof *c->pc))
+			return wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+		wlz_gpu_piece *p = &c->pc[c->np++];
+		memset(p, 0, sizeof *p);
+		p->f0 = f;
+		p->r0 = c->nrun;
+		uint64_t content = 0;
+		wlz_gpu_run *r = NULL;
+		for (; f < c->nblk && (f == p->f0 || content < piece); f++) {
+			const wlz_gpu_cmember *cm = &c->mem[c->blk[f].m];
+			const uint64_t b = c->blk[f].b, B = (uint64_t)1 << cm->m.h.block_log;
+			const wlz_block_entry *e = &cm->m.blocks[b];
+			if (f == p->f0) {
+				p->d0 = cm->dpos + b * B;
+				p->h0 = cm->hpos + b * B;
+			}
+			p->d1 = cm->dpos + b * B + e->length;
+			p->h1 = cm->hpos + b * B + e->length;
+			/* a block of another archive (or before the run: never,
+			 * payloads lie in order) starts a run */
+			if (!r || r->harc != cm->harc || e->data_offset < r->a1) {
+				if (!wlz_gpu_grow((void **)&c->run, &c->run_cap, c->nrun + 1, sizeof *c->run))
+					return wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+				r = &c->run[c->nrun++];
+				r->harc = cm->harc;
+				r->a0 = e->data_offset;
+				r->slot = p->arc;
+				p->nr++;
+			}
+			r->a1 = e->data_offset + wlz_payload_size(e);
+			/* (16 readable bytes after each run: the stream decoder reads
+			 * that far, the gather 8) */
+			p->arc = ((r->slot + r->a1 - r->a0 + 15) & ~(uint64_t)15) + 16;
+			wlz_gpu_pblock_next(e, 0, 0, 0, &p->sbytes, &p->ntok, &p->nscr);
+			p->pack += (wlz_payload_size(e) + 15) & ~(uint64_t)15;
+			p->max_lit = MAXOF(p->max_lit, e->rsize[WLZ_S_LIT]);
+			p->max_tok = MAXOF(p->max_tok, e->token_count);
+			content += e->length;
+		}
+		p->nb = f - p->f0;
+		p->stat = c->words;
+		c->words += WLZ_GPU_VERDICT_HEAD + p->nb + 1;
+		c->max_arc = MAXOF(c->max_arc, p->arc);
+		c->max_sbytes = MAXOF(c->max_sbytes, p->sbytes);
+		c->max_ntok = MAXOF(c->max_ntok, p->ntok);
+		c->max_nscr = MAXOF(c->max_nscr, p->nscr);
+		c->max_pack = MAXOF(c->max_pack, p->pack);
+		c->max_nb = MAXOF(c->max_nb, p->nb);
+		c->max_content = MAXOF(c->max_content, p->d1 - p->d0);
+		c->max_lit = MAXOF(c->max_lit, p->max_lit);
+		c->max_tok = MAXOF(c->max_tok, p->max_tok);
+	}
+	return WLZ_OK;
+}
+
+const char *wlz_gpu_call_name(const wlz_gpu_call *c, uint64_t f, char *buf, size_t cap)
+{
+	if (f >= c->nblk) {
+		snprintf(buf, cap, "a block");
+		return buf;
+	}
+	const wlz_gpu_cblock *k = &c->blk[f];
+	const wlz_gpu_cmember *cm = &c->mem[k->m];
+	/* the member's index in its archive */
+	uint64_t mi = 0;
+	for (uint64_t i = k->m; i > 0 && c->mem[i - 1].archive == cm->archive; i--)
+		mi++;
+	const int many = k->m + 1 < c->nm ? c->mem[k->m + 1].archive == cm->archive : 0;
+	const int multi = mi > 0 || many;
+	char a[32] = "", m[32] = "";
+	if (c->narchives > 1)
+		snprintf(a, sizeof a, "archive %u: ", cm->archive);
+	if (multi)
+		snprintf(m, sizeof m, "member %llu: ", (unsigned long long)mi);
+	snprintf(buf, cap, "%s%sblock %llu", a, m, (unsigned long long)k->b);
+	return buf;
+}

@@ -1,0 +1,95 @@
+/*
+ * plan.h - the host's plan of a GPU decode call: the members of its
+ * archives (headers and index checked), their blocks in order, and those
+ * cut into pieces.  A piece is decoded by one launch sequence; pieces run
+ * in order on one output, so a piece's matches read the pieces before it
+ * as final bytes.  Pieces let the transfers overlap the decoding, and an
+ * archive larger than GPU memory be decoded with only its window
+ * resident.
+ */
+#ifndef WLZ_GPU_PLAN_H
+#define WLZ_GPU_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "format/format.h"
+
+/* A member of the call. */
+typedef struct wlz_gpu_cmember {
+	wlz_member m;
+	const uint8_t *harc;   /* its archive, on the host */
+	uint32_t archive;      /* which archive of the call */
+	uint64_t hpos;         /* its content's first byte in the caller's output */
+	uint64_t dpos;         /* in the device's output: 16-byte aligned */
+} wlz_gpu_cmember;
+
+/* A block of the call: member m's block b. */
+typedef struct wlz_gpu_cblock {
+	uint64_t m, b;
+} wlz_gpu_cblock;
+
+/* Stored bytes [a0, a1) of archive harc, copied to slot offset slot of
+ * the piece's device copy (16-byte aligned). */
+typedef struct wlz_gpu_run {
+	const uint8_t *harc;
+	uint64_t a0, a1, slot;
+} wlz_gpu_run;
+
+typedef struct wlz_gpu_piece {
+	uint64_t f0, nb;       /* blocks [f0, f0 + nb) of the call */
+	uint64_t r0, nr;       /* runs [r0, r0 + nr) */
+	uint64_t d0, d1;       /* its content in the device's output */
+	uint64_t h0, h1;       /* in the caller's output */
+	uint64_t arc;          /* slot bytes of its runs */
+	uint64_t sbytes, ntok, nscr, pack; /* decoded streams, tokens, parse scratch words, aligned payloads */
+	uint32_t max_lit, max_tok;
+	uint64_t stat;         /* its verdict words' offset */
+} wlz_gpu_piece;
+
+/* Verdict words of a piece before its per-block flags. */
+#define WLZ_GPU_VERDICT_HEAD 12
+
+typedef struct wlz_gpu_call {
+	wlz_gpu_cmember *mem;
+	size_t nm, mem_cap;
+	wlz_gpu_cblock *blk;
+	size_t nblk, blk_cap;
+	wlz_gpu_piece *pc;
+	size_t np, pc_cap;
+	wlz_gpu_run *run;
+	size_t nrun, run_cap;
+	uint32_t narchives;
+	uint64_t total;        /* content bytes, the caller's layout */
+	uint64_t dtotal;       /* the device's layout */
+	uint64_t wmax;         /* the largest window */
+	uint64_t words;        /* verdict words of every piece */
+	int same;              /* both layouts are one (every member starts 8-byte aligned) */
+	/* the most of any piece */
+	uint64_t max_arc, max_sbytes, max_ntok, max_nscr, max_pack, max_nb, max_content;
+	uint32_t max_lit, max_tok;
+} wlz_gpu_call;
+
+/* *p (an array of *cap elements of unit bytes) with room for need; 0
+ * when memory runs out. */
+int wlz_gpu_grow(void **p, size_t *cap, size_t need, size_t unit);
+
+/* Empties the call (its arrays kept for the next). */
+void wlz_gpu_call_clear(wlz_gpu_call *c);
+void wlz_gpu_call_free(wlz_gpu_call *c);
+
+/* Appends every member of the archive harc (size bytes, host memory):
+ * headers and index checked, windows over memory_limit refused
+ * (WLZ_ERR_WINDOW), zstd-coded streams refused (WLZ_ERR_GPU).  Its
+ * content follows the call's content so far (the caller's layout); in the
+ * device's, each member starts 16-byte aligned. */
+wlz_error wlz_gpu_call_add(wlz_gpu_call *c, const uint8_t *harc, size_t size, uint64_t memory_limit);
+
+/* Cuts the call's blocks into pieces of about piece bytes of content (at
+ * least one block each), and sets the most of any piece. */
+wlz_error wlz_gpu_call_cut(wlz_gpu_call *c, uint64_t piece);
+
+/* Names block f of the call in an error ("block 3", "member 1: block 3",
+ * "archive 2: block 0"). */
+const char *wlz_gpu_call_name(const wlz_gpu_call *c, uint64_t f, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,261 @@
+/*
+ * gpu_api.c - the GPU decoder's API against the CPU decoder: every form
+ * (host to host into pinned and plain memory, to a write function, check
+ * only, host to device, device to device into an unaligned place on a
+ * stream of the caller's), in pieces of a few blocks, and with so little
+ * GPU memory that only the window stays resident.  Exit 77 without a GPU.
+ *   gpu_api [FILE]   (FILE: real data to add, e.g. a FASTQ slice)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+#include "testutil.h"
+#include "wavelz.h"
+#include "wavelz_gpu.h"
+
+struct arc {
+	const char *name;
+	uint8_t *a, *want;
+	size_t asize, size;
+	int small_window; /* expect a decode with only the window resident */
+};
+
+static uint8_t *read_file(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *p = NULL;
+	*n = 0;
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		const long sz = ftell(f);
+		if (sz > 0 && fseek(f, 0, SEEK_SET) == 0) {
+			p = tu_xmalloc((size_t)sz);
+			*n = fread(p, 1, (size_t)sz, f);
+		}
+	}
+	fclose(f);
+	return p;
+}
+
+static uint8_t *compress(const uint8_t *in, size_t n, unsigned block_log, unsigned window_log, size_t *out)
+{
+	wlz_options o;
+	wlz_options_init(&o);
+	o.level = 3;
+	o.threads = 2;
+	if (block_log)
+		o.block_log = block_log;
+	o.window_log = window_log;
+	wlz_cctx *c = wlz_cctx_create(&o);
+	const size_t cap = wlz_compress_bound(n);
+	uint8_t *a = tu_xmalloc(cap);
+	TU_CHECK(c && wlz_compress(c, a, cap, in, n, out) == WLZ_OK, "compress: %s", wlz_error_detail());
+	wlz_cctx_free(c);
+	return a;
+}
+
+struct stop_writer {
+	int calls;
+};
+
+static int stop_write(void *opaque, const void *buf, size_t n)
+{
+	(void)buf, (void)n;
+	((struct stop_writer *)opaque)->calls++;
+	return 1;
+}
+
+/* WLZ_GPU_API_QUICK set: the first archive only, from 8 MiB of GPU
+ * memory down (for compute-sanitizer's slow runs). */
+static int quick;
+
+static void check(wlz_gdctx *g, const struct arc *x)
+{
+	const char *nm = x->name;
+	size_t got = 0;
+	wlz_gpu_stats st;
+	wlz_gdctx_set_gpu_memory(g, 0);
+	wlz_gdctx_set_piece_size(g, 0);
+
+	/* 1. Host to host, pinned, the pieces chosen. */
+	uint8_t *pin = wlz_gpu_host_alloc(x->size + 1);
+	TU_CHECK(pin != NULL, "%s: pinned memory", nm);
+	wlz_error e = wlz_gpu_decompress(g, pin, x->size, x->a, x->asize, &got);
+	TU_CHECK(e == WLZ_OK && got == x->size && !memcmp(pin, x->want, x->size), "%s: pinned: %s (%s)", nm,
+		 wlz_error_name(e), wlz_error_detail());
+
+	/* 2. Plain memory, pieces of two blocks. */
+	wlz_gdctx_set_piece_size(g, 128 << 10);
+	uint8_t *plain = tu_xmalloc(x->size + 1);
+	memset(plain, 0xAA, x->size + 1);
+	e = wlz_gpu_decompress(g, plain, x->size, x->a, x->asize, &got);
+	wlz_gdctx_stats(g, &st);
+	TU_CHECK(e == WLZ_OK && got == x->size && !memcmp(plain, x->want, x->size), "%s: pieces: %s (%s)", nm,
+		 wlz_error_name(e), wlz_error_detail());
+	TU_CHECK(!x->small_window || st.pieces > 2, "%s: %llu pieces of 128 KiB", nm,
+		 (unsigned long long)st.pieces);
+	/* check only */
+	e = wlz_gpu_decompress(g, NULL, 0, x->a, x->asize, &got);
+	TU_CHECK(e == WLZ_OK && got == x->size, "%s: check only: %s", nm, wlz_error_name(e));
+
+	/* 3. A write function, in less and less GPU memory. */
+	int slab = 0, fits = 0;
+	for (uint64_t mem = (uint64_t)(quick ? 8 : 64) << 20; mem >= (64 << 10); mem /= 2) {
+		wlz_gdctx_set_gpu_memory(g, mem);
+		tu_cmpwr w = {x->want, x->size, 0, 0, 0};
+		uint64_t n = 0;
+		e = wlz_gpu_decompress_stream(g, x->a, x->asize, tu_cmp_write, &w, &n);
+		if (e == WLZ_ERR_NOMEM)
+			break;
+		wlz_gdctx_stats(g, &st);
+		TU_CHECK(e == WLZ_OK && !w.differ && w.at == x->size && n == x->size,
+			 "%s: stream in %llu KiB: %s (%s), %zu of %zu", nm, (unsigned long long)(mem >> 10),
+			 wlz_error_name(e), wlz_error_detail(), w.at, x->size);
+		fits++;
+		if (st.resident < x->size && st.moves > 0)
+			slab++;
+	}
+	TU_CHECK(fits > 0, "%s: no GPU memory size worked", nm);
+	TU_CHECK(!x->small_window || slab > 0, "%s: never decoded with only the window resident", nm);
+	wlz_gdctx_set_gpu_memory(g, 0);
+
+	/* 4. Host to device, from plain memory, pieces of two blocks. */
+	uint8_t *d = NULL, *ds = NULL;
+	cudaStream_t cs;
+	TU_CHECK(cudaMalloc((void **)&d, x->size + 16) == cudaSuccess && cudaMalloc((void **)&ds, x->asize + 1) ==
+			 cudaSuccess && cudaStreamCreate(&cs) == cudaSuccess,
+		 "%s: cudaMalloc", nm);
+	e = wlz_gpu_decompress_h2d(g, d, x->size, x->a, x->asize, &got, NULL);
+	if (e == WLZ_OK)
+		e = wlz_gdctx_wait(g);
+	memset(plain, 0xAA, x->size);
+	cudaMemcpy(plain, d, x->size, cudaMemcpyDeviceToHost);
+	TU_CHECK(e == WLZ_OK && got == x->size && !memcmp(plain, x->want, x->size), "%s: h2d: %s (%s)", nm,
+		 wlz_error_name(e), wlz_error_detail());
+
+	/* 5. Device to device, to an unaligned place, on our stream. */
+	wlz_gdctx_set_piece_size(g, 0);
+	cudaMemcpy(ds, x->a, x->asize, cudaMemcpyHostToDevice);
+	e = wlz_gpu_decompress_d2d(g, d + 3, x->size, ds, x->asize, &got, cs);
+	if (e == WLZ_OK)
+		e = wlz_gdctx_wait(g);
+	memset(plain, 0xAA, x->size);
+	cudaMemcpy(plain, d + 3, x->size, cudaMemcpyDeviceToHost);
+	TU_CHECK(e == WLZ_OK && got == x->size && !memcmp(plain, x->want, x->size), "%s: d2d: %s (%s)", nm,
+		 wlz_error_name(e), wlz_error_detail());
+	cudaFree(d);
+	cudaFree(ds);
+	cudaStreamDestroy(cs);
+
+	/* 6. A write function that stops the decode. */
+	if (x->size) {
+		struct stop_writer sw = {0};
+		e = wlz_gpu_decompress_stream(g, x->a, x->asize, stop_write, &sw, NULL);
+		TU_CHECK(e == WLZ_ERR_WRITE && sw.calls == 1, "%s: stopped writer: %s, %d calls", nm, wlz_error_name(e),
+			 sw.calls);
+	}
+	wlz_gpu_host_free(pin);
+	free(plain);
+}
+
+/* A byte of the last block's payload damaged: the pieces before it are
+ * written, every byte right, then the error. */
+static void damaged(wlz_gdctx *g, const struct arc *x)
+{
+	tu_block b[4096];
+	long nb = tu_walk_blocks(x->a, x->asize, 0, b, 4096, NULL);
+	TU_CHECK(nb > 4, "%s: %ld blocks", x->name, nb);
+	if (nb <= 4)
+		return;
+	uint8_t *bad = tu_xmalloc(x->asize);
+	memcpy(bad, x->a, x->asize);
+	bad[b[nb - 1].payload + b[nb - 1].psize / 2] ^= 0x10;
+	wlz_gdctx_set_piece_size(g, 128 << 10);
+	tu_cmpwr w = {x->want, x->size, 0, 0, 0};
+	uint64_t n = 0;
+	wlz_error e = wlz_gpu_decompress_stream(g, bad, x->asize, tu_cmp_write, &w, &n);
+	TU_CHECK(e == WLZ_ERR_CHECKSUM && !w.differ && w.at > 0 && w.at < x->size,
+		 "%s damaged: %s (%s), %zu of %zu written", x->name, wlz_error_name(e), wlz_error_detail(), w.at,
+		 x->size);
+	e = wlz_gpu_decompress(g, NULL, 0, bad, x->asize, &(size_t){0});
+	TU_CHECK(e == WLZ_ERR_CHECKSUM, "%s damaged, check only: %s", x->name, wlz_error_name(e));
+	free(bad);
+}
+
+int main(int argc, char **argv)
+{
+	if (wlz_gpu_count() < 1) {
+		printf("gpu_api: no GPU; skipped\n");
+		return 77;
+	}
+	wlz_gdctx *g = wlz_gdctx_create(0);
+	wlz_dctx *dc = wlz_dctx_create(2);
+	TU_CHECK(g && dc, "contexts");
+	if (!g || !dc)
+		return tu_finish("gpu_api");
+	const uint64_t seed = tu_seed(15);
+	quick = getenv("WLZ_GPU_API_QUICK") != NULL;
+	struct arc xs[5];
+	int nx = 0;
+
+	/* generated FASTQ, blocks of 64 KiB, a window of 256 KiB */
+	const size_t gn = 6u << 20;
+	uint8_t *gen = tu_xmalloc(gn);
+	tu_fill(TU_FASTQ, gen, gn, seed);
+	xs[nx] = (struct arc){"fastq-w18", NULL, gen, 0, gn, 1};
+	xs[nx].a = compress(gen, gn, 16, 18, &xs[nx].asize);
+	nx++;
+	/* two members, the second's content starting unaligned */
+	size_t s1, s2;
+	const size_t cut = 1000003;
+	uint8_t *m1 = compress(gen, cut, 16, 18, &s1), *m2 = compress(gen + cut, gn - cut, 16, 18, &s2);
+	uint8_t *two = tu_xmalloc(s1 + s2);
+	memcpy(two, m1, s1);
+	memcpy(two + s1, m2, s2);
+	free(m1);
+	free(m2);
+	xs[nx++] = (struct arc){"two-members", two, gen, s1 + s2, gn, 1};
+	/* text, the defaults */
+	const size_t tn = 3u << 20;
+	uint8_t *text = tu_xmalloc(tn);
+	tu_fill(TU_TEXT, text, tn, seed + 1);
+	xs[nx] = (struct arc){"text", NULL, text, 0, tn, 0};
+	xs[nx].a = compress(text, tn, 0, 0, &xs[nx].asize);
+	nx++;
+	/* nothing */
+	xs[nx] = (struct arc){"empty", NULL, text, 0, 0, 0};
+	xs[nx].a = compress(text, 0, 0, 0, &xs[nx].asize);
+	nx++;
+	/* real data */
+	size_t rn = 0;
+	uint8_t *real = argc > 1 ? read_file(argv[1], &rn) : NULL;
+	TU_CHECK(argc < 2 || rn > 0, "cannot read %s", argc > 1 ? argv[1] : "");
+	if (real && rn) {
+		xs[nx] = (struct arc){argv[1], NULL, real, 0, rn, 0};
+		xs[nx].a = compress(real, rn, 0, 0, &xs[nx].asize);
+		nx++;
+	}
+
+	for (int i = 0; i < (quick ? 1 : nx); i++) {
+		/* the CPU decoder agrees first */
+		uint8_t *cpu = tu_xmalloc(xs[i].size + 1);
+		size_t got = 0;
+		wlz_error e = wlz_decompress(dc, cpu, xs[i].size, xs[i].a, xs[i].asize, &got);
+		TU_CHECK(e == WLZ_OK && got == xs[i].size && !memcmp(cpu, xs[i].want, got), "%s: CPU: %s", xs[i].name,
+			 wlz_error_name(e));
+		free(cpu);
+		check(g, &xs[i]);
+		printf("gpu_api: %s (%zu bytes, %zu stored): checked\n", xs[i].name, xs[i].size, xs[i].asize);
+	}
+	damaged(g, &xs[0]);
+	for (int i = 0; i < nx; i++)
+		free(xs[i].a);
+	free(gen);
+	free(text);
+	free(real);
+	wlz_gdctx_free(g);
+	wlz_dctx_free(dc);
+	return tu_finish("gpu_api");
+}
