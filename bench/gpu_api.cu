@@ -16,6 +16,7 @@
  * that the transfers' overlap shows.  Output is checked against the CPU
  * decoder once per form.
  */
+#include <math.h>
 #include <algorithm>
 #include <vector>
 #include "bench/gpu_util.h"
@@ -51,8 +52,120 @@ static double now()
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* --batch CONTENT N: the content cut into N slices (sizes spread
+ * log-uniformly from 1 to 16 MiB, in order, until the content ends), each
+ * compressed (-3, depth 10), decoded as one batch device-resident (the
+ * archives in GPU memory, each content to its own GPU buffer), beside the
+ * same bytes as one archive in the same run. */
+static int batch_bench(const char *path, int want_n, int reps)
+{
+	std::vector<uint8_t> in = slurp(path);
+	wlz_options o;
+	wlz_options_init(&o);
+	o.level = 3;
+	o.depth = 10;
+	wlz_cctx *cc = wlz_cctx_create(&o);
+	std::vector<std::vector<uint8_t>> arcs;
+	std::vector<size_t> sizes;
+	uint64_t x = 88172645463325252ull;
+	size_t at = 0;
+	while (at < in.size() && (int)arcs.size() < want_n) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t n = (size_t)((1u << 20) * exp2((double)(x % 4000) / 1000.0));
+		n = std::min(n, in.size() - at);
+		std::vector<uint8_t> a(wlz_compress_bound(n));
+		size_t got = 0;
+		if (wlz_compress(cc, a.data(), a.size(), in.data() + at, n, &got) != WLZ_OK)
+			return 2;
+		a.resize(got);
+		arcs.push_back(a);
+		sizes.push_back(n);
+		at += n;
+	}
+	std::vector<uint8_t> one(wlz_compress_bound(at));
+	size_t one_size = 0;
+	if (wlz_compress(cc, one.data(), one.size(), in.data(), at, &one_size) != WLZ_OK)
+		return 2;
+	wlz_cctx_free(cc);
+	wlz_gdctx *g = wlz_gdctx_create(0);
+	const size_t n = arcs.size();
+	std::vector<wlz_gpu_item> it(n);
+	uint8_t *dall, *dout, *done;
+	size_t stored = 0;
+	for (auto &a : arcs)
+		stored += (a.size() + 255) & ~(size_t)255;
+	CK(cudaMalloc(&dall, stored));
+	CK(cudaMalloc(&dout, at + 256 * n));
+	CK(cudaMalloc(&done, one_size));
+	CK(cudaMemcpy(done, one.data(), one_size, cudaMemcpyHostToDevice));
+	size_t so = 0, oo = 0;
+	for (size_t i = 0; i < n; i++) {
+		memset(&it[i], 0, sizeof it[i]);
+		CK(cudaMemcpy(dall + so, arcs[i].data(), arcs[i].size(), cudaMemcpyHostToDevice));
+		it[i].src = dall + so, it[i].src_size = arcs[i].size();
+		it[i].d_dst = dout + oo, it[i].dst_cap = sizes[i];
+		so += (arcs[i].size() + 255) & ~(size_t)255;
+		oo += (sizes[i] + 255) & ~(size_t)255;
+	}
+	std::vector<double> tb, t1;
+	int ok = 1;
+	for (int r = 0; r <= reps; r++) {
+		CK(cudaDeviceSynchronize());
+		double t0 = now();
+		wlz_error e = wlz_gpu_decompress_batch(g, it.data(), n, WLZ_GPU_SRC_DEVICE, NULL, NULL);
+		double t = now() - t0;
+		if (e != WLZ_OK) {
+			fprintf(stderr, "batch: %s (%s)\n", wlz_error_name(e), wlz_error_detail());
+			ok = 0;
+			break;
+		}
+		if (r == 0) {
+			/* checked once against the input */
+			std::vector<uint8_t> back(at);
+			size_t p = 0;
+			for (size_t i = 0; i < n; i++) {
+				CK(cudaMemcpy(back.data() + p, it[i].d_dst, sizes[i], cudaMemcpyDeviceToHost));
+				p += sizes[i];
+			}
+			if (memcmp(back.data(), in.data(), at)) {
+				fprintf(stderr, "batch: output differs\n");
+				ok = 0;
+				break;
+			}
+		} else {
+			tb.push_back(t);
+		}
+		size_t got;
+		t0 = now();
+		e = wlz_gpu_decompress_d2d(g, dout, at, done, one_size, &got, NULL);
+		if (e == WLZ_OK)
+			e = wlz_gdctx_wait(g);
+		t = now() - t0;
+		if (e != WLZ_OK)
+			ok = 0;
+		if (r)
+			t1.push_back(t);
+	}
+	std::sort(tb.begin(), tb.end());
+	std::sort(t1.begin(), t1.end());
+	size_t stored_sum = 0;
+	for (auto &a : arcs)
+		stored_sum += a.size();
+	printf("file,archives,bytes,stored_batch,stored_one,batch_gbps,one_gbps,batch_over_one,what\n");
+	if (ok)
+		printf("%s,%zu,%zu,%zu,%zu,%.1f,%.1f,%.2f,device-resident API batch (1 to 16 MiB slices) vs one archive\n",
+		       path, n, at, stored_sum, one_size, at / tb[0] / 1e9, at / t1[0] / 1e9, t1[0] / tb[0]);
+	cudaFree(dall);
+	cudaFree(dout);
+	cudaFree(done);
+	wlz_gdctx_free(g);
+	return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 3 && !strcmp(argv[1], "--batch"))
+		return batch_bench(argv[2], atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 3);
 	if (argc < 2) {
 		fprintf(stderr, "usage: gpu_api ARCHIVE [REPS]\n");
 		return 2;

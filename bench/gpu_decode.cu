@@ -165,13 +165,13 @@ int main(int argc, char **argv)
 			if (h2h)
 				CK(cudaMemcpyAsync(d_in, h_arc, arc.size(), cudaMemcpyHostToDevice, 0));
 			CK(cudaEventRecord(ev[0]));
-			if (wlz_gpu_ent_tables(d_codes, plan.ntab, d_tab, 0) || wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_st, d_err, 0))
+			if (wlz_gpu_ent_tables(d_codes, plan.ntab, d_tab, 0) || wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_st, d_err, NULL, 0))
 				return 3;
 			CK(cudaEventRecord(ev[1]));
 			if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, 0))
 				return 3;
 			CK(cudaEventRecord(ev[2]));
-			if (wlz_gpu_flow(d_blk, n, max_lit, d_tok, ntok, d_st, d_out, size, d_flow, d_bad + n, d_fail, 0))
+			if (wlz_gpu_flow(d_blk, n, max_lit, d_tok, ntok, d_st, d_out, size, d_flow, d_bad, d_fail, 0))
 				return 3;
 			CK(cudaEventRecord(ev[3]));
 			if (wlz_gpu_xxh3(d_out, d_boff, d_blen, d_hash, n, d_hscr, 0))

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 	/* (the tables are built on the GPU, timed with the entropy stage) */
 	CK(cudaMemset(d_out, 0, total));
 	CK(cudaMemset(d_err, 0, sizeof(int)));
-	if (wlz_gpu_ent_tables(d_codes, plan.ntab, d_tab, 0) || wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_out, d_err, 0))
+	if (wlz_gpu_ent_tables(d_codes, plan.ntab, d_tab, 0) || wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_out, d_err, NULL, 0))
 		return 3;
 	CK(cudaDeviceSynchronize());
 	int err;
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 	CK(cudaMemcpy(got.data(), d_out, total, cudaMemcpyDeviceToHost));
 	const bool ok = err == 0 && !memcmp(got.data(), expect.data(), total);
 	double best, med;
-	timed(reps, [&] { wlz_gpu_ent_tables(d_codes, plan.ntab, d_tab, 0); wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_out, d_err, 0); }, &best, &med);
+	timed(reps, [&] { wlz_gpu_ent_tables(d_codes, plan.ntab, d_tab, 0); wlz_gpu_ent_launch(&plan, d_seg, d_grp, d_tab, d_in, d_out, d_err, NULL, 0); }, &best, &med);
 	printf("%s,codec2,%zu,%zu,%zu,%.2f,%.1f,%.1f,kernel-only (%zu segments, %zu groups)%s\n", name, slen.size(),
 	       decoded, stored, 100.0 * stored / decoded, decoded / best / 1e6, decoded / med / 1e6, plan.nseg, plan.ngrp,
 	       ok ? "" : " MISMATCH");

@@ -50,8 +50,10 @@ enum {
 /* Pinned host buffers: stored bytes staged up, content staged down. */
 enum { H_IN0, H_IN1, H_OUT0, H_OUT1, H_STAT, H_ARC, NHOST };
 
-/* A piece's verdict words (WLZ_GPU_VERDICT_HEAD), then its blocks' flags. */
+/* A piece's verdict words (WLZ_GPU_VERDICT_HEAD), then the parse's flags
+ * (nb + 1), then each block's flags of the other checks (nb). */
 enum { V_ENT, V_FIRST_PAYLOAD, V_FIRST_CONTENT, V_FLOW };
+enum { F_PAYLOAD = 1, F_STREAMS = WLZ_GPU_ENT_BAD, F_CONTENT = 8 };
 
 struct dbuf {
 	void *p;
@@ -365,6 +367,7 @@ static wlz_error queue_piece(wlz_gdctx *g, const wlz_gpu_piece *p, const uint8_t
 					     (uint64_t)1 << cm->m.h.window_log, &sbytes, &ntok, &nscr);
 		const uint64_t from = r->slot + (e->data_offset - r->a0);
 		uint64_t in = 0;
+		plan.blk = (uint32_t)i;
 		for (int s = 0; s < WLZ_NSTREAMS; s++) {
 			const uint8_t *h = cm->harc + e->data_offset + in;
 			if (!wlz_gpu_ent_add(&plan, h, from + in, e->csize[s], e->codec[s], e->rsize[s], blk[i].s_off[s])) {
@@ -396,7 +399,7 @@ static wlz_error queue_piece(wlz_gdctx *g, const wlz_gpu_piece *p, const uint8_t
 	    (err = grow(g, B_GRP, plan.ngrp * sizeof(wlz_gpu_group) + 1)) ||
 	    (err = grow(g, B_CODES, plan.ntab * 256 + 16)) || (err = grow(g, B_TAB, plan.ntab * WLZ_GPU_TAB * 2 + 16)))
 		goto done;
-	uint32_t *stat = (uint32_t *)g->d[B_STAT].p + p->stat, *bad = stat + WLZ_GPU_VERDICT_HEAD;
+	uint32_t *stat = (uint32_t *)g->d[B_STAT].p + p->stat, *bad = stat + WLZ_GPU_VERDICT_HEAD, *fl = bad + n + 1;
 	uint8_t *pk = g->d[B_PACK].p, *sb = g->d[B_ST].p, *out = g->out + (p->d0 - g->sbase);
 	uint64_t *a = g->d[B_BLOCKS].p, *hash = g->d[B_HASH].p, *hscr = g->d[B_HSCR].p;
 	QCU(cudaMemcpyAsync(g->d[B_SEG].p, plan.seg, plan.nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice, st),
@@ -406,26 +409,26 @@ static wlz_error queue_piece(wlz_gdctx *g, const wlz_gpu_piece *p, const uint8_t
 	QCU(cudaMemcpyAsync(g->d[B_CODES].p, plan.codes, plan.ntab * 256, cudaMemcpyHostToDevice, st), "upload");
 	QCU(cudaMemcpyAsync(g->d[B_BLK].p, blk, n * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice, st), "upload");
 	QCU(cudaMemcpyAsync(a, arr, n * NARR * 8, cudaMemcpyHostToDevice, st), "upload");
-	QCU(cudaMemsetAsync(stat, 0, (WLZ_GPU_VERDICT_HEAD + n + 1) * 4, st), "memset");
+	QCU(cudaMemsetAsync(stat, 0, (WLZ_GPU_VERDICT_HEAD + 2 * n + 1) * 4, st), "memset");
 	QCU(cudaMemsetAsync(stat + V_FIRST_PAYLOAD, 0xFF, 8, st), "memset");
 	QCU(cudaMemsetAsync(sb, 0, 16, st), "memset"); /* (no streams at all) */
 
 	/* 1. Payloads. */
 	if (wlz_gpu_gather(arc, a + A_PFROM * n, a + A_PTO * n, a + A_PLEN * n, pk, n, st) ||
 	    hash_all(pk, a + A_PTO * n, a + A_PLEN * n, hash, n, hscr, st) ||
-	    wlz_gpu_compare(hash, a + A_PWANT * n, n, stat + V_FIRST_PAYLOAD, st))
+	    wlz_gpu_compare(hash, a + A_PWANT * n, n, stat + V_FIRST_PAYLOAD, fl, F_PAYLOAD, st))
 		goto launch;
 	/* 2 to 4. */
 	if (wlz_gpu_ent_tables(g->d[B_CODES].p, plan.ntab, g->d[B_TAB].p, st) ||
-	    wlz_gpu_ent_launch(&plan, g->d[B_SEG].p, g->d[B_GRP].p, g->d[B_TAB].p, arc, sb, (int *)(stat + V_ENT),
+	    wlz_gpu_ent_launch(&plan, g->d[B_SEG].p, g->d[B_GRP].p, g->d[B_TAB].p, arc, sb, (int *)(stat + V_ENT), fl,
 			       st) ||
 	    wlz_gpu_parse(g->d[B_BLK].p, n, p->max_tok, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, st) ||
 	    wlz_gpu_flow(g->d[B_BLK].p, n, p->max_lit, g->d[B_TOK].p, ntok, sb, g->out, p->d1 - g->sbase,
-			 g->d[B_FLOW].p, bad + n, stat + V_FLOW, st))
+			 g->d[B_FLOW].p, bad, stat + V_FLOW, st))
 		goto launch;
 	/* 5. Content (offsets from the piece's first byte: aligned). */
 	if (hash_all(out, a + A_COFF * n, a + A_CLEN * n, hash + n, n, hscr, st) ||
-	    wlz_gpu_compare(hash + n, a + A_CWANT * n, n, stat + V_FIRST_CONTENT, st))
+	    wlz_gpu_compare(hash + n, a + A_CWANT * n, n, stat + V_FIRST_CONTENT, fl, F_CONTENT, st))
 		goto launch;
 	goto done;
 launch:
@@ -437,32 +440,37 @@ done:
 	return err;
 }
 
-/* Piece p's verdict (its words at v, on the host): the first failure, in
- * the order the CPU decoder checks: payload, streams, tokens, execution,
- * content. */
+/* Block i of piece p (its verdict words at v, on the host): the first
+ * failure, in the order the CPU decoder checks: payload, streams,
+ * tokens, content. */
+static wlz_error block_verdict(const wlz_gpu_call *c, const wlz_gpu_piece *p, const uint32_t *v, uint64_t i)
+{
+	const uint32_t bad = v[WLZ_GPU_VERDICT_HEAD + i], fl = v[WLZ_GPU_VERDICT_HEAD + p->nb + 1 + i];
+	if (!bad && !fl)
+		return WLZ_OK;
+	char name[96];
+	wlz_gpu_call_name(c, p->f0 + i, name, sizeof name);
+	if (fl & F_PAYLOAD)
+		return wlz_fail(WLZ_ERR_CHECKSUM, "%s: payload checksum mismatch", name);
+	if (fl & F_STREAMS)
+		return wlz_fail(WLZ_ERR_BAD_STREAM, "%s: a stream fails to decode", name);
+	if (bad)
+		return wlz_fail(WLZ_ERR_BAD_TOKEN, "%s: a token breaks a rule", name);
+	return wlz_fail(WLZ_ERR_CHECKSUM, "%s: content checksum mismatch", name);
+}
+
+/* Piece p's verdict: its first failing block's, or a stalled pass (a
+ * defect). */
 static wlz_error verdict(const wlz_gpu_call *c, const wlz_gpu_piece *p, const uint32_t *v)
 {
-	char name[96];
-	if (v[V_FIRST_PAYLOAD] != UINT32_MAX)
-		return wlz_fail(WLZ_ERR_CHECKSUM, "%s: payload checksum mismatch",
-				wlz_gpu_call_name(c, p->f0 + v[V_FIRST_PAYLOAD], name, sizeof name));
-	if (v[V_ENT])
-		return wlz_fail(WLZ_ERR_BAD_STREAM, "%s on: %u stream segments fail to decode",
-				wlz_gpu_call_name(c, p->f0, name, sizeof name), v[V_ENT]);
-	const uint32_t *bad = v + WLZ_GPU_VERDICT_HEAD;
-	if (bad[p->nb]) {
-		for (uint64_t b = 0; b < p->nb; b++)
-			if (bad[b])
-				return wlz_fail(WLZ_ERR_BAD_TOKEN, "%s: a token breaks a rule",
-						wlz_gpu_call_name(c, p->f0 + b, name, sizeof name));
-		return wlz_fail(WLZ_ERR_BAD_TOKEN, "a token breaks a rule");
-	}
 	if (v[V_FLOW])
 		return wlz_fail(WLZ_ERR_INTERNAL, "GPU execution stalled at token %u", v[V_FLOW + 1]);
-	if (v[V_FIRST_CONTENT] != UINT32_MAX)
-		return wlz_fail(WLZ_ERR_CHECKSUM, "%s: content checksum mismatch",
-				wlz_gpu_call_name(c, p->f0 + v[V_FIRST_CONTENT], name, sizeof name));
-	return WLZ_OK;
+	if (v[V_FIRST_PAYLOAD] == UINT32_MAX && !v[V_ENT] && !v[WLZ_GPU_VERDICT_HEAD + p->nb] &&
+	    v[V_FIRST_CONTENT] == UINT32_MAX)
+		return WLZ_OK;
+	for (uint64_t i = 0; i < p->nb; i++)
+		WLZ_TRY(block_verdict(c, p, v, i));
+	return wlz_fail(WLZ_ERR_INTERNAL, "GPU: a check failed, no block named");
 }
 
 /* Device bytes of a call cut into pieces, with out bytes of output of our
@@ -503,7 +511,7 @@ static wlz_error fit(wlz_gdctx *g, enum sink_kind kind, uint8_t *dst, int two_sl
 		piece = piece < ((uint64_t)16 << 20) ? (uint64_t)16 << 20 : piece;
 		piece = piece > ((uint64_t)256 << 20) ? (uint64_t)256 << 20 : piece;
 	}
-	const int direct = kind == TO_DEVICE && c->same && !((uintptr_t)dst & 7);
+	const int direct = kind == TO_DEVICE && dst && c->same && !((uintptr_t)dst & 7);
 	g->sbase = 0;
 	for (;;) {
 		WLZ_TRY(wlz_gpu_call_cut(c, piece));
@@ -567,6 +575,9 @@ struct xfer {
 	uint8_t *dst;                 /* the caller's buffer (host or device) */
 	wlz_write_fn wr;              /* TO_STAGED: else memcpy to dst */
 	void *wr_opaque;
+	wlz_gpu_item *items;          /* a batch: verdicts and writes per archive */
+	wlz_gpu_item_write_fn iwr;
+	int stop;                     /* a batch stops at its first bad archive */
 };
 
 /* Piece k's stored bytes into its slot, on x's streams. */
@@ -580,7 +591,7 @@ static wlz_error upload(wlz_gdctx *g, uint64_t k, const struct xfer *x, uint8_t 
 		uint8_t *slot = *arc = g->d[B_ARC0].p;
 		for (uint64_t i = 0; i < p->nr; i++) {
 			const wlz_gpu_run *r = &g->call.run[p->r0 + i];
-			CU(cudaMemcpyAsync(slot + r->slot, x->d_src + r->a0, r->a1 - r->a0, cudaMemcpyDeviceToDevice,
+			CU(cudaMemcpyAsync(slot + r->slot, r->dsrc + r->a0, r->a1 - r->a0, cudaMemcpyDeviceToDevice,
 					   g->stream),
 			   "copy");
 		}
@@ -634,10 +645,49 @@ static wlz_error download(wlz_gdctx *g, uint64_t k, const struct xfer *x)
 		}
 	}
 	CU(cudaMemcpyAsync((uint32_t *)g->h[H_STAT].p + p->stat, (uint32_t *)g->d[B_STAT].p + p->stat,
-			   (WLZ_GPU_VERDICT_HEAD + p->nb + 1) * 4, cudaMemcpyDeviceToHost, g->down),
+			   (WLZ_GPU_VERDICT_HEAD + 2 * p->nb + 1) * 4, cudaMemcpyDeviceToHost, g->down),
 	   "verdict");
 	CU(cudaEventRecord(g->ev_down[s], g->down), "event");
 	return WLZ_OK;
+}
+
+/* Piece k of a batch, its verdict words on the host: each archive in it
+ * judged by its blocks (one that failed before keeps its first error),
+ * and the bytes of those that held handed to x->iwr (where write). */
+static wlz_error batch_piece(wlz_gdctx *g, uint64_t k, const struct xfer *x, int write)
+{
+	const wlz_gpu_call *c = &g->call;
+	const wlz_gpu_piece *p = &c->pc[k];
+	const uint32_t *v = (const uint32_t *)g->h[H_STAT].p + p->stat;
+	const uint8_t *slot = g->h[H_OUT0 + (k & 1)].p;
+	wlz_error first = WLZ_OK;
+	for (uint64_t i = 0; i < p->nb;) {
+		const wlz_gpu_cmember *cm = &c->mem[c->blk[p->f0 + i].m];
+		const uint32_t id = cm->archive;
+		wlz_gpu_item *it = &x->items[id];
+		const uint64_t h0 = cm->hpos + (c->blk[p->f0 + i].b << cm->m.h.block_log);
+		uint64_t h1 = h0;
+		for (; i < p->nb && c->mem[c->blk[p->f0 + i].m].archive == id; i++) {
+			const wlz_gpu_cblock *cb = &c->blk[p->f0 + i];
+			const wlz_gpu_cmember *bm = &c->mem[cb->m];
+			h1 = bm->hpos + (cb->b << bm->m.h.block_log) + bm->m.blocks[cb->b].length;
+			if (it->err != WLZ_OK)
+				continue;
+			it->err = v[V_FLOW] ? wlz_fail(WLZ_ERR_INTERNAL, "GPU execution stalled at token %u", v[V_FLOW + 1])
+					    : block_verdict(c, p, v, i);
+			if (it->err != WLZ_OK) {
+				snprintf(it->detail, sizeof it->detail, "%s", wlz_error_detail());
+				first = first != WLZ_OK ? first : it->err;
+			}
+		}
+		if (write && it->err == WLZ_OK && x->iwr && h1 > h0 &&
+		    x->iwr(x->wr_opaque, id, slot + (h0 - p->h0), h1 - h0)) {
+			it->err = wlz_fail(WLZ_ERR_WRITE, "the write function stopped this archive");
+			snprintf(it->detail, sizeof it->detail, "%s", wlz_error_detail());
+			first = first != WLZ_OK ? first : it->err;
+		}
+	}
+	return x->stop ? first : WLZ_OK;
 }
 
 /* Piece k done: its verdict taken and its content handed on. */
@@ -645,6 +695,8 @@ static wlz_error finish(wlz_gdctx *g, uint64_t k, const struct xfer *x)
 {
 	const wlz_gpu_piece *p = &g->call.pc[k];
 	CU(cudaEventSynchronize(g->ev_down[k & 1]), "decoding");
+	if (x->items)
+		return batch_piece(g, k, x, 1);
 	WLZ_TRY(verdict(&g->call, p, (const uint32_t *)g->h[H_STAT].p + p->stat));
 	if (x->kind == TO_STAGED) {
 		const uint8_t *from = g->h[H_OUT0 + (k & 1)].p;
@@ -707,7 +759,7 @@ static wlz_error run(wlz_gdctx *g, const struct xfer *x)
 		return e;
 	/* TO_DEVICE: members moved to the caller's layout, where it is not
 	 * the output; the verdict words copied back with the rest */
-	if (g->out != x->dst)
+	if (g->out != x->dst && x->dst)
 		for (size_t i = 0; i < c->nm; i++)
 			CU(cudaMemcpyAsync(x->dst + c->mem[i].hpos, g->out + c->mem[i].dpos, c->mem[i].m.content_size,
 					   cudaMemcpyDeviceToDevice, g->stream),
@@ -755,13 +807,13 @@ static wlz_error to_device(wlz_gdctx *g, uint8_t *d_dst, size_t dst_cap, const u
 			   size_t size, size_t *dst_size)
 {
 	const double t0 = seconds();
-	WLZ_TRY(wlz_gpu_call_add(&g->call, harc, size, g->memory_limit));
+	WLZ_TRY(wlz_gpu_call_add(&g->call, harc, d_src, size, g->memory_limit, 0));
 	g->t_plan = seconds() - t0;
 	if (g->call.total > dst_cap)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu",
 				(unsigned long long)g->call.total, dst_cap);
 	struct xfer x = {TO_DEVICE, d_src ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, d_src, 0, d_dst, NULL,
-			 NULL};
+			 NULL, NULL, NULL, 0};
 	const int two = !d_src;
 	x.staged_in = two && !pinned(harc);
 	WLZ_TRY(fit(g, TO_DEVICE, d_dst, two));
@@ -830,13 +882,13 @@ static wlz_error to_host(wlz_gdctx *g, uint8_t *dst, size_t dst_cap, wlz_write_f
 			 size_t src_size, uint64_t *dst_size)
 {
 	const double t0 = seconds();
-	WLZ_TRY(wlz_gpu_call_add(&g->call, src, src_size, g->memory_limit));
+	WLZ_TRY(wlz_gpu_call_add(&g->call, src, NULL, src_size, g->memory_limit, 0));
 	g->t_plan = seconds() - t0;
 	wlz_gpu_call *c = &g->call;
 	if (dst && c->total > dst_cap)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)c->total,
 				dst_cap);
-	struct xfer x = {TO_NOTHING, cudaMemcpyHostToDevice, NULL, !pinned(src), dst, wr, opaque};
+	struct xfer x = {TO_NOTHING, cudaMemcpyHostToDevice, NULL, !pinned(src), dst, wr, opaque, NULL, NULL, 0};
 	if (wr || (dst && !pinned(dst)))
 		x.kind = TO_STAGED;
 	else if (dst)
@@ -879,4 +931,94 @@ wlz_error wlz_gpu_decompress_stream(wlz_gdctx *g, const void *src, size_t src_si
 	if (content_size)
 		*content_size = e == WLZ_OK ? got : 0;
 	return end_call(g, e, 0);
+}
+
+wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, unsigned flags,
+				   wlz_gpu_item_write_fn wr, void *opaque)
+{
+	WLZ_TRY(begin(g, NULL));
+	if ((!items && n) || n > UINT32_MAX)
+		return end_call(g, wlz_fail(WLZ_ERR_PARAM, "NULL items"), 0);
+	const int dev = (flags & WLZ_GPU_SRC_DEVICE) != 0;
+	struct xfer x = {TO_NOTHING, dev ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, NULL, 0, NULL, NULL,
+			 opaque, items, wr, (flags & WLZ_GPU_STOP_ON_ERROR) != 0};
+	wlz_error e = WLZ_OK;
+	/* Archives in device memory: their host copies, back to back. */
+	const uint8_t *h = NULL;
+	if (dev) {
+		uint64_t all = 0;
+		for (size_t i = 0; i < n; i++)
+			all += items[i].src_size;
+		e = grow_host(g, H_ARC, all + 1);
+		h = g->h[H_ARC].p;
+		for (size_t i = 0, at = 0; i < n && e == WLZ_OK; at += items[i].src_size, i++)
+			if (items[i].src_size && cudaMemcpyAsync(g->h[H_ARC].p + at, items[i].src, items[i].src_size,
+							       cudaMemcpyDeviceToHost, g->stream) != cudaSuccess)
+				e = cuda_fail(cudaGetLastError(), "copy to the host");
+		if (e == WLZ_OK && cudaStreamSynchronize(g->stream) != cudaSuccess)
+			e = cuda_fail(cudaGetLastError(), "copy to the host");
+	}
+	int any_dst = 0, all_pinned = 1;
+	for (size_t i = 0, at = 0; i < n && e == WLZ_OK; at += items[i].src_size, i++) {
+		wlz_gpu_item *it = &items[i];
+		const uint64_t before = g->call.total;
+		it->detail[0] = 0;
+		it->err = it->src || !it->src_size ? WLZ_OK : wlz_fail(WLZ_ERR_PARAM, "NULL source");
+		if (it->err == WLZ_OK)
+			it->err = wlz_gpu_call_add(&g->call, dev ? h + at : it->src, dev ? it->src : NULL, it->src_size,
+						   g->memory_limit, (uint32_t)i);
+		it->content_size = it->err == WLZ_OK ? g->call.total - before : 0;
+		if (it->err == WLZ_OK && it->d_dst && it->content_size > it->dst_cap)
+			it->err = wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu",
+					   (unsigned long long)it->content_size, it->dst_cap);
+		if (it->err != WLZ_OK) {
+			snprintf(it->detail, sizeof it->detail, "%s", wlz_error_detail());
+			if (x.stop)
+				e = it->err;
+		}
+		any_dst |= it->d_dst != NULL;
+		all_pinned &= dev || pinned(it->src);
+	}
+	if (wr)
+		x.kind = TO_STAGED;
+	else if (any_dst)
+		x.kind = TO_DEVICE;
+	x.staged_in = !dev && !all_pinned;
+	wlz_gpu_call *c = &g->call;
+	if (e == WLZ_OK)
+		e = fit(g, x.kind, NULL, !dev);
+	if (e == WLZ_OK)
+		e = buffers(g, !dev);
+	if (e == WLZ_OK && x.staged_in && (e = grow_host(g, H_IN0, c->max_arc)) == WLZ_OK)
+		e = grow_host(g, H_IN1, c->max_arc);
+	if (e == WLZ_OK && x.kind == TO_STAGED && (e = grow_host(g, H_OUT0, c->max_content + 16)) == WLZ_OK)
+		e = grow_host(g, H_OUT1, c->max_content + 16);
+	if (e == WLZ_OK)
+		e = run(g, &x);
+	if (e == WLZ_OK && x.kind == TO_DEVICE) {
+		/* every verdict, then the good archives' content to their places */
+		if (cudaStreamSynchronize(g->stream) != cudaSuccess)
+			e = cuda_fail(cudaGetLastError(), "decoding");
+		for (uint64_t k = 0; k < c->np && e == WLZ_OK; k++)
+			e = batch_piece(g, k, &x, 0);
+		/* (a member's place: from its archive's first member's) */
+		uint64_t base = 0;
+		for (size_t i = 0; i < c->nm && e == WLZ_OK; i++) {
+			const wlz_gpu_cmember *cm = &c->mem[i];
+			const wlz_gpu_item *it = &items[cm->archive];
+			if (i == 0 || c->mem[i - 1].archive != cm->archive)
+				base = cm->hpos;
+			if (it->err == WLZ_OK && it->d_dst && cm->m.content_size &&
+			    cudaMemcpyAsync((uint8_t *)it->d_dst + (cm->hpos - base), g->out + (cm->dpos - g->sbase),
+					    cm->m.content_size, cudaMemcpyDeviceToDevice, g->stream) != cudaSuccess)
+				e = cuda_fail(cudaGetLastError(), "copy");
+		}
+	}
+	e = end_call(g, e, 0);
+	for (size_t i = 0; i < n && e == WLZ_OK; i++)
+		if (items[i].err != WLZ_OK) {
+			wlz_fail(items[i].err, "archive %zu: %s", i, items[i].detail);
+			return items[i].err;
+		}
+	return e;
 }

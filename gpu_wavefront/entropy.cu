@@ -33,11 +33,14 @@ static_assert((1u << MB) == WLZ_GPU_TAB, "one table entry per MB-bit window");
 static_assert(WARPS * WLZ_GPU_OWN <= SMEM_TABS, "packed warps' tables fit");
 #define RING_BYTES ((4 * 5 + 2) * 4 * 32 * WARPS)  /* 5 chunks and 2 words a thread */
 
-/* One count per bad segment, from its first lane. */
-__device__ __forceinline__ void report(bool bad, unsigned lane, int *err)
+/* One count per bad segment, from its first lane, and its block's flag. */
+__device__ __forceinline__ void report(bool bad, unsigned lane, int *err, uint32_t *flags, uint32_t blk)
 {
-	if (__any_sync(FULL, bad) && lane == 0)
+	if (__any_sync(FULL, bad) && lane == 0) {
 		atomicAdd(err, 1);
+		if (flags)
+			atomicOr(&flags[blk], WLZ_GPU_ENT_BAD);
+	}
 }
 
 /* A lane's decoder.  The lane's bytes pass through a ring of 5 chunks of
@@ -368,7 +371,7 @@ __device__ void copy_piece(uint8_t *dst, const uint8_t *__restrict__ src, uint32
 __global__ void __launch_bounds__(32 * WARPS, WLZ_GPU_MINB)
 	ent_kernel(const wlz_gpu_seg *__restrict__ segs, const wlz_gpu_group *__restrict__ grps,
 		   const uint16_t *__restrict__ tabs, const uint8_t *__restrict__ in, uint8_t *__restrict__ out,
-		   int *err)
+		   int *err, uint32_t *flags)
 {
 	extern __shared__ uint4 stab4[];
 	const wlz_gpu_group gr = grps[blockIdx.x];
@@ -412,11 +415,12 @@ __global__ void __launch_bounds__(32 * WARPS, WLZ_GPU_MINB)
 		uint8_t *stage = (uint8_t *)(stab4 + (SMEM_TABS * TAB_BYTES + RING_BYTES) / 16) + w * STAGE_BYTES;
 		ok = seg_decode(z, s, (const char *)stab4, wb, stage, out, lane);
 	}
-	report(!ok, lane, err);
+	report(!ok, lane, err, flags, s.blk);
 }
 
 extern "C" int wlz_gpu_ent_launch(const wlz_gpu_ent_plan *p, const wlz_gpu_seg *d_seg, const wlz_gpu_group *d_grp,
-				  const uint16_t *d_tabs, const uint8_t *d_in, uint8_t *d_out, int *d_err, void *stream)
+				  const uint16_t *d_tabs, const uint8_t *d_in, uint8_t *d_out, int *d_err,
+				  uint32_t *d_flags, void *stream)
 {
 	if (!p->ngrp)
 		return 0;
@@ -427,7 +431,7 @@ extern "C" int wlz_gpu_ent_launch(const wlz_gpu_ent_plan *p, const wlz_gpu_seg *
 	    cudaFuncSetAttribute(ent_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess)
 		return 1;
 	ent_kernel<<<(unsigned)p->ngrp, 32 * WARPS, smem, (cudaStream_t)stream>>>(d_seg, d_grp, d_tabs, d_in, d_out,
-										   d_err);
+										   d_err, d_flags);
 	return cudaGetLastError() != cudaSuccess;
 }
 

@@ -26,6 +26,7 @@ extern "C" {
 typedef struct wlz_gpu_seg {
 	uint64_t in_off, out_off;
 	uint32_t in_size, m, tab, ntab;
+	uint32_t blk;               /* the block it belongs to (for its flag) */
 } wlz_gpu_seg;
 
 /* A thread block of WLZ_GPU_GROUP warps, one segment each: segments
@@ -49,6 +50,7 @@ typedef struct wlz_gpu_ent_plan {
 				     * them, 256 bytes each */
 	size_t ntab;
 	size_t out_size;
+	uint32_t blk;               /* set before each add: the block of its stream */
 	size_t seg_cap, tab_cap;    /* allocated entries (zero the plan before the first add) */
 } wlz_gpu_ent_plan;
 
@@ -72,9 +74,12 @@ int wlz_gpu_ent_tables(const uint8_t *d_codes, size_t ntab, uint16_t *d_tabs, vo
  * launch; d_seg, d_grp, d_tabs, d_in, d_out: device copies of the plan's arrays, the
  * stored bytes (16 readable bytes past the last: lanes are read 16 bytes
  * at a time) and the output; d_err (one
- * int, zeroed by the caller) counts segments that break a rule. */
+ * int, zeroed by the caller) counts segments that break a rule, and
+ * d_flags (NULL: none) gets WLZ_GPU_ENT_BAD set for their blocks. */
+#define WLZ_GPU_ENT_BAD 2u
 int wlz_gpu_ent_launch(const wlz_gpu_ent_plan *p, const wlz_gpu_seg *d_seg, const wlz_gpu_group *d_grp,
-		       const uint16_t *d_tabs, const uint8_t *d_in, uint8_t *d_out, int *d_err, void *stream);
+		       const uint16_t *d_tabs, const uint8_t *d_in, uint8_t *d_out, int *d_err, uint32_t *d_flags,
+		       void *stream);
 
 #ifdef __cplusplus
 }

@@ -27,7 +27,8 @@ static int add_plain(wlz_gpu_ent_plan *p, uint64_t in_off, uint64_t out_off, siz
 {
 	for (size_t at = 0; at < n; at += PIECE) {
 		const uint32_t m = (uint32_t)(n - at < PIECE ? n - at : PIECE);
-		if (!add_seg(p, (wlz_gpu_seg){kind == WLZ_GPU_COPY ? in_off + at : in_off, out_off + at, byte, m, kind, 0}))
+		if (!add_seg(p, (wlz_gpu_seg){kind == WLZ_GPU_COPY ? in_off + at : in_off, out_off + at, byte, m, kind, 0,
+					       p->blk}))
 			return 0;
 	}
 	return 1;
@@ -56,7 +57,7 @@ static int add_huf(wlz_gpu_ent_plan *p, const uint8_t *src, uint64_t in_off, siz
 			return 0;
 		const size_t m = g + 1 < nseg ? seg : n - g * seg;
 		if (!add_seg(p, (wlz_gpu_seg){in_off + pos, out_off + g * seg, sz, (uint32_t)m, (uint32_t)p->ntab,
-					       t.ntables}))
+					       t.ntables, p->blk}))
 			return 0;
 		pos += sz;
 	}

@@ -67,6 +67,19 @@ extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
 	return (granules(size) + ntok + 1) * 4;
 }
 
+/* The tokens of a block that broke a rule (bad[b]) made empty, at the
+ * block's start: they run, reading and writing nothing, so that the
+ * other blocks (other archives') decode as if it were not there. */
+__global__ void scrub_kernel(const wlz_gpu_pblock *__restrict__ blk, wlz_gpu_token *__restrict__ tok,
+			     const uint32_t *__restrict__ bad)
+{
+	if (!bad[blockIdx.x])
+		return;
+	const wlz_gpu_pblock B = blk[blockIdx.x];
+	for (uint32_t i = threadIdx.x; i < B.ntok; i += blockDim.x)
+		tok[B.tok_off + i] = wlz_gpu_token{0, 0, B.bstart, B.bstart, B.s_off[1]};
+}
+
 /* Token i's state cleared, and the granules (256 bytes) whose first byte
  * lies in it or in the tail after it: gidx[q] is the last token starting
  * at or before byte q << 8 (token 0 from the granule holding its first
@@ -128,8 +141,8 @@ __device__ __forceinline__ uint32_t warp_excl(uint32_t x, unsigned lane, uint32_
 __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gpu_token *__restrict__ tok,
 			    const uint8_t *__restrict__ st, uint8_t *__restrict__ out, const uint32_t *bad)
 {
-	if (*bad)
-		return; /* a block broke a rule: its tokens are not to be trusted */
+	if (bad[blockIdx.x])
+		return; /* the block broke a rule: its tokens are not to be trusted */
 	const unsigned lane = threadIdx.x & 31;
 	const wlz_gpu_pblock B = blk[blockIdx.x];
 	const uint32_t nlit = B.rsize[1], nt = B.ntok;
@@ -234,11 +247,8 @@ __device__ __forceinline__ uint32_t poll(const uint32_t *p)
  * registers at 5 blocks; so were acquire loads than relaxed polls and a
  * fence) */
 __global__ void __launch_bounds__(FT, 8)
-	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, uint8_t *out,
-		    flow_area A, const uint32_t *bad, uint32_t *fail)
+	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, uint8_t *out, flow_area A, uint32_t *fail)
 {
-	if (*(const volatile uint32_t *)bad)
-		return; /* a block broke a rule: its tokens are not to be trusted */
 	const unsigned lane = threadIdx.x & 31;
 	const uint32_t nch = (ntok + 31) / 32;
 	/* (bytes before the first token are final: an earlier piece's) */
@@ -344,7 +354,7 @@ __global__ void __launch_bounds__(FT, 8)
 	}
 }
 
-extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, const wlz_gpu_token *d_tok,
+extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gpu_token *d_tok,
 			    size_t ntok, const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work,
 			    const uint32_t *d_bad, uint32_t *d_fail, void *stream)
 {
@@ -361,6 +371,7 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 	const flow_area A = area(d_work, ntok, size);
 	if (cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess)
 		return 1;
+	scrub_kernel<<<(unsigned)n, 256, 0, st>>>(d_blk, d_tok, d_bad);
 	index_kernel<<<(unsigned)((ntok + 255) / 256), 256, 0, st>>>(d_tok, (uint32_t)ntok, size, A.gidx, A.state);
 	int dev, nsm, fit;
 	if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -370,6 +381,6 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 	/* Only as many warps as run at once: the ticket hands out the work. */
 	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (fit > 0 ? fit : 1));
 	const unsigned grid = want < most ? want : most;
-	flow_kernel<<<grid, FT, 0, st>>>(d_tok, (uint32_t)ntok, d_out, A, d_bad, d_fail);
+	flow_kernel<<<grid, FT, 0, st>>>(d_tok, (uint32_t)ntok, d_out, A, d_fail);
 	return cudaGetLastError() != cudaSuccess;
 }

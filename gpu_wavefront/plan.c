@@ -43,10 +43,11 @@ void wlz_gpu_call_free(wlz_gpu_call *c)
 	memset(c, 0, sizeof *c);
 }
 
-wlz_error wlz_gpu_call_add(wlz_gpu_call *c, const uint8_t *harc, size_t size, uint64_t memory_limit)
+/* Appends the members of one archive; on an error, returns with what it
+ * appended (the caller rolls back). */
+static wlz_error add_members(wlz_gpu_call *c, const uint8_t *harc, const uint8_t *dsrc, size_t size,
+			     uint64_t memory_limit, uint32_t id)
 {
-	if (!c->nm)
-		c->same = 1;
 	if (!size)
 		return wlz_fail(WLZ_ERR_TRUNCATED, "empty input");
 	for (uint64_t at = 0; at < size;) {
@@ -71,7 +72,8 @@ wlz_error wlz_gpu_call_add(wlz_gpu_call *c, const uint8_t *harc, size_t size, ui
 		for (uint64_t b = 0; b < m->nblocks; b++)
 			c->blk[c->nblk++] = (wlz_gpu_cblock){c->nm - 1, b};
 		cm->harc = harc;
-		cm->archive = c->narchives;
+		cm->dsrc = dsrc;
+		cm->archive = id;
 		cm->hpos = c->total;
 		cm->dpos = (c->dtotal + 15) & ~(uint64_t)15;
 		c->same &= cm->hpos == cm->dpos;
@@ -79,6 +81,27 @@ wlz_error wlz_gpu_call_add(wlz_gpu_call *c, const uint8_t *harc, size_t size, ui
 		c->dtotal = cm->dpos + m->content_size;
 		c->wmax = window > c->wmax ? window : c->wmax;
 		at += m->size;
+	}
+	return WLZ_OK;
+}
+
+wlz_error wlz_gpu_call_add(wlz_gpu_call *c, const uint8_t *harc, const uint8_t *dsrc, size_t size,
+			   uint64_t memory_limit, uint32_t id)
+{
+	if (!c->nm)
+		c->same = 1;
+	const wlz_gpu_call was = *c;
+	const wlz_error e = add_members(c, harc, dsrc, size, memory_limit, id);
+	if (e != WLZ_OK) {
+		for (size_t i = was.nm; i < c->nm; i++)
+			wlz_member_free(&c->mem[i].m);
+		c->nm = was.nm;
+		c->nblk = was.nblk;
+		c->total = was.total;
+		c->dtotal = was.dtotal;
+		c->wmax = was.wmax;
+		c->same = was.same;
+		return e;
 	}
 	c->narchives++;
 	return WLZ_OK;
@@ -143,6 +166,7 @@ wlz_error wlz_gpu_call_cut(wlz_gpu_call *c, uint64_t piece)
 					return wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 				r = &c->run[c->nrun++];
 				r->harc = cm->harc;
+				r->dsrc = cm->dsrc;
 				r->a0 = e->data_offset;
 				r->slot = p->arc;
 				p->nr++;
@@ -159,7 +183,7 @@ wlz_error wlz_gpu_call_cut(wlz_gpu_call *c, uint64_t piece)
 		}
 		p->nb = f - p->f0;
 		p->stat = c->words;
-		c->words += WLZ_GPU_VERDICT_HEAD + p->nb + 1;
+		c->words += WLZ_GPU_VERDICT_HEAD + 2 * p->nb + 1;
 		c->max_arc = MAXOF(c->max_arc, p->arc);
 		c->max_sbytes = MAXOF(c->max_sbytes, p->sbytes);
 		c->max_ntok = MAXOF(c->max_ntok, p->ntok);

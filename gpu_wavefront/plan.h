@@ -18,7 +18,8 @@
 typedef struct wlz_gpu_cmember {
 	wlz_member m;
 	const uint8_t *harc;   /* its archive, on the host */
-	uint32_t archive;      /* which archive of the call */
+	const uint8_t *dsrc;   /* the same on the device, or NULL */
+	uint32_t archive;      /* which archive of the call (the caller's number) */
 	uint64_t hpos;         /* its content's first byte in the caller's output */
 	uint64_t dpos;         /* in the device's output: 16-byte aligned */
 } wlz_gpu_cmember;
@@ -31,7 +32,7 @@ typedef struct wlz_gpu_cblock {
 /* Stored bytes [a0, a1) of archive harc, copied to slot offset slot of
  * the piece's device copy (16-byte aligned). */
 typedef struct wlz_gpu_run {
-	const uint8_t *harc;
+	const uint8_t *harc, *dsrc;
 	uint64_t a0, a1, slot;
 } wlz_gpu_run;
 
@@ -46,7 +47,8 @@ typedef struct wlz_gpu_piece {
 	uint64_t stat;         /* its verdict words' offset */
 } wlz_gpu_piece;
 
-/* Verdict words of a piece before its per-block flags. */
+/* Verdict words of a piece before its per-block words (the parse's nb + 1
+ * flags, then nb flags of the other checks). */
 #define WLZ_GPU_VERDICT_HEAD 12
 
 typedef struct wlz_gpu_call {
@@ -77,12 +79,14 @@ int wlz_gpu_grow(void **p, size_t *cap, size_t need, size_t unit);
 void wlz_gpu_call_clear(wlz_gpu_call *c);
 void wlz_gpu_call_free(wlz_gpu_call *c);
 
-/* Appends every member of the archive harc (size bytes, host memory):
- * headers and index checked, windows over memory_limit refused
- * (WLZ_ERR_WINDOW), zstd-coded streams refused (WLZ_ERR_GPU).  Its
+/* Appends every member of the archive harc (size bytes, host memory; its
+ * copy in device memory at dsrc, or NULL), numbered id: headers and index
+ * checked, windows over memory_limit refused (WLZ_ERR_WINDOW), zstd-coded
+ * streams refused (WLZ_ERR_GPU); on an error the call is as it was.  Its
  * content follows the call's content so far (the caller's layout); in the
  * device's, each member starts 16-byte aligned. */
-wlz_error wlz_gpu_call_add(wlz_gpu_call *c, const uint8_t *harc, size_t size, uint64_t memory_limit);
+wlz_error wlz_gpu_call_add(wlz_gpu_call *c, const uint8_t *harc, const uint8_t *dsrc, size_t size,
+			   uint64_t memory_limit, uint32_t id);
 
 /* Cuts the call's blocks into pieces of about piece bytes of content (at
  * least one block each), and sets the most of any piece. */

@@ -36,18 +36,21 @@ extern "C" int wlz_gpu_gather(const uint8_t *d_src, const uint64_t *d_from, cons
 }
 
 __global__ void compare_kernel(const uint64_t *__restrict__ got, const uint64_t *__restrict__ want, size_t n,
-			       uint32_t *first)
+			       uint32_t *first, uint32_t *flags, uint32_t bit)
 {
 	const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n && got[i] != want[i])
+	if (i < n && got[i] != want[i]) {
 		atomicMin(first, (uint32_t)i);
+		atomicOr(&flags[i], bit);
+	}
 }
 
 extern "C" int wlz_gpu_compare(const uint64_t *d_got, const uint64_t *d_want, size_t n, uint32_t *d_first,
-			       void *stream)
+			       uint32_t *d_flags, uint32_t bit, void *stream)
 {
 	if (!n)
 		return 0;
-	compare_kernel<<<(unsigned)((n + 255) / 256), 256, 0, (cudaStream_t)stream>>>(d_got, d_want, n, d_first);
+	compare_kernel<<<(unsigned)((n + 255) / 256), 256, 0, (cudaStream_t)stream>>>(d_got, d_want, n, d_first,
+											 d_flags, bit);
 	return cudaGetLastError() != cudaSuccess;
 }

@@ -20,8 +20,10 @@ int wlz_gpu_gather(const uint8_t *d_src, const uint64_t *d_from, const uint64_t 
 
 /* *d_first becomes the lowest i < n (below 2^32) with d_got[i] !=
  * d_want[i], where that is lower than it was (the caller sets it to
- * UINT32_MAX first).  On stream; nonzero on a CUDA error. */
-int wlz_gpu_compare(const uint64_t *d_got, const uint64_t *d_want, size_t n, uint32_t *d_first, void *stream);
+ * UINT32_MAX first), and bit is set in d_flags[i] of every such i.  On
+ * stream; nonzero on a CUDA error. */
+int wlz_gpu_compare(const uint64_t *d_got, const uint64_t *d_want, size_t n, uint32_t *d_first, uint32_t *d_flags,
+		    uint32_t bit, void *stream);
 
 #ifdef __cplusplus
 }

@@ -87,6 +87,29 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * three times the content. */
 uint64_t wlz_gdctx_memory(wlz_gdctx *g);
 
+/* Many archives as one job: small ones share launches, so a batch fills
+ * the GPU as one large archive does.  Each item is judged alone: a bad
+ * archive gets its error (err, detail) and the others decode.  Content
+ * goes to wr (in order within each archive, piece by piece, each only
+ * after its checks held; on an error what was written stays written), or
+ * else to each item's d_dst (device memory, dst_cap bytes), or nowhere
+ * (check only).  Returns WLZ_OK when every item decoded, else the first
+ * bad item's error.  Synchronous. */
+typedef struct wlz_gpu_item {
+	const void *src;         /* the archive: host memory, or device memory with WLZ_GPU_SRC_DEVICE */
+	size_t src_size;
+	void *d_dst;             /* (optional) device memory for its content */
+	size_t dst_cap;
+	uint64_t content_size;   /* out */
+	wlz_error err;           /* out */
+	char detail[WLZ_DETAIL_MAX]; /* out: what failed */
+} wlz_gpu_item;
+typedef int (*wlz_gpu_item_write_fn)(void *opaque, size_t item, const void *buf, size_t n);
+#define WLZ_GPU_SRC_DEVICE 1u     /* items' src are device memory */
+#define WLZ_GPU_STOP_ON_ERROR 2u  /* stop at the first bad archive */
+wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, unsigned flags,
+				   wlz_gpu_item_write_fn wr, void *opaque);
+
 /* How the context's last call went. */
 typedef struct wlz_gpu_stats {
 	uint64_t pieces;    /* launch sequences, each a run of whole blocks */

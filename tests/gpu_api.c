@@ -184,6 +184,106 @@ static void damaged(wlz_gdctx *g, const struct arc *x)
 	free(bad);
 }
 
+struct batch_out {
+	tu_cmpwr w[16];
+};
+
+static int batch_write(void *opaque, size_t item, const void *buf, size_t n)
+{
+	struct batch_out *o = opaque;
+	return item < 16 ? tu_cmp_write(&o->w[item], buf, n) : 1;
+}
+
+/* The archives with three bad ones among them (a damaged payload, a cut
+ * end, not an archive) as one batch: each bad one named, every good one
+ * decoded, through a write function and to device memory, from host and
+ * from device memory, in pieces shared between archives. */
+static void batch(wlz_gdctx *g, const struct arc *xs, int nx)
+{
+	wlz_gpu_item it[16];
+	const struct arc *ok[16];
+	int bad[16], n = 0;
+	uint8_t *dmg = NULL;
+	tu_block b[4096];
+	const long nb = tu_walk_blocks(xs[0].a, xs[0].asize, 0, b, 4096, NULL);
+	for (int i = 0; i < nx && n < 13; i++) {
+		memset(&it[n], 0, sizeof it[n]);
+		it[n].src = xs[i].a, it[n].src_size = xs[i].asize, ok[n] = &xs[i], bad[n++] = 0;
+		if (i == 0 && nb > 4) {
+			dmg = tu_xmalloc(xs[0].asize);
+			memcpy(dmg, xs[0].a, xs[0].asize);
+			dmg[b[nb / 2].payload + b[nb / 2].psize / 2] ^= 0x04;
+			memset(&it[n], 0, sizeof it[n]);
+			it[n].src = dmg, it[n].src_size = xs[0].asize, ok[n] = &xs[0], bad[n++] = 1;
+		}
+		if (i == 1) {
+			memset(&it[n], 0, sizeof it[n]);
+			it[n].src = xs[1].a, it[n].src_size = xs[1].asize - 7, ok[n] = &xs[1], bad[n++] = 1;
+			memset(&it[n], 0, sizeof it[n]);
+			it[n].src = xs[1].want, it[n].src_size = 5000, ok[n] = &xs[1], bad[n++] = 1;
+		}
+	}
+	for (int form = 0; form < 4; form++) {
+		/* 0: write, pieces of 128 KiB; 1: write, chosen; 2: device
+		 * output; 3: device output from device memory */
+		wlz_gdctx_set_piece_size(g, form == 0 ? 128 << 10 : 0);
+		struct batch_out o;
+		uint8_t *dsrc[16] = {0};
+		for (int i = 0; i < n; i++) {
+			o.w[i] = (tu_cmpwr){ok[i]->want, ok[i]->size, 0, 0, 1};
+			it[i].d_dst = NULL;
+			it[i].dst_cap = 0;
+			if (form >= 2) {
+				cudaMalloc(&it[i].d_dst, ok[i]->size + 1);
+				it[i].dst_cap = ok[i]->size;
+			}
+			if (form == 3) {
+				cudaMalloc((void **)&dsrc[i], it[i].src_size + 1);
+				cudaMemcpy(dsrc[i], it[i].src, it[i].src_size, cudaMemcpyHostToDevice);
+			}
+		}
+		const void *hsrc[16];
+		for (int i = 0; i < n && form == 3; i++)
+			hsrc[i] = it[i].src, it[i].src = dsrc[i];
+		wlz_error e = wlz_gpu_decompress_batch(g, it, n, form == 3 ? WLZ_GPU_SRC_DEVICE : 0,
+					       form < 2 ? batch_write : NULL, &o);
+		TU_CHECK(e != WLZ_OK, "batch %d: bad archives accepted", form);
+		int good = 0, refused = 0;
+		for (int i = 0; i < n; i++) {
+			if (form == 3)
+				it[i].src = hsrc[i];
+			if (bad[i]) {
+				TU_CHECK(it[i].err != WLZ_OK, "batch %d: bad item %d accepted", form, i);
+				refused += it[i].err != WLZ_OK;
+				continue;
+			}
+			int same;
+			if (form < 2) {
+				same = !o.w[i].differ && o.w[i].at == ok[i]->size;
+			} else {
+				uint8_t *back = tu_xmalloc(ok[i]->size + 1);
+				cudaMemcpy(back, it[i].d_dst, ok[i]->size, cudaMemcpyDeviceToHost);
+				same = !memcmp(back, ok[i]->want, ok[i]->size);
+				free(back);
+			}
+			TU_CHECK(it[i].err == WLZ_OK && same && it[i].content_size == ok[i]->size,
+				 "batch %d: item %d (%s): %s (%s), same %d", form, i, ok[i]->name, wlz_error_name(it[i].err),
+				 it[i].detail, same);
+			good += it[i].err == WLZ_OK && same;
+		}
+		for (int i = 0; i < n; i++) {
+			cudaFree(it[i].d_dst);
+			cudaFree(dsrc[i]);
+		}
+		printf("gpu_api: batch %d: %d good archives decoded, %d bad ones refused (%s)\n", form, good, refused,
+		       it[1].detail);
+	}
+	/* stop at the first bad one */
+	wlz_error e = wlz_gpu_decompress_batch(g, it, n, WLZ_GPU_STOP_ON_ERROR, NULL, NULL);
+	TU_CHECK(e != WLZ_OK, "batch: stop on error: %s", wlz_error_name(e));
+	free(dmg);
+}
+
 int main(int argc, char **argv)
 {
 	if (wlz_gpu_count() < 1) {
@@ -250,6 +350,8 @@ int main(int argc, char **argv)
 		printf("gpu_api: %s (%zu bytes, %zu stored): checked\n", xs[i].name, xs[i].size, xs[i].asize);
 	}
 	damaged(g, &xs[0]);
+	if (!quick)
+		batch(g, xs, nx);
 	for (int i = 0; i < nx; i++)
 		free(xs[i].a);
 	free(gen);
