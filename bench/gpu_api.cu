@@ -189,11 +189,15 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&ddst, size + 1));
 	memcpy(hsrc, arc.data(), arc.size());
 	CK(cudaMemcpy(dsrc, arc.data(), arc.size(), cudaMemcpyHostToDevice));
-	printf("file,form,piece,pieces,bytes,gbps_best,gbps_median,host_check_ms,host_queue_ms,what\n");
+	printf("file,form,piece,pieces,bytes,gbps_best,gbps_median,host_check_ms,host_queue_ms,host_wait_ms,gpu_span_ms,"
+	       "what\n");
 	const char *forms[] = {"d2d", "h2d", "h2h", "h2h-write"};
+	/* piece settings: chosen, whole, 64 MiB, 32 MiB */
+	const uint64_t psize[] = {0, UINT64_MAX, 64ull << 20, 32ull << 20};
+	const char *pname[] = {"auto", "whole", "64MiB", "32MiB"};
 	for (int f = 0; f < 4; f++)
-		for (int whole = 0; whole < 2; whole++) {
-			wlz_gdctx_set_piece_size(g, whole ? UINT64_MAX : 0);
+		for (int whole = 0; whole < 4; whole++) {
+			wlz_gdctx_set_piece_size(g, psize[whole]);
 			std::vector<double> t;
 			int ok = 1;
 			for (int r = 0; r <= reps && ok; r++) {
@@ -241,16 +245,17 @@ int main(int argc, char **argv)
 				t.push_back(dt);
 			}
 			if (!ok) {
-				printf("%s,%s,%s,0,%llu,0,0,0,0,FAILED\n", name, forms[f], whole ? "whole" : "auto",
+				printf("%s,%s,%s,0,%llu,0,0,0,0,0,0,FAILED\n", name, forms[f], pname[whole],
 				       (unsigned long long)size);
 				continue;
 			}
 			wlz_gpu_stats st;
 			wlz_gdctx_stats(g, &st);
 			std::sort(t.begin(), t.end());
-			printf("%s,%s,%s,%llu,%llu,%.1f,%.1f,%.2f,%.2f,%s\n", name, forms[f], whole ? "whole" : "auto",
+			printf("%s,%s,%s,%llu,%llu,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%s\n", name, forms[f], pname[whole],
 			       (unsigned long long)st.pieces, (unsigned long long)size, size / t[0] / 1e9,
 			       size / t[t.size() / 2] / 1e9, st.host_check_s * 1e3, st.host_queue_s * 1e3,
+			       st.host_wait_s * 1e3, st.gpu_s * 1e3,
 			       f == 0 ? "device-resident, API (host wall clock)" : f == 1 ? "pinned host to device, API"
 			       : f == 2 ? "host to host, pinned, API" : "host to host through a write function, API");
 		}

@@ -27,6 +27,7 @@
 #include "gpu_wavefront/flow.h"
 #include "gpu_wavefront/parse.h"
 #include "gpu_wavefront/plan.h"
+#include "gpu_wavefront/prep.h"
 #include "gpu_wavefront/verify.h"
 #include "gpu_wavefront/xxh3.h"
 #include "wavelz_gpu.h"
@@ -36,10 +37,9 @@ enum {
 	B_ARC0, B_ARC1, /* the two slots of stored bytes */
 	B_PACK,  /* payloads at aligned places, for hashing */
 	B_ST,    /* decoded streams */
-	B_SEG, B_GRP, B_CODES, B_TAB,  /* the entropy plan, its tables built */
-	B_BLK,   /* wlz_gpu_pblock per block */
+	B_PLAN,  /* a piece's plan (struct plan_at), uploaded in one copy */
+	B_TAB,   /* the entropy stage's tables, built from the plan's codes */
 	B_TOK, B_SCR, B_FLOW,
-	B_BLOCKS, /* per block: payload from, to, length, digest; content offset, length, digest */
 	B_HASH,  /* per block: payload and content digests computed */
 	B_HSCR,  /* XXH3 scratch */
 	B_OUT,   /* the content, where it is not the caller's buffer */
@@ -48,7 +48,7 @@ enum {
 };
 
 /* Pinned host buffers: stored bytes staged up, content staged down. */
-enum { H_IN0, H_IN1, H_OUT0, H_OUT1, H_STAT, H_ARC, NHOST };
+enum { H_IN0, H_IN1, H_OUT0, H_OUT1, H_STAT, H_ARC, H_PLAN0, H_PLAN1, NHOST };
 
 /* A piece's verdict words (WLZ_GPU_VERDICT_HEAD), then the parse's flags
  * (nb + 1), then each block's flags of the other checks (nb). */
@@ -71,7 +71,8 @@ enum sink_kind {
 struct wlz_gdctx {
 	int device;
 	cudaStream_t own, stream, up, down;
-	cudaEvent_t ev_up[2], ev_dec[2], ev_down[2];
+	cudaEvent_t ev_up[2], ev_dec[2], ev_down[2], ev_plan[2];
+	cudaEvent_t ev_t0, ev_t1;  /* (timed) the call's first and last work on the decoding stream */
 	struct dbuf d[NBUF], h[NHOST];
 	wlz_gpu_call call;
 	wlz_error queue_err;     /* an error found while queueing */
@@ -87,6 +88,8 @@ struct wlz_gdctx {
 	void *retired[32];       /* (RETIRED) */
 	int nretired;
 	double t_plan, t_queue;  /* host seconds this call: checking, queueing */
+	double t_wait;           /* of those, waiting for pieces prepared and plans uploaded */
+	wlz_gpu_prep prep;       /* a piece prepared on the caller's thread */
 };
 
 static double seconds(void)
@@ -116,6 +119,9 @@ static void drain(wlz_gdctx *g)
 	cudaStreamSynchronize(g->stream);
 	cudaStreamSynchronize(g->down);
 }
+
+/* Threads preparing pieces ahead. */
+#define PREP_THREADS 4
 
 /* Buffers replaced while work may still read them: freed once the
  * streams are drained (cudaFree would wait for the whole device). */
@@ -201,7 +207,9 @@ wlz_gdctx *wlz_gdctx_create(int device)
 		ok &= cudaEventCreateWithFlags(&g->ev_up[i], cudaEventDisableTiming) == cudaSuccess;
 		ok &= cudaEventCreateWithFlags(&g->ev_dec[i], cudaEventDisableTiming) == cudaSuccess;
 		ok &= cudaEventCreateWithFlags(&g->ev_down[i], cudaEventDisableTiming) == cudaSuccess;
+		ok &= cudaEventCreateWithFlags(&g->ev_plan[i], cudaEventDisableTiming) == cudaSuccess;
 	}
+	ok &= cudaEventCreate(&g->ev_t0) == cudaSuccess && cudaEventCreate(&g->ev_t1) == cudaSuccess;
 	g->stream = g->own;
 	if (!ok) {
 		wlz_gdctx_free(g);
@@ -253,11 +261,18 @@ void wlz_gdctx_free(wlz_gdctx *g)
 			cudaEventDestroy(g->ev_dec[i]);
 		if (g->ev_down[i])
 			cudaEventDestroy(g->ev_down[i]);
+		if (g->ev_plan[i])
+			cudaEventDestroy(g->ev_plan[i]);
 	}
 	for (int i = 0; i < 3; i++)
 		if (ss[i])
 			cudaStreamDestroy(ss[i]);
+	if (g->ev_t0)
+		cudaEventDestroy(g->ev_t0);
+	if (g->ev_t1)
+		cudaEventDestroy(g->ev_t1);
 	wlz_gpu_call_free(&g->call);
+	wlz_gpu_prep_free(&g->prep);
 	free(g);
 }
 
@@ -281,6 +296,11 @@ void wlz_gdctx_stats(const wlz_gdctx *g, wlz_gpu_stats *s)
 	s->moves = g->moves;
 	s->host_check_s = g->t_plan;
 	s->host_queue_s = g->t_queue;
+	s->host_wait_s = g->t_wait;
+	float ms = 0;
+	if (g->call.np && cudaEventElapsedTime(&ms, g->ev_t0, g->ev_t1) == cudaSuccess)
+		s->gpu_s = ms * 1e-3;
+	cudaGetLastError();
 	for (int k = 0; k < NBUF; k++)
 		s->gpu_bytes += g->d[k].cap;
 }
@@ -312,8 +332,9 @@ static int pinned(const void *p)
 	return a.type == cudaMemoryTypeHost;
 }
 
-/* Per-block arrays of B_BLOCKS, in this order, n each. */
-enum { A_PFROM, A_PTO, A_PLEN, A_PWANT, A_COFF, A_CLEN, A_CWANT, NARR };
+/* Per-block arrays of B_BLOCKS (prep.h). */
+enum { A_PFROM = WLZ_A_PFROM, A_PTO = WLZ_A_PTO, A_PLEN = WLZ_A_PLEN, A_PWANT = WLZ_A_PWANT, A_COFF = WLZ_A_COFF,
+       A_CLEN = WLZ_A_CLEN, A_CWANT = WLZ_A_CWANT, NARR = WLZ_NARR };
 
 /* XXH3 of n buffers, 65535 at a time (its limit). */
 static int hash_all(const uint8_t *base, const uint64_t *off, const uint64_t *len, uint64_t *hash, uint64_t n,
@@ -337,78 +358,71 @@ static int hash_all(const uint8_t *base, const uint64_t *off, const uint64_t *le
 		}                                                                                                      \
 	} while (0)
 
-/* Queues piece p on g->stream: its stored bytes in arc (its runs at
- * their slot offsets), its content to the call's output. */
-static wlz_error queue_piece(wlz_gdctx *g, const wlz_gpu_piece *p, const uint8_t *arc)
+/* Where the arrays of a piece's plan lie in B_PLAN (256-byte aligned). */
+struct plan_at {
+	size_t seg, grp, codes, blk, arr, size;
+};
+
+static struct plan_at plan_layout(const wlz_gpu_ent_plan *plan, uint64_t n)
 {
-	const wlz_gpu_call *c = &g->call;
-	const uint64_t n = p->nb;
+	struct plan_at a;
+	size_t at = 0;
+#define PLACE(f, bytes) (a.f = at, at = (at + (bytes) + 255) & ~(size_t)255)
+	PLACE(seg, plan->nseg * sizeof(wlz_gpu_seg));
+	PLACE(grp, plan->ngrp * sizeof(wlz_gpu_group));
+	PLACE(codes, plan->ntab * 256 + 16);
+	PLACE(blk, n * sizeof(wlz_gpu_pblock));
+	PLACE(arr, n * NARR * 8);
+#undef PLACE
+	a.size = at;
+	return a;
+}
+
+/* Queues piece p on g->stream, prepared in pr (its positions made the
+ * slab's here: they depend on the moves before it): its stored bytes in
+ * arc (its runs at their slot offsets), its content to the call's output. */
+static wlz_error queue_piece(wlz_gdctx *g, uint64_t k, wlz_gpu_prep *pr, const uint8_t *arc)
+{
+	const wlz_gpu_piece *p = &g->call.pc[k];
+	const uint64_t n = p->nb, ntok = pr->ntok;
+	const wlz_gpu_ent_plan plan = pr->plan;
+	wlz_gpu_pblock *blk = pr->blk;
 	cudaStream_t st = g->stream;
-	wlz_gpu_pblock *blk = malloc(n * sizeof *blk);
-	uint64_t *arr = malloc(n * NARR * sizeof *arr);
-	wlz_gpu_ent_plan plan;
-	memset(&plan, 0, sizeof plan);
 	wlz_error err = WLZ_OK;
-	char name[96];
-	if (!blk || !arr) {
-		err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
-		goto done;
-	}
-	uint64_t sbytes = 0, ntok = 0, nscr = 0, pack = 0;
-	const wlz_gpu_run *r = &c->run[p->r0];
+	if (pr->err != WLZ_OK)
+		return wlz_fail(pr->err, "%s", pr->detail);
 	for (uint64_t i = 0; i < n; i++) {
-		const wlz_gpu_cblock *k = &c->blk[p->f0 + i];
-		const wlz_gpu_cmember *cm = &c->mem[k->m];
-		const wlz_block_entry *e = &cm->m.blocks[k->b];
-		const uint64_t B = (uint64_t)1 << cm->m.h.block_log, at = cm->dpos + k->b * B;
-		while (r->harc != cm->harc || e->data_offset < r->a0 || e->data_offset >= r->a1)
-			r++;
-		blk[i] = wlz_gpu_pblock_next(e, at - g->sbase, cm->dpos > g->sbase ? cm->dpos - g->sbase : 0,
-					     (uint64_t)1 << cm->m.h.window_log, &sbytes, &ntok, &nscr);
-		const uint64_t from = r->slot + (e->data_offset - r->a0);
-		uint64_t in = 0;
-		plan.blk = (uint32_t)i;
-		for (int s = 0; s < WLZ_NSTREAMS; s++) {
-			const uint8_t *h = cm->harc + e->data_offset + in;
-			if (!wlz_gpu_ent_add(&plan, h, from + in, e->csize[s], e->codec[s], e->rsize[s], blk[i].s_off[s])) {
-				/* (as the CPU decoder, a damaged payload is named as
-				 * such: it is checked before its streams) */
-				wlz_gpu_call_name(c, p->f0 + i, name, sizeof name);
-				if (wlz_xxh3(cm->harc + e->data_offset, wlz_payload_size(e)) != e->payload_checksum)
-					err = wlz_fail(WLZ_ERR_CHECKSUM, "%s: payload checksum mismatch", name);
-				else
-					err = wlz_fail(WLZ_ERR_BAD_STREAM, "%s: stream %d: bad codec-2 header", name, s);
-				goto done;
-			}
-			in += e->csize[s];
-		}
-		arr[A_PFROM * n + i] = from;
-		arr[A_PTO * n + i] = pack;
-		arr[A_PLEN * n + i] = wlz_payload_size(e);
-		arr[A_PWANT * n + i] = e->payload_checksum;
-		arr[A_COFF * n + i] = at - p->d0;
-		arr[A_CLEN * n + i] = e->length;
-		arr[A_CWANT * n + i] = e->checksum;
-		pack += (wlz_payload_size(e) + 15) & ~(uint64_t)15;
+		blk[i].bstart -= g->sbase;
+		blk[i].mfirst = blk[i].mfirst > g->sbase ? blk[i].mfirst - g->sbase : 0;
 	}
-	if (!wlz_gpu_ent_plan_finish(&plan)) {
-		err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
-		goto done;
+	/* The plan in pinned memory (a pageable copy waits for the stream,
+	 * and the host's work for the next piece with it), one copy up. */
+	const struct plan_at at = plan_layout(&plan, n);
+	const int par = (int)(k & 1);
+	/* (its last upload, piece k - 2's, done before it is filled) */
+	if (k >= 2) {
+		const double t0 = seconds();
+		QCU(cudaEventSynchronize(g->ev_plan[par]), "plan");
+		g->t_wait += seconds() - t0;
 	}
-	if ((err = grow(g, B_SEG, plan.nseg * sizeof(wlz_gpu_seg) + 1)) ||
-	    (err = grow(g, B_GRP, plan.ngrp * sizeof(wlz_gpu_group) + 1)) ||
-	    (err = grow(g, B_CODES, plan.ntab * 256 + 16)) || (err = grow(g, B_TAB, plan.ntab * WLZ_GPU_TAB * 2 + 16)))
+	if ((err = grow(g, B_PLAN, at.size)) || (err = grow(g, B_TAB, plan.ntab * WLZ_GPU_TAB * 2 + 16)) ||
+	    (err = grow_host(g, H_PLAN0 + par, at.size)))
 		goto done;
+	uint8_t *hp = g->h[H_PLAN0 + par].p, *dp = g->d[B_PLAN].p;
+	memcpy(hp + at.seg, plan.seg, plan.nseg * sizeof(wlz_gpu_seg));
+	memcpy(hp + at.grp, plan.grp, plan.ngrp * sizeof(wlz_gpu_group));
+	memcpy(hp + at.codes, plan.codes, plan.ntab * 256);
+	memcpy(hp + at.blk, blk, n * sizeof(wlz_gpu_pblock));
+	memcpy(hp + at.arr, pr->arr, n * NARR * 8);
+	QCU(cudaMemcpyAsync(dp, hp, at.size, cudaMemcpyHostToDevice, st), "upload");
+	QCU(cudaEventRecord(g->ev_plan[par], st), "event");
+	const wlz_gpu_seg *d_seg = (const wlz_gpu_seg *)(dp + at.seg);
+	const wlz_gpu_group *d_grp = (const wlz_gpu_group *)(dp + at.grp);
+	const uint8_t *d_codes = dp + at.codes;
+	const wlz_gpu_pblock *d_blk = (const wlz_gpu_pblock *)(dp + at.blk);
 	uint32_t *stat = (uint32_t *)g->d[B_STAT].p + p->stat, *bad = stat + WLZ_GPU_VERDICT_HEAD, *fl = bad + n + 1;
 	uint8_t *pk = g->d[B_PACK].p, *sb = g->d[B_ST].p, *out = g->out + (p->d0 - g->sbase);
-	uint64_t *a = g->d[B_BLOCKS].p, *hash = g->d[B_HASH].p, *hscr = g->d[B_HSCR].p;
-	QCU(cudaMemcpyAsync(g->d[B_SEG].p, plan.seg, plan.nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice, st),
-	    "upload");
-	QCU(cudaMemcpyAsync(g->d[B_GRP].p, plan.grp, plan.ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice, st),
-	    "upload");
-	QCU(cudaMemcpyAsync(g->d[B_CODES].p, plan.codes, plan.ntab * 256, cudaMemcpyHostToDevice, st), "upload");
-	QCU(cudaMemcpyAsync(g->d[B_BLK].p, blk, n * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice, st), "upload");
-	QCU(cudaMemcpyAsync(a, arr, n * NARR * 8, cudaMemcpyHostToDevice, st), "upload");
+	uint64_t *a = (uint64_t *)(dp + at.arr), *hash = g->d[B_HASH].p, *hscr = g->d[B_HSCR].p;
 	QCU(cudaMemsetAsync(stat, 0, (WLZ_GPU_VERDICT_HEAD + 2 * n + 1) * 4, st), "memset");
 	QCU(cudaMemsetAsync(stat + V_FIRST_PAYLOAD, 0xFF, 8, st), "memset");
 	QCU(cudaMemsetAsync(sb, 0, 16, st), "memset"); /* (no streams at all) */
@@ -419,11 +433,11 @@ static wlz_error queue_piece(wlz_gdctx *g, const wlz_gpu_piece *p, const uint8_t
 	    wlz_gpu_compare(hash, a + A_PWANT * n, n, stat + V_FIRST_PAYLOAD, fl, F_PAYLOAD, st))
 		goto launch;
 	/* 2 to 4. */
-	if (wlz_gpu_ent_tables(g->d[B_CODES].p, plan.ntab, g->d[B_TAB].p, st) ||
-	    wlz_gpu_ent_launch(&plan, g->d[B_SEG].p, g->d[B_GRP].p, g->d[B_TAB].p, arc, sb, (int *)(stat + V_ENT), fl,
+	if (wlz_gpu_ent_tables(d_codes, plan.ntab, g->d[B_TAB].p, st) ||
+	    wlz_gpu_ent_launch(&plan, d_seg, d_grp, g->d[B_TAB].p, arc, sb, (int *)(stat + V_ENT), fl,
 			       st) ||
-	    wlz_gpu_parse(g->d[B_BLK].p, n, p->max_tok, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, st) ||
-	    wlz_gpu_flow(g->d[B_BLK].p, n, p->max_lit, g->d[B_TOK].p, ntok, sb, g->out, p->d1 - g->sbase,
+	    wlz_gpu_parse(d_blk, n, p->max_tok, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, st) ||
+	    wlz_gpu_flow(d_blk, n, p->max_lit, g->d[B_TOK].p, ntok, sb, g->out, p->d1 - g->sbase,
 			 g->d[B_FLOW].p, bad, stat + V_FLOW, st))
 		goto launch;
 	/* 5. Content (offsets from the piece's first byte: aligned). */
@@ -434,9 +448,6 @@ static wlz_error queue_piece(wlz_gdctx *g, const wlz_gpu_piece *p, const uint8_t
 launch:
 	err = cuda_fail(cudaGetLastError(), "launch");
 done:
-	wlz_gpu_ent_plan_free(&plan);
-	free(blk);
-	free(arr);
 	return err;
 }
 
@@ -502,14 +513,17 @@ static wlz_error fit(wlz_gdctx *g, enum sink_kind kind, uint8_t *dst, int two_sl
 		for (int k = 0; k < NBUF; k++)
 			avail += g->d[k].cap;
 	}
-	/* Pieces of an eighth of the content (16 MiB to 256 MiB), so that
-	 * the transfers and the host's plan of the next piece overlap the
-	 * decoding. */
+	/* Where content comes down, pieces of a quarter of it (32 to 256
+	 * MiB), so that the transfers overlap the decoding; else one piece:
+	 * each piece costs the GPU a pass's tail and its launches, more than
+	 * an upload's overlap saves (bench/RESULTS.md). */
 	uint64_t piece = g->piece;
-	if (!piece) {
-		piece = c->total / 8;
-		piece = piece < ((uint64_t)16 << 20) ? (uint64_t)16 << 20 : piece;
+	if (!piece && (kind == TO_PINNED || kind == TO_STAGED)) {
+		piece = c->total / 4;
+		piece = piece < ((uint64_t)32 << 20) ? (uint64_t)32 << 20 : piece;
 		piece = piece > ((uint64_t)256 << 20) ? (uint64_t)256 << 20 : piece;
+	} else if (!piece) {
+		piece = UINT64_MAX;
 	}
 	const int direct = kind == TO_DEVICE && dst && c->same && !((uintptr_t)dst & 7);
 	g->sbase = 0;
@@ -540,7 +554,7 @@ static wlz_error fit(wlz_gdctx *g, enum sink_kind kind, uint8_t *dst, int two_sl
 					"GPU: %llu MiB of GPU memory would be needed, %llu MiB can be had; decode on the CPU",
 					(unsigned long long)(need(c, slab < c->dtotal ? slab : c->dtotal, two_slots) >> 20),
 					(unsigned long long)(avail >> 20));
-		piece /= 2;
+		piece = piece > c->total ? c->total / 2 : piece / 2;
 	}
 }
 
@@ -554,15 +568,20 @@ static wlz_error buffers(wlz_gdctx *g, int two_slots)
 		WLZ_TRY(grow(g, B_ARC1, c->max_arc));
 	WLZ_TRY(grow(g, B_PACK, c->max_pack + 16));
 	WLZ_TRY(grow(g, B_ST, c->max_sbytes + 64));
-	WLZ_TRY(grow(g, B_BLK, c->max_nb * sizeof(wlz_gpu_pblock) + 1));
 	WLZ_TRY(grow(g, B_TOK, (c->max_ntok + 1) * sizeof(wlz_gpu_token)));
 	WLZ_TRY(grow(g, B_SCR, (c->max_nscr + 1) * 4));
 	WLZ_TRY(grow(g, B_FLOW, wlz_gpu_flow_work(c->max_ntok, g->slab)));
-	WLZ_TRY(grow(g, B_BLOCKS, c->max_nb * NARR * 8 + 8));
 	WLZ_TRY(grow(g, B_HASH, 2 * c->max_nb * 8 + 8));
 	WLZ_TRY(grow(g, B_HSCR, wlz_gpu_xxh3_scratch(hs)));
 	WLZ_TRY(grow(g, B_STAT, c->words * 4 + 4));
 	WLZ_TRY(grow_host(g, H_STAT, c->words * 4 + 4));
+	/* (a piece's plan is mostly its tables' codes: room for 64 tables a
+	 * block, so that these rarely grow, which waits for the device) */
+	const size_t plan = c->max_nb * (64 * 256 + sizeof(wlz_gpu_pblock) + NARR * 8 + 64 * sizeof(wlz_gpu_seg)) +
+			    ((size_t)1 << 20);
+	WLZ_TRY(grow_host(g, H_PLAN0, plan));
+	WLZ_TRY(grow_host(g, H_PLAN1, plan));
+	WLZ_TRY(grow(g, B_PLAN, plan));
 	return WLZ_OK;
 }
 
@@ -736,6 +755,9 @@ static wlz_error run(wlz_gdctx *g, const struct xfer *x)
 	wlz_gpu_call *c = &g->call;
 	const int host = x->kind != TO_DEVICE;
 	wlz_error e = WLZ_OK;
+	/* (pieces after the first prepared by threads, ahead) */
+	wlz_gpu_preparer *w = c->np > 1 ? wlz_gpu_preparer_start(c, c->np < PREP_THREADS ? (unsigned)c->np : PREP_THREADS)
+					 : NULL;
 	for (uint64_t k = 0; k < c->np && e == WLZ_OK; k++) {
 		uint8_t *arc;
 		const int s = k & 1;
@@ -743,9 +765,21 @@ static wlz_error run(wlz_gdctx *g, const struct xfer *x)
 		if (e == WLZ_OK && g->slab < c->dtotal)
 			e = slide(g, k, x->kind == TO_PINNED || x->kind == TO_STAGED);
 		const double t0 = seconds();
+		wlz_gpu_prep *pr = &g->prep;
+		if (w)
+			pr = wlz_gpu_preparer_get(w, k);
+		else
+			wlz_gpu_prep_build(c, k, pr);
+		g->t_wait += w ? seconds() - t0 : 0;
+		if (e == WLZ_OK && k == 0 && cudaEventRecord(g->ev_t0, g->stream) != cudaSuccess)
+			e = cuda_fail(cudaGetLastError(), "event");
 		if (e == WLZ_OK)
-			e = queue_piece(g, &c->pc[k], arc);
+			e = queue_piece(g, k, pr, arc);
+		if (w)
+			wlz_gpu_preparer_done(w, k);
 		g->t_queue += seconds() - t0;
+		if (e == WLZ_OK && k + 1 == c->np && cudaEventRecord(g->ev_t1, g->stream) != cudaSuccess)
+			e = cuda_fail(cudaGetLastError(), "event");
 		if (e == WLZ_OK && cudaEventRecord(g->ev_dec[s], g->stream) != cudaSuccess)
 			e = cuda_fail(cudaGetLastError(), "event");
 		if (e == WLZ_OK && host)
@@ -753,6 +787,7 @@ static wlz_error run(wlz_gdctx *g, const struct xfer *x)
 		if (e == WLZ_OK && host && k >= 1)
 			e = finish(g, k - 1, x);
 	}
+	wlz_gpu_preparer_stop(w);
 	if (e == WLZ_OK && host && c->np)
 		e = finish(g, c->np - 1, x);
 	if (e != WLZ_OK || host)
@@ -781,7 +816,7 @@ static wlz_error begin(wlz_gdctx *g, void *stream)
 	g->stream = stream ? (cudaStream_t)stream : g->own;
 	g->queue_err = WLZ_OK;
 	g->moves = 0;
-	g->t_plan = g->t_queue = 0;
+	g->t_plan = g->t_queue = g->t_wait = 0;
 	wlz_gpu_call_clear(&g->call);
 	return WLZ_OK;
 }

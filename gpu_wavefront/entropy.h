@@ -59,7 +59,12 @@ typedef struct wlz_gpu_ent_plan {
  * out_off) to the plan; returns 0 on a bad or unsupported stream (zstd). */
 int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *in, uint64_t in_off, size_t csize, int codec,
 		    size_t rsize, uint64_t out_off);
+/* Frees the plan's arrays and empties it. */
 void wlz_gpu_ent_plan_free(wlz_gpu_ent_plan *p);
+
+/* Appends q's streams (a plan of the streams after p's, not finished) to
+ * p; returns 0 when memory runs out. */
+int wlz_gpu_ent_plan_append(wlz_gpu_ent_plan *p, const wlz_gpu_ent_plan *q);
 
 /* Forms the thread blocks (wlz_gpu_group); call after the last add.
  * Returns 0 when memory runs out. */

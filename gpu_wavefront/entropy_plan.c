@@ -106,6 +106,24 @@ static int add_grp(wlz_gpu_ent_plan *p, wlz_gpu_group g)
 /* Segments of many tables in shared groups of consecutive segments of one
  * part; the rest packed eight to a block in their order.  The segment list
  * is reordered so that each block's segments are contiguous. */
+int wlz_gpu_ent_plan_append(wlz_gpu_ent_plan *p, const wlz_gpu_ent_plan *q)
+{
+	if (!wlz_gpu_grow((void **)&p->seg, &p->seg_cap, p->nseg + q->nseg, sizeof(wlz_gpu_seg)) ||
+	    !wlz_gpu_grow((void **)&p->codes, &p->tab_cap, p->ntab + q->ntab, 256))
+		return 0;
+	for (size_t i = 0; i < q->nseg; i++) {
+		wlz_gpu_seg g = q->seg[i];
+		if (g.ntab)
+			g.tab += (uint32_t)p->ntab;
+		p->seg[p->nseg++] = g;
+	}
+	if (q->ntab)
+		memcpy(p->codes + p->ntab * 256, q->codes, q->ntab * 256);
+	p->ntab += q->ntab;
+	p->out_size = q->out_size > p->out_size ? q->out_size : p->out_size;
+	return 1;
+}
+
 int wlz_gpu_ent_plan_finish(wlz_gpu_ent_plan *p)
 {
 	wlz_gpu_seg *s = malloc((p->nseg ? p->nseg : 1) * sizeof(*s));
@@ -152,8 +170,5 @@ void wlz_gpu_ent_plan_free(wlz_gpu_ent_plan *p)
 	free(p->seg);
 	free(p->codes);
 	free(p->grp);
-	p->seg = NULL;
-	p->codes = NULL;
-	p->grp = NULL;
-	p->seg_cap = p->tab_cap = p->grp_cap = 0;
+	memset(p, 0, sizeof *p); /* (empty, ready for the next adds) */
 }

@@ -373,11 +373,21 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 		return 1;
 	scrub_kernel<<<(unsigned)n, 256, 0, st>>>(d_blk, d_tok, d_bad);
 	index_kernel<<<(unsigned)((ntok + 255) / 256), 256, 0, st>>>(d_tok, (uint32_t)ntok, size, A.gidx, A.state);
+	/* (the device's SMs and the pass's blocks an SM, asked once a
+	 * device: the queries cost more than the launches) */
+	static int known[64], sms[64], fits[64];
 	int dev, nsm, fit;
-	if (cudaGetDevice(&dev) != cudaSuccess ||
-	    cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, flow_kernel, FT, 0) != cudaSuccess)
+	if (cudaGetDevice(&dev) != cudaSuccess)
 		return 1;
+	if (dev < 0 || dev >= 64 || !known[dev]) {
+		if (cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, flow_kernel, FT, 0) != cudaSuccess)
+			return 1;
+		if (dev >= 0 && dev < 64)
+			sms[dev] = nsm, fits[dev] = fit, known[dev] = 1;
+	} else {
+		nsm = sms[dev], fit = fits[dev];
+	}
 	/* Only as many warps as run at once: the ticket hands out the work. */
 	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (fit > 0 ? fit : 1));
 	const unsigned grid = want < most ? want : most;

@@ -50,8 +50,9 @@ void wlz_gdctx_set_memory_limit(wlz_gdctx *g, uint64_t bytes);
  * with WLZ_ERR_NOMEM. */
 void wlz_gdctx_set_gpu_memory(wlz_gdctx *g, uint64_t bytes);
 
-/* Content bytes a piece (0: chosen, an eighth of the content, 16 to 256
- * MiB).  Pieces hold whole blocks. */
+/* Content bytes a piece (0: chosen: a quarter of the content, 32 to 256
+ * MiB, where content comes down to the host; else one piece, unless GPU
+ * memory is short).  Pieces hold whole blocks. */
 void wlz_gdctx_set_piece_size(wlz_gdctx *g, uint64_t bytes);
 
 /* Host to host: src (host memory) decoded into dst (host memory).  dst
@@ -118,6 +119,8 @@ typedef struct wlz_gpu_stats {
 	uint64_t gpu_bytes; /* device memory the context holds */
 	double host_check_s; /* host seconds reading and checking headers and index */
 	double host_queue_s; /* host seconds planning and queueing the pieces */
+	double host_wait_s;  /* of those, waiting for pieces prepared and for the GPU */
+	double gpu_s;        /* the decoding stream's span, first piece to last (0 if unknown) */
 } wlz_gpu_stats;
 void wlz_gdctx_stats(const wlz_gdctx *g, wlz_gpu_stats *s);
 

@@ -301,7 +301,7 @@ int main(int argc, char **argv)
 	int nx = 0;
 
 	/* generated FASTQ, blocks of 64 KiB, a window of 256 KiB */
-	const size_t gn = 6u << 20;
+	const size_t gn = (quick ? 2u : 6u) << 20;
 	uint8_t *gen = tu_xmalloc(gn);
 	tu_fill(TU_FASTQ, gen, gn, seed);
 	xs[nx] = (struct arc){"fastq-w18", NULL, gen, 0, gn, 1};
