@@ -101,6 +101,7 @@ typedef struct wlz_gpu_item {
 	size_t src_size;
 	void *d_dst;             /* (optional) device memory for its content */
 	size_t dst_cap;
+	int gpu;                 /* _multi: the context (index) to decode it, or -1: any; out: the one that did */
 	uint64_t content_size;   /* out */
 	wlz_error err;           /* out */
 	char detail[WLZ_DETAIL_MAX]; /* out: what failed */
@@ -110,6 +111,15 @@ typedef int (*wlz_gpu_item_write_fn)(void *opaque, size_t item, const void *buf,
 #define WLZ_GPU_STOP_ON_ERROR 2u  /* stop at the first bad archive */
 wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, unsigned flags,
 				   wlz_gpu_item_write_fn wr, void *opaque);
+
+/* The same on ng GPUs (one context each): items with gpu -1 spread over
+ * them by stored bytes (largest first, to the least loaded), each GPU's
+ * share decoded as one batch on a host thread of its own, at once.  wr is
+ * then called from those threads, for different items at the same time.
+ * An item's src (with WLZ_GPU_SRC_DEVICE) and d_dst must be on its GPU:
+ * give it that gpu. */
+wlz_error wlz_gpu_decompress_batch_multi(wlz_gdctx *const *g, int ng, wlz_gpu_item *items, size_t n,
+					 unsigned flags, wlz_gpu_item_write_fn wr, void *opaque);
 
 /* How the context's last call went. */
 typedef struct wlz_gpu_stats {

@@ -278,6 +278,39 @@ static void batch(wlz_gdctx *g, const struct arc *xs, int nx)
 		printf("gpu_api: batch %d: %d good archives decoded, %d bad ones refused (%s)\n", form, good, refused,
 		       it[1].detail);
 	}
+	/* every GPU at once (one here is enough to run the code) */
+	const int ng = wlz_gpu_count() < 4 ? wlz_gpu_count() : 4;
+	wlz_gdctx *gs[4] = {0};
+	int made = 1;
+	for (int d = 0; d < ng; d++)
+		made &= (gs[d] = wlz_gdctx_create(d)) != NULL;
+	TU_CHECK(made, "a context on each of %d GPUs", ng);
+	if (made) {
+		struct batch_out o;
+		for (int i = 0; i < n; i++) {
+			o.w[i] = (tu_cmpwr){ok[i]->want, ok[i]->size, 0, 0, 1};
+			it[i].d_dst = NULL, it[i].dst_cap = 0, it[i].gpu = -1;
+		}
+		wlz_gdctx_set_piece_size(gs[0], 128 << 10);
+		wlz_error e = wlz_gpu_decompress_batch_multi(gs, ng, it, n, 0, batch_write, &o);
+		TU_CHECK(e != WLZ_OK, "multi: bad archives accepted");
+		int good = 0, used = 0;
+		for (int i = 0; i < n; i++) {
+			used |= 1 << it[i].gpu;
+			if (bad[i]) {
+				TU_CHECK(it[i].err != WLZ_OK, "multi: bad item %d accepted", i);
+				continue;
+			}
+			const int same = !o.w[i].differ && o.w[i].at == ok[i]->size;
+			TU_CHECK(it[i].err == WLZ_OK && same, "multi: item %d (%s) on GPU %d: %s (%s)", i, ok[i]->name,
+				 it[i].gpu, wlz_error_name(it[i].err), it[i].detail);
+			good += it[i].err == WLZ_OK && same;
+		}
+		TU_CHECK(used == (1 << ng) - 1, "multi: GPUs used %x of %d", used, ng);
+		printf("gpu_api: batch on %d GPUs: %d good archives decoded\n", ng, good);
+	}
+	for (int d = 0; d < ng; d++)
+		wlz_gdctx_free(gs[d]);
 	/* stop at the first bad one */
 	wlz_error e = wlz_gpu_decompress_batch(g, it, n, WLZ_GPU_STOP_ON_ERROR, NULL, NULL);
 	TU_CHECK(e != WLZ_OK, "batch: stop on error: %s", wlz_error_name(e));
