@@ -360,7 +360,7 @@ static int hash_all(const uint8_t *base, const uint64_t *off, const uint64_t *le
 
 /* Where the arrays of a piece's plan lie in B_PLAN (256-byte aligned). */
 struct plan_at {
-	size_t seg, grp, codes, blk, arr, size;
+	size_t seg, grp, codes, blk, arr, hfl, size;
 };
 
 static struct plan_at plan_layout(const wlz_gpu_ent_plan *plan, uint64_t n)
@@ -373,6 +373,7 @@ static struct plan_at plan_layout(const wlz_gpu_ent_plan *plan, uint64_t n)
 	PLACE(codes, plan->ntab * 256 + 16);
 	PLACE(blk, n * sizeof(wlz_gpu_pblock));
 	PLACE(arr, n * NARR * 8);
+	PLACE(hfl, n * 4);
 #undef PLACE
 	a.size = at;
 	return a;
@@ -414,6 +415,7 @@ static wlz_error queue_piece(wlz_gdctx *g, uint64_t k, wlz_gpu_prep *pr, const u
 	memcpy(hp + at.codes, plan.codes, plan.ntab * 256);
 	memcpy(hp + at.blk, blk, n * sizeof(wlz_gpu_pblock));
 	memcpy(hp + at.arr, pr->arr, n * NARR * 8);
+	memcpy(hp + at.hfl, pr->hfl, n * 4);
 	QCU(cudaMemcpyAsync(dp, hp, at.size, cudaMemcpyHostToDevice, st), "upload");
 	QCU(cudaEventRecord(g->ev_plan[par], st), "event");
 	const wlz_gpu_seg *d_seg = (const wlz_gpu_seg *)(dp + at.seg);
@@ -425,6 +427,8 @@ static wlz_error queue_piece(wlz_gdctx *g, uint64_t k, wlz_gpu_prep *pr, const u
 	uint64_t *a = (uint64_t *)(dp + at.arr), *hash = g->d[B_HASH].p, *hscr = g->d[B_HSCR].p;
 	QCU(cudaMemsetAsync(stat, 0, (WLZ_GPU_VERDICT_HEAD + 2 * n + 1) * 4, st), "memset");
 	QCU(cudaMemsetAsync(stat + V_FIRST_PAYLOAD, 0xFF, 8, st), "memset");
+	/* (the host's flags: blocks whose stream headers are bad) */
+	QCU(cudaMemcpyAsync(fl, dp + at.hfl, n * 4, cudaMemcpyDeviceToDevice, st), "copy");
 	QCU(cudaMemsetAsync(sb, 0, 16, st), "memset"); /* (no streams at all) */
 
 	/* 1. Payloads. */
@@ -476,8 +480,11 @@ static wlz_error verdict(const wlz_gpu_call *c, const wlz_gpu_piece *p, const ui
 {
 	if (v[V_FLOW])
 		return wlz_fail(WLZ_ERR_INTERNAL, "GPU execution stalled at token %u", v[V_FLOW + 1]);
-	if (v[V_FIRST_PAYLOAD] == UINT32_MAX && !v[V_ENT] && !v[WLZ_GPU_VERDICT_HEAD + p->nb] &&
-	    v[V_FIRST_CONTENT] == UINT32_MAX)
+	int any = v[V_FIRST_PAYLOAD] != UINT32_MAX || v[V_ENT] || v[WLZ_GPU_VERDICT_HEAD + p->nb] ||
+		  v[V_FIRST_CONTENT] != UINT32_MAX;
+	for (uint64_t i = 0; i < p->nb && !any; i++)
+		any = v[WLZ_GPU_VERDICT_HEAD + p->nb + 1 + i] != 0; /* (the host's flags) */
+	if (!any)
 		return WLZ_OK;
 	for (uint64_t i = 0; i < p->nb; i++)
 		WLZ_TRY(block_verdict(c, p, v, i));
@@ -1050,6 +1057,17 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 		}
 	}
 	e = end_call(g, e, 0);
+	/* (an error of the whole job, or a stop: no item left to pass) */
+	if (e != WLZ_OK) {
+		char why[WLZ_DETAIL_MAX];
+		snprintf(why, sizeof why, "%s", wlz_error_detail());
+		for (size_t i = 0; i < n; i++)
+			if (items[i].err == WLZ_OK) {
+				items[i].err = e;
+				snprintf(items[i].detail, sizeof items[i].detail, "not decoded: %.160s", why);
+			}
+		wlz_fail(e, "%s", why);
+	}
 	for (size_t i = 0; i < n && e == WLZ_OK; i++)
 		if (items[i].err != WLZ_OK) {
 			wlz_fail(items[i].err, "archive %zu: %s", i, items[i].detail);

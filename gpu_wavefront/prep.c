@@ -15,15 +15,13 @@ static void failed(wlz_gpu_prep *p, wlz_error e)
 	snprintf(p->detail, sizeof p->detail, "%s", wlz_error_detail());
 }
 
-/* Blocks [i0, i1) of piece k: their streams added to plan; on a bad
- * stream header, the error and *bad = the block. */
+/* Blocks [i0, i1) of piece k: their streams added to plan; a block with
+ * a bad stream header flagged in p->hfl. */
 struct streams_job {
 	const wlz_gpu_call *c;
 	const wlz_gpu_prep *p;
-	uint64_t k, i0, i1, bad;
+	uint64_t k, i0, i1;
 	wlz_gpu_ent_plan plan;
-	wlz_error err;
-	char detail[WLZ_DETAIL_MAX];
 };
 
 static void *add_streams(void *arg)
@@ -32,7 +30,6 @@ static void *add_streams(void *arg)
 	const wlz_gpu_call *c = j->c;
 	const wlz_gpu_piece *pc = &c->pc[j->k];
 	const uint64_t n = pc->nb;
-	char name[96];
 	for (uint64_t i = j->i0; i < j->i1; i++) {
 		const wlz_gpu_cblock *cb = &c->blk[pc->f0 + i];
 		const wlz_gpu_cmember *cm = &c->mem[cb->m];
@@ -40,20 +37,15 @@ static void *add_streams(void *arg)
 		const uint64_t from = j->p->arr[WLZ_A_PFROM * n + i];
 		uint64_t in = 0;
 		j->plan.blk = (uint32_t)i;
+		j->p->hfl[i] = 0;
 		for (int s = 0; s < WLZ_NSTREAMS; s++) {
 			const uint8_t *h = cm->harc + e->data_offset + in;
 			if (!wlz_gpu_ent_add(&j->plan, h, from + in, e->csize[s], e->codec[s], e->rsize[s],
 					     j->p->blk[i].s_off[s])) {
-				/* (as the CPU decoder, a damaged payload is named as
-				 * such: it is checked before its streams) */
-				wlz_gpu_call_name(c, pc->f0 + i, name, sizeof name);
-				if (wlz_xxh3(cm->harc + e->data_offset, wlz_payload_size(e)) != e->payload_checksum)
-					j->err = wlz_fail(WLZ_ERR_CHECKSUM, "%s: payload checksum mismatch", name);
-				else
-					j->err = wlz_fail(WLZ_ERR_BAD_STREAM, "%s: stream %d: bad codec-2 header", name, s);
-				snprintf(j->detail, sizeof j->detail, "%s", wlz_error_detail());
-				j->bad = i;
-				return NULL;
+				/* (its payload's checksum, checked on the GPU, names
+				 * a damaged payload first, as the CPU decoder does) */
+				j->p->hfl[i] = WLZ_GPU_ENT_BAD;
+				break;
 			}
 			in += e->csize[s];
 		}
@@ -77,9 +69,11 @@ void wlz_gpu_prep_build(const wlz_gpu_call *c, uint64_t k, wlz_gpu_prep *p)
 	if (n > p->cap) {
 		free(p->blk);
 		free(p->arr);
+		free(p->hfl);
 		p->blk = malloc(n * sizeof *p->blk);
 		p->arr = malloc(n * WLZ_NARR * sizeof *p->arr);
-		p->cap = p->blk && p->arr ? n : 0;
+		p->hfl = malloc(n * sizeof *p->hfl);
+		p->cap = p->blk && p->arr && p->hfl ? n : 0;
 		if (!p->cap) {
 			failed(p, wlz_fail(WLZ_ERR_NOMEM, "out of memory"));
 			return;
@@ -117,7 +111,6 @@ void wlz_gpu_prep_build(const wlz_gpu_call *c, uint64_t k, wlz_gpu_prep *p)
 		memset(&job[j], 0, sizeof job[j]);
 		job[j].c = c, job[j].p = p, job[j].k = k;
 		job[j].i0 = n * j / nj, job[j].i1 = n * (j + 1) / nj;
-		job[j].bad = UINT64_MAX;
 	}
 	for (unsigned j = 1; j < nj; j++, started++)
 		if (pthread_create(&th[j], NULL, add_streams, &job[j]))
@@ -127,14 +120,8 @@ void wlz_gpu_prep_build(const wlz_gpu_call *c, uint64_t k, wlz_gpu_prep *p)
 		pthread_join(th[j], NULL);
 	for (unsigned j = started + 1; j < nj; j++)
 		add_streams(&job[j]); /* (no thread could be had) */
-	/* 3. Joined in order; the first bad block's error. */
-	uint64_t bad = UINT64_MAX;
+	/* 3. Joined in order. */
 	for (unsigned j = 0; j < nj; j++) {
-		if (job[j].bad < bad && p->err == WLZ_OK) {
-			bad = job[j].bad;
-			p->err = job[j].err;
-			memcpy(p->detail, job[j].detail, sizeof p->detail);
-		}
 		if (j == 0)
 			p->plan = job[0].plan;
 		else if (!wlz_gpu_ent_plan_append(&p->plan, &job[j].plan) && p->err == WLZ_OK)
@@ -151,6 +138,7 @@ void wlz_gpu_prep_free(wlz_gpu_prep *p)
 	wlz_gpu_ent_plan_free(&p->plan);
 	free(p->blk);
 	free(p->arr);
+	free(p->hfl);
 	memset(p, 0, sizeof *p);
 }
 

@@ -19,6 +19,7 @@ enum { WLZ_A_PFROM, WLZ_A_PTO, WLZ_A_PLEN, WLZ_A_PWANT, WLZ_A_COFF, WLZ_A_CLEN, 
 typedef struct wlz_gpu_prep {
 	wlz_gpu_pblock *blk;   /* bstart and mfirst in the device's layout (not yet less the slab's base) */
 	uint64_t *arr;         /* WLZ_NARR arrays */
+	uint32_t *hfl;         /* per block: WLZ_GPU_ENT_BAD where the host found a bad stream header */
 	size_t cap;            /* blocks blk and arr hold */
 	wlz_gpu_ent_plan plan;
 	uint64_t ntok;
@@ -26,7 +27,9 @@ typedef struct wlz_gpu_prep {
 	char detail[WLZ_DETAIL_MAX];
 } wlz_gpu_prep;
 
-/* Prepares piece k of c into p (its arrays reused). */
+/* Prepares piece k of c into p (its arrays reused).  A block whose stream
+ * headers are bad is flagged in hfl, not an error: its streams are left
+ * undecoded, and its checks fail on the GPU, as others' do. */
 void wlz_gpu_prep_build(const wlz_gpu_call *c, uint64_t k, wlz_gpu_prep *p);
 void wlz_gpu_prep_free(wlz_gpu_prep *p);
 

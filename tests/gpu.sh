@@ -88,6 +88,29 @@ for i in $(seq 1 40); do
 	flips=$((flips + 1))
 done
 echo "gpu.sh: $flips archives with a flipped byte refused on the GPU"
+# Many files at once: one batch on the GPUs; every bad archive named and
+# without output, every good one decoded.
+mkdir "$tmp/batch"
+n=0
+for a in def d2 two; do cp "$tmp/$a.wlz" "$tmp/batch/good-$a.wlz"; done
+while IFS=$'\t' read -r name want; do
+	[ "$want" != OK ] && [ -e "$G/$name.wlz" ] && [ $n -lt 12 ] || continue
+	cp "$G/$name.wlz" "$tmp/batch/bad-$name.wlz"
+	n=$((n + 1))
+done < "$G/EXPECTED"
+if "$W" -q -d -k --gpu "$tmp"/batch/*.wlz 2> "$tmp/err"; then
+	echo "FAIL: a batch with bad archives exits 0"
+	exit 1
+fi
+for f in "$tmp"/batch/bad-*.wlz; do
+	[ -e "${f%.wlz}" ] && { echo "FAIL: batch: $f left output"; exit 1; }
+	grep -q "$(basename "$f")" "$tmp/err" || { echo "FAIL: batch: $f not named"; cat "$tmp/err"; exit 1; }
+done
+for a in def d2 two; do
+	cmp -s "$tmp/batch/good-$a" <("$W" -q -d -c "$tmp/$a.wlz") || { echo "FAIL: batch: good-$a differs"; exit 1; }
+done
+"$W" -q -t --gpu "$tmp"/batch/good-*.wlz || { echo "FAIL: -t --gpu on a good batch"; exit 1; }
+echo "gpu.sh: a batch of 3 good and $n bad archives: the good decoded, the bad named, no output left"
 if [ -n "$API" ]; then
 	"$API" "$tmp/in" || { echo "FAIL: gpu_api"; exit 1; }
 fi

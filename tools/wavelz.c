@@ -30,6 +30,7 @@
 
 #define PROGRAM "wavelz"
 #define SUFFIX ".wlz"
+#define WLZ_CLI_MAX_GPUS 16
 #define STDIN_DISPLAY "*stdin*"
 #define STDOUT_DISPLAY "*stdout*"
 
@@ -64,7 +65,9 @@ struct prefs {
 	int remove_src;         /* --rm */
 	int recursive;          /* -r: directories' files */
 	int progress;           /* -1 auto, 0 off, 1 on */
-	int gpu;                /* --gpu[=N]: decode on GPU N; -1 on the CPU */
+	int gpu;                /* --gpu[=LIST]: 1 on GPUs, -1 on the CPU */
+	int ngpu;               /* GPUs listed (0: every visible one) */
+	int gpus[WLZ_CLI_MAX_GPUS];
 };
 
 struct progress {
@@ -81,7 +84,9 @@ struct job {
 	wlz_cctx *cctx;
 	wlz_dctx *dctx;
 #ifdef WLZ_HAVE_GPU
-	wlz_gdctx *gctx;
+	wlz_gdctx *gctx;        /* the first GPU's: one archive at a time */
+	wlz_gdctx *gctxs[WLZ_CLI_MAX_GPUS]; /* every GPU's: batches */
+	int ngctx;
 #endif
 	int progress_ok;        /* may progress be shown at all */
 	struct progress prog;
@@ -568,6 +573,152 @@ static int decode_stream(struct job *job, const char *name, fio_input *in, struc
 	return 0;
 }
 
+#ifdef WLZ_HAVE_GPU
+/* Archives read a batch, at most. */
+#define GPU_BATCH_BYTES ((uint64_t)4 << 30)
+#define GPU_BATCH_FILES 1024
+
+struct bfile {
+	const char *src;
+	char *dst;
+	fio_input in;
+	fio_output out;
+	struct sink sk;
+	uint8_t *buf;
+	size_t n;
+	int has_out;
+	double t0;
+};
+
+/* Called from the GPUs' threads, each file by one of them at a time. */
+static int batch_write(void *opaque, size_t item, const void *buf, size_t n)
+{
+	struct bfile *b = opaque;
+	return write_cb(&b[item].sk, buf, n);
+}
+
+/* Opens src (and its output, -d) and reads it whole into pinned memory. */
+static int batch_open(struct job *job, const char *src, struct bfile *b)
+{
+	const char *name = display_name(src);
+	unsigned long long size;
+	int err;
+	memset(b, 0, sizeof *b);
+	b->src = src;
+	b->t0 = now_sec();
+	if (job->p->op == OP_TEST) {
+		err = fio_open_stream(&b->in, src, &size);
+		if (err) {
+			file_error(name, "%s", fio_strerror(err));
+			return 1;
+		}
+	} else {
+		err = output_name(job->p, src, &b->dst);
+		if (err) {
+			file_error(name, err == EINVAL ? "unknown suffix (expected " SUFFIX "); use -o to name the output"
+						       : "%s", strerror(err));
+			return 1;
+		}
+		if (open_pair(job->p, src, b->dst, &b->in, &b->out)) {
+			free(b->dst);
+			return 1;
+		}
+		b->has_out = 1;
+		b->sk.out = &b->out;
+	}
+	size_t cap = size != ~0ull ? (size_t)size + 1 : (size_t)1 << 20, k;
+	b->buf = wlz_gpu_host_alloc(cap);
+	for (;;) {
+		if (b->buf && b->n == cap) {
+			uint8_t *more = wlz_gpu_host_alloc(cap * 2);
+			if (more)
+				memcpy(more, b->buf, b->n);
+			wlz_gpu_host_free(b->buf);
+			b->buf = more;
+			cap *= 2;
+		}
+		if (!b->buf) {
+			file_error(name, "cannot allocate %zu bytes of pinned memory", cap);
+			break;
+		}
+		k = fio_read(&b->in, b->buf + b->n, cap - b->n);
+		if (k == (size_t)-1) {
+			file_error(name, "read error: %s", strerror(errno));
+			break;
+		}
+		if (k == 0)
+			return 0;
+		b->n += k;
+	}
+	if (b->has_out)
+		fio_abort(&b->out);
+	fio_close_stream(&b->in);
+	wlz_gpu_host_free(b->buf);
+	free(b->dst);
+	return 1;
+}
+
+/* Many archives decoded (-d) or tested (-t) on the GPUs as batches: each
+ * batch one job spread over the GPUs, every archive judged alone, a bad
+ * one reported and its output removed, the others kept. */
+static int decode_batch_gpu(struct job *job, const char **files, size_t nfiles)
+{
+	struct bfile *b = calloc(GPU_BATCH_FILES, sizeof *b);
+	wlz_gpu_item *it = calloc(GPU_BATCH_FILES, sizeof *it);
+	int ret = 0;
+	if (!b || !it) {
+		DISPLAYLEVEL(1, PROGRAM ": %s\n", strerror(ENOMEM));
+		free(b);
+		free(it);
+		return 1;
+	}
+	for (size_t i = 0; i < nfiles;) {
+		size_t nb = 0;
+		uint64_t bytes = 0;
+		for (; i < nfiles && nb < GPU_BATCH_FILES && bytes < GPU_BATCH_BYTES; i++) {
+			if (batch_open(job, files[i], &b[nb])) {
+				ret = 1;
+				continue;
+			}
+			memset(&it[nb], 0, sizeof it[nb]);
+			it[nb].src = b[nb].buf;
+			it[nb].src_size = b[nb].n;
+			it[nb].gpu = -1;
+			bytes += b[nb++].n;
+		}
+		wlz_gpu_decompress_batch_multi(job->gctxs, job->ngctx, it, nb, 0,
+					       job->p->op == OP_TEST ? NULL : batch_write, b);
+		for (size_t j = 0; j < nb; j++) {
+			const char *name = display_name(b[j].src);
+			if (it[j].err == WLZ_ERR_WRITE && b[j].sk.err) {
+				file_error(b[j].dst, "write error: %s", fio_strerror(b[j].sk.err));
+				ret = 1;
+			} else if (it[j].err != WLZ_OK) {
+				file_error(name, "%s: %s", wlz_error_name(it[j].err), it[j].detail);
+				ret = 1;
+			}
+			if (it[j].err != WLZ_OK) {
+				if (b[j].has_out)
+					fio_abort(&b[j].out);
+			} else if (!b[j].has_out || !finish_output(job, b[j].src, b[j].dst, &b[j].in, &b[j].out)) {
+				job->files_ok++;
+				job->total_in += b[j].n;
+				job->total_out += it[j].content_size;
+				summary(job, name, b[j].dst, b[j].n, it[j].content_size, b[j].t0, 0);
+			} else {
+				ret = 1;
+			}
+			fio_close_stream(&b[j].in);
+			wlz_gpu_host_free(b[j].buf);
+			free(b[j].dst);
+		}
+	}
+	free(b);
+	free(it);
+	return ret;
+}
+#endif
+
 static int decompress_file(struct job *job, const char *src)
 {
 	const char *name = display_name(src);
@@ -808,9 +959,10 @@ static void usage(FILE *f, const char *prog)
 "\n"
 "Decompression:\n"
 "      --memory=SIZE    refuse archives whose window is larger (default 2G)\n"
-"      --gpu[=N]        decode (-d, -t) on GPU N (default 0; CUDA builds): every\n"
-"                       stage and check on the GPU; the archive and its content\n"
-"                       must fit in GPU memory; zstd-coded streams cannot be read\n"
+"      --gpu[=LIST]     decode (-d, -t) on the GPUs (CUDA builds): every stage and\n"
+"                       check on a GPU; LIST: 0 or 0,1 (default: every one); many\n"
+"                       files go as batches spread over the GPUs, a bad one named\n"
+"                       and the others kept; zstd-coded streams cannot be read\n"
 "  -dcf                 pass input that is not an archive through unchanged\n"
 "\n"
 "General:\n"
@@ -1002,9 +1154,24 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 				bad_usage(prog, "bad size '%s'", val);
 			p->memory = v;
 		} else if (IS("--gpu")) {
-			if (!whole_uint(val, &v) || v > 1023)
-				bad_usage(prog, "bad GPU number '%s'", val);
-			p->gpu = (int)v;
+			/* N or N,M,... */
+			const char *q = val;
+			p->gpu = 1;
+			p->ngpu = 0;
+			for (;;) {
+				char num[16];
+				size_t k = strcspn(q, ",");
+				if (k == 0 || k >= sizeof num || p->ngpu == WLZ_CLI_MAX_GPUS)
+					bad_usage(prog, "bad GPU list '%s'", val);
+				memcpy(num, q, k);
+				num[k] = 0;
+				if (!whole_uint(num, &v) || v > 1023)
+					bad_usage(prog, "bad GPU number '%s'", num);
+				p->gpus[p->ngpu++] = (int)v;
+				if (!q[k])
+					break;
+				q += k + 1;
+			}
 		} else if (IS("--flatten")) {
 			if (strcmp(val, "full") != 0)
 				bad_usage(prog, "bad flattening '%s' (only 'full')", val);
@@ -1045,7 +1212,7 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 	else if (IS("--no-flatten"))
 		p->flatten = 0;
 	else if (IS("--gpu"))
-		p->gpu = 0;
+		p->gpu = 1, p->ngpu = 0; /* every visible GPU */
 	else if (IS("--flatten"))
 		p->flatten = 1;
 	else if (IS("--help")) {
@@ -1321,11 +1488,34 @@ int main(int argc, char **argv)
 		wlz_dctx_set_progress(job.dctx, progress_update, &job.prog);
 		wlz_dctx_set_memory_limit(job.dctx, p.memory);
 #ifdef WLZ_HAVE_GPU
-		if (p.gpu >= 0 && !(job.gctx = wlz_gdctx_create(p.gpu))) {
-			DISPLAYLEVEL(1, PROGRAM ": no GPU %d (%d visible)\n", p.gpu, wlz_gpu_count());
-			return 1;
+		if (p.gpu >= 0) {
+			/* --gpu: every visible GPU; --gpu=0,1: those */
+			const int seen = wlz_gpu_count();
+			if (!p.ngpu)
+				for (p.ngpu = 0; p.ngpu < seen && p.ngpu < WLZ_CLI_MAX_GPUS; p.ngpu++)
+					p.gpus[p.ngpu] = p.ngpu;
+			if (!p.ngpu) {
+				DISPLAYLEVEL(1, PROGRAM ": --gpu: no GPU visible\n");
+				return 1;
+			}
+			for (job.ngctx = 0; job.ngctx < p.ngpu; job.ngctx++) {
+				wlz_gdctx *g = wlz_gdctx_create(p.gpus[job.ngctx]);
+				if (!g) {
+					DISPLAYLEVEL(1, PROGRAM ": no GPU %d (%d visible)\n", p.gpus[job.ngctx], seen);
+					for (int k = 0; k < job.ngctx; k++)
+						wlz_gdctx_free(job.gctxs[k]);
+					return 1;
+				}
+				wlz_gdctx_set_memory_limit(g, p.memory);
+				job.gctxs[job.ngctx] = g;
+			}
+			job.gctx = job.gctxs[0];
 		}
-		wlz_gdctx_set_memory_limit(job.gctx, p.memory);
+		/* (many files: batches on the GPUs; to stdout, one at a
+		 * time, in order) */
+		if (p.gpu >= 0 && nfiles > 1 && !p.to_stdout)
+			ret |= decode_batch_gpu(&job, files, nfiles);
+		else
 #endif
 		for (i = 0; i < nfiles; i++)
 			ret |= p.op == OP_TEST ? test_file(&job, files[i])
@@ -1351,7 +1541,8 @@ int main(int argc, char **argv)
 	wlz_cctx_free(job.cctx);
 	wlz_dctx_free(job.dctx);
 #ifdef WLZ_HAVE_GPU
-	wlz_gdctx_free(job.gctx);
+	for (int k = 0; k < job.ngctx; k++)
+		wlz_gdctx_free(job.gctxs[k]);
 #endif
 	if (p.recursive)
 		fio_list_free(&expanded);
