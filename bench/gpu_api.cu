@@ -53,8 +53,8 @@ static double now()
 }
 
 /* --batch CONTENT N: the content cut into N slices (sizes spread
- * log-uniformly from 1 to 16 MiB, in order, until the content ends), each
- * compressed (-3, depth 10), decoded as one batch device-resident (the
+ * log-uniformly from 1 to 64 MiB, in order, until the content ends), each
+ * compressed (-3, or $WLZ_BENCH_LEVEL; depth 10), decoded as one batch device-resident (the
  * archives in GPU memory, each content to its own GPU buffer), beside the
  * same bytes as one archive in the same run. */
 static int batch_bench(const char *path, int want_n, int reps)
@@ -62,7 +62,7 @@ static int batch_bench(const char *path, int want_n, int reps)
 	std::vector<uint8_t> in = slurp(path);
 	wlz_options o;
 	wlz_options_init(&o);
-	o.level = 3;
+	o.level = getenv("WLZ_BENCH_LEVEL") ? atoi(getenv("WLZ_BENCH_LEVEL")) : 3;
 	o.depth = 10;
 	wlz_cctx *cc = wlz_cctx_create(&o);
 	std::vector<std::vector<uint8_t>> arcs;
@@ -71,7 +71,7 @@ static int batch_bench(const char *path, int want_n, int reps)
 	size_t at = 0;
 	while (at < in.size() && (int)arcs.size() < want_n) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		size_t n = (size_t)((1u << 20) * exp2((double)(x % 4000) / 1000.0));
+		size_t n = (size_t)((1u << 20) * exp2((double)(x % 6000) / 1000.0));
 		n = std::min(n, in.size() - at);
 		std::vector<uint8_t> a(wlz_compress_bound(n));
 		size_t got = 0;
@@ -220,7 +220,7 @@ static int batch_bench(const char *path, int want_n, int reps)
 	printf("file,archives,bytes,stored_batch,stored_one,batch_gbps,one_gbps,batch_over_one,gpus,multi_gbps,"
 	       "multi_over_batch,what\n");
 	if (ok)
-		printf("%s,%zu,%zu,%zu,%zu,%.1f,%.1f,%.2f,%d,%.1f,%.2f,device-resident API batch (1 to 16 MiB slices) vs "
+		printf("%s,%zu,%zu,%zu,%zu,%.1f,%.1f,%.2f,%d,%.1f,%.2f,device-resident API batch (1 to 64 MiB slices) vs "
 		       "one archive; the batch on every GPU\n",
 		       path, n, at, stored_sum, one_size, at / tb[0] / 1e9, at / t1[0] / 1e9, t1[0] / tb[0], ng,
 		       tm.empty() ? 0.0 : at / tm[0] / 1e9, tm.empty() ? 0.0 : tb[0] / tm[0]);

@@ -9,8 +9,13 @@
 # OUTDIR/decode.csv; and bench/gpu_peers on the corpus (nvCOMP's LZ4,
 # Snappy, GDeflate and zstd decoders, 64 KiB chunks) to OUTDIR/peers.csv,
 # where BINDIR has it.  Then compute-sanitizer memcheck and racecheck of
-# gpu_decode on an 8 MB slice of the first corpus (OUTDIR/sanitizer.txt).
-# BINDIR holds wavelz, gpu_decode, zstd and gpu_peers, built on the dev
+# gpu_decode on an 8 MB slice of the first corpus (OUTDIR/sanitizer.txt),
+# and of gpu_api (the API: pieces, batches, only the window resident).
+# With gpu_api_bench in BINDIR: the API timed at each depth
+# (OUTDIR/api.csv) and each corpus as one batch of 1 to 64 MiB archives
+# beside one archive (OUTDIR/batch.csv).
+# BINDIR holds wavelz, gpu_decode, zstd, gpu_peers, gpu_api_bench and
+# gpu_api (tests/), built on the dev
 # machine (bench/README.md); .dev/nvcomp holds libnvcomp.so.6.xz.
 set -uo pipefail
 bin=$1 out=$2 depths=$3
@@ -32,11 +37,24 @@ for c in "$@"; do
 		timeout 120 "$bin/gpu_decode" "$tmp/a.wlz" 3 > "$tmp/rows"
 		echo "# $n depth $d: exit $?" >> "$out/decode.csv"
 		sed "s/^$n\.wlz\|^a\.wlz/$n-$d/" "$tmp/rows" >> "$out/decode.csv"
+		# the public API as a user calls it (every check, pieces, transfers)
+		if [ -x "$bin/gpu_api_bench" ]; then
+			timeout 120 "$bin/gpu_api_bench" "$tmp/a.wlz" 5 > "$tmp/rows"
+			echo "# $n depth $d: exit $?" >> "$out/api.csv"
+			sed "s/^a\.wlz/$n-$d/" "$tmp/rows" >> "$out/api.csv"
+		fi
 	done
 	if [ -x "$bin/gpu_peers" ] && [ -s "$nvlib/libnvcomp.so.6" ]; then
 		timeout 300 "$bin/gpu_peers" "$tmp/$n" 10 > "$tmp/rows"
 		echo "# $n peers: exit $?" >> "$out/peers.csv"
 		cat "$tmp/rows" >> "$out/peers.csv"
+	fi
+	if [ -x "$bin/gpu_api_bench" ]; then
+		# the corpus cut into archives of 1 to 64 MiB, decoded as one
+		# batch, beside one archive of it (and on every GPU)
+		timeout 300 "$bin/gpu_api_bench" --batch "$tmp/$n" 1000 3 > "$tmp/rows"
+		echo "# $n batch: exit $?" >> "$out/batch.csv"
+		cat "$tmp/rows" >> "$out/batch.csv"
 	fi
 	if [ -z "$first" ]; then
 		first=$n
@@ -47,6 +65,15 @@ for c in "$@"; do
 			echo "$tool gpu_decode $n slice: $(timeout 150 "$san" --tool $tool "$bin/gpu_decode" "$tmp/slice.wlz" 0 2>&1 | tail -1)" \
 				>> "$out/sanitizer.txt"
 		done
+		# the API's every form, in pieces, a batch, the window resident
+		if [ -x "$bin/gpu_api" ]; then
+			for tool in memcheck racecheck; do
+				WLZ_GPU_API_QUICK=1 timeout 280 "$san" --tool $tool --log-file "$tmp/san.log" "$bin/gpu_api" \
+					> "$tmp/api.txt" 2>&1
+				echo "$tool gpu_api (exit $?): $(tail -1 "$tmp/api.txt") :: $(tail -1 "$tmp/san.log")" \
+					>> "$out/sanitizer.txt"
+			done
+		fi
 	fi
 	rm -f "$tmp/$n"
 done
