@@ -978,10 +978,17 @@ wlz_error wlz_gpu_decompress_stream(wlz_gdctx *g, const void *src, size_t src_si
 wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, unsigned flags,
 				   wlz_gpu_item_write_fn wr, void *opaque)
 {
+	/* (every item not decoded until it is judged) */
+	for (size_t i = 0; items && i < n; i++) {
+		items[i].err = WLZ_ERR_GPU;
+		items[i].content_size = 0;
+		snprintf(items[i].detail, sizeof items[i].detail, "not decoded");
+	}
 	WLZ_TRY(begin(g, NULL));
 	if ((!items && n) || n > UINT32_MAX)
 		return end_call(g, wlz_fail(WLZ_ERR_PARAM, "NULL items"), 0);
 	const int dev = (flags & WLZ_GPU_SRC_DEVICE) != 0;
+	g->call.quiet_archives = 1;
 	struct xfer x = {TO_NOTHING, dev ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, NULL, 0, NULL, NULL,
 			 opaque, items, wr, (flags & WLZ_GPU_STOP_ON_ERROR) != 0};
 	wlz_error e = WLZ_OK;

@@ -38,12 +38,21 @@ wlz_error wlz_gpu_decompress_batch_multi(wlz_gdctx *const *g, int ng, wlz_gpu_it
 	wlz_detail_clear();
 	if (ng < 1 || !g || (!items && n))
 		return wlz_fail(WLZ_ERR_PARAM, "no GPU contexts or no items");
-	for (int i = 0; i < ng; i++)
+	for (int i = 0; i < ng; i++) {
 		if (!g[i])
 			return wlz_fail(WLZ_ERR_PARAM, "GPU context %d is NULL", i);
+		for (int k = 0; k < i; k++)
+			if (g[k] == g[i])
+				return wlz_fail(WLZ_ERR_PARAM, "GPU context %d given twice", i);
+	}
 	for (size_t i = 0; i < n; i++)
 		if (items[i].gpu >= ng)
 			return wlz_fail(WLZ_ERR_PARAM, "item %zu: GPU %d of %d", i, items[i].gpu, ng);
+	for (size_t i = 0; i < n; i++) {
+		items[i].err = WLZ_ERR_GPU;
+		items[i].content_size = 0;
+		snprintf(items[i].detail, sizeof items[i].detail, "not decoded");
+	}
 	struct share *sh = calloc((size_t)ng, sizeof *sh);
 	pthread_t *th = calloc((size_t)ng, sizeof *th);
 	size_t *order = malloc((n ? n : 1) * sizeof *order);

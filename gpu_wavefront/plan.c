@@ -31,6 +31,7 @@ void wlz_gpu_call_clear(wlz_gpu_call *c)
 	c->narchives = 0;
 	c->total = c->dtotal = c->wmax = c->words = 0;
 	c->same = 1;
+	c->quiet_archives = 0;
 }
 
 void wlz_gpu_call_free(wlz_gpu_call *c)
@@ -70,7 +71,7 @@ static wlz_error add_members(wlz_gpu_call *c, const uint8_t *harc, const uint8_t
 		if (!wlz_gpu_grow((void **)&c->blk, &c->blk_cap, c->nblk + m->nblocks, sizeof *c->blk))
 			return wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 		for (uint64_t b = 0; b < m->nblocks; b++)
-			c->blk[c->nblk++] = (wlz_gpu_cblock){c->nm - 1, b};
+			c->blk[c->nblk++] = (wlz_gpu_cblock){c->nm - 1, b, 0};
 		cm->harc = harc;
 		cm->dsrc = dsrc;
 		cm->archive = id;
@@ -172,6 +173,7 @@ wlz_error wlz_gpu_call_cut(wlz_gpu_call *c, uint64_t piece)
 				p->nr++;
 			}
 			r->a1 = e->data_offset + wlz_payload_size(e);
+			c->blk[f].run = c->nrun - 1;
 			/* (16 readable bytes after each run: the stream decoder reads
 			 * that far, the gather 8) */
 			p->arc = ((r->slot + r->a1 - r->a0 + 15) & ~(uint64_t)15) + 16;
@@ -212,7 +214,7 @@ const char *wlz_gpu_call_name(const wlz_gpu_call *c, uint64_t f, char *buf, size
 	const int many = k->m + 1 < c->nm ? c->mem[k->m + 1].archive == cm->archive : 0;
 	const int multi = mi > 0 || many;
 	char a[32] = "", m[32] = "";
-	if (c->narchives > 1)
+	if (c->narchives > 1 && !c->quiet_archives)
 		snprintf(a, sizeof a, "archive %u: ", cm->archive);
 	if (multi)
 		snprintf(m, sizeof m, "member %llu: ", (unsigned long long)mi);

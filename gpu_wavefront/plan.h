@@ -27,6 +27,7 @@ typedef struct wlz_gpu_cmember {
 /* A block of the call: member m's block b. */
 typedef struct wlz_gpu_cblock {
 	uint64_t m, b;
+	uint64_t run;          /* its stored bytes' run (wlz_gpu_call_cut) */
 } wlz_gpu_cblock;
 
 /* Stored bytes [a0, a1) of archive harc, copied to slot offset slot of
@@ -66,6 +67,7 @@ typedef struct wlz_gpu_call {
 	uint64_t wmax;         /* the largest window */
 	uint64_t words;        /* verdict words of every piece */
 	int same;              /* both layouts are one (every member starts 8-byte aligned) */
+	int quiet_archives;    /* errors do not name the archive (a batch's items carry their own) */
 	/* the most of any piece */
 	uint64_t max_arc, max_sbytes, max_ntok, max_nscr, max_pack, max_nb, max_content;
 	uint32_t max_lit, max_tok;

@@ -38,6 +38,8 @@ static void *add_streams(void *arg)
 		uint64_t in = 0;
 		j->plan.blk = (uint32_t)i;
 		j->p->hfl[i] = 0;
+		/* (a bad part may leave segments behind: the block's all go) */
+		const size_t nseg = j->plan.nseg, ntab = j->plan.ntab, out_size = j->plan.out_size;
 		for (int s = 0; s < WLZ_NSTREAMS; s++) {
 			const uint8_t *h = cm->harc + e->data_offset + in;
 			if (!wlz_gpu_ent_add(&j->plan, h, from + in, e->csize[s], e->codec[s], e->rsize[s],
@@ -45,6 +47,7 @@ static void *add_streams(void *arg)
 				/* (its payload's checksum, checked on the GPU, names
 				 * a damaged payload first, as the CPU decoder does) */
 				j->p->hfl[i] = WLZ_GPU_ENT_BAD;
+				j->plan.nseg = nseg, j->plan.ntab = ntab, j->plan.out_size = out_size;
 				break;
 			}
 			in += e->csize[s];
@@ -81,14 +84,12 @@ void wlz_gpu_prep_build(const wlz_gpu_call *c, uint64_t k, wlz_gpu_prep *p)
 	}
 	/* 1. The layout, block by block (sums: cheap). */
 	uint64_t sbytes = 0, ntok = 0, nscr = 0, pack = 0, *arr = p->arr;
-	const wlz_gpu_run *r = &c->run[pc->r0];
 	for (uint64_t i = 0; i < n; i++) {
 		const wlz_gpu_cblock *cb = &c->blk[pc->f0 + i];
 		const wlz_gpu_cmember *cm = &c->mem[cb->m];
 		const wlz_block_entry *e = &cm->m.blocks[cb->b];
 		const uint64_t at = cm->dpos + (cb->b << cm->m.h.block_log);
-		while (r->harc != cm->harc || e->data_offset < r->a0 || e->data_offset >= r->a1)
-			r++;
+		const wlz_gpu_run *r = &c->run[cb->run];
 		p->blk[i] = wlz_gpu_pblock_next(e, at, cm->dpos, (uint64_t)1 << cm->m.h.window_log, &sbytes, &ntok,
 						&nscr);
 		arr[WLZ_A_PFROM * n + i] = r->slot + (e->data_offset - r->a0);

@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <sys/resource.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -574,6 +575,18 @@ static int decode_stream(struct job *job, const char *name, fio_input *in, struc
 }
 
 #ifdef WLZ_HAVE_GPU
+/* Files that go to the GPUs as batches: several, each to a file of its
+ * own (stdin and -c go one at a time, in order). */
+static int batchable(const char **files, size_t nfiles, const struct prefs *p)
+{
+	if (nfiles < 2 || p->to_stdout)
+		return 0;
+	for (size_t i = 0; i < nfiles; i++)
+		if (!strcmp(files[i], "-"))
+			return 0;
+	return 1;
+}
+
 /* Archives read a batch, at most. */
 #define GPU_BATCH_BYTES ((uint64_t)4 << 30)
 #define GPU_BATCH_FILES 1024
@@ -623,6 +636,7 @@ static int batch_open(struct job *job, const char *src, struct bfile *b)
 			free(b->dst);
 			return 1;
 		}
+		size = b->in.size_;
 		b->has_out = 1;
 		b->sk.out = &b->out;
 	}
@@ -672,10 +686,16 @@ static int decode_batch_gpu(struct job *job, const char **files, size_t nfiles)
 		free(it);
 		return 1;
 	}
+	/* (each file holds its input and its output open until its batch
+	 * ends: batches stay within the descriptors a process may open) */
+	size_t most = GPU_BATCH_FILES;
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 2 * most + 128)
+		most = rl.rlim_cur > 160 ? (size_t)(rl.rlim_cur - 128) / 2 : 16;
 	for (size_t i = 0; i < nfiles;) {
 		size_t nb = 0;
 		uint64_t bytes = 0;
-		for (; i < nfiles && nb < GPU_BATCH_FILES && bytes < GPU_BATCH_BYTES; i++) {
+		for (; i < nfiles && nb < most && bytes < GPU_BATCH_BYTES; i++) {
 			if (batch_open(job, files[i], &b[nb])) {
 				ret = 1;
 				continue;
@@ -700,6 +720,10 @@ static int decode_batch_gpu(struct job *job, const char **files, size_t nfiles)
 			if (it[j].err != WLZ_OK) {
 				if (b[j].has_out)
 					fio_abort(&b[j].out);
+			} else if (b[j].has_out && b[j].sk.n != it[j].content_size) {
+				file_error(name, "%" PRIu64 " of %" PRIu64 " bytes written", b[j].sk.n, it[j].content_size);
+				fio_abort(&b[j].out);
+				ret = 1;
 			} else if (!b[j].has_out || !finish_output(job, b[j].src, b[j].dst, &b[j].in, &b[j].out)) {
 				job->files_ok++;
 				job->total_in += b[j].n;
@@ -1498,7 +1522,10 @@ int main(int argc, char **argv)
 				DISPLAYLEVEL(1, PROGRAM ": --gpu: no GPU visible\n");
 				return 1;
 			}
-			for (job.ngctx = 0; job.ngctx < p.ngpu; job.ngctx++) {
+			/* (one file needs one GPU: each context starts CUDA on
+			 * its device, a cost paid only for batches) */
+			const int want = batchable(files, nfiles, &p) ? p.ngpu : 1;
+			for (job.ngctx = 0; job.ngctx < want; job.ngctx++) {
 				wlz_gdctx *g = wlz_gdctx_create(p.gpus[job.ngctx]);
 				if (!g) {
 					DISPLAYLEVEL(1, PROGRAM ": no GPU %d (%d visible)\n", p.gpus[job.ngctx], seen);
@@ -1513,7 +1540,7 @@ int main(int argc, char **argv)
 		}
 		/* (many files: batches on the GPUs; to stdout, one at a
 		 * time, in order) */
-		if (p.gpu >= 0 && nfiles > 1 && !p.to_stdout)
+		if (p.gpu >= 0 && batchable(files, nfiles, &p))
 			ret |= decode_batch_gpu(&job, files, nfiles);
 		else
 #endif
