@@ -89,6 +89,7 @@ struct wlz_gdctx {
 	int nretired;
 	double t_plan, t_queue;  /* host seconds this call: checking, queueing */
 	double t_wait;           /* of those, waiting for pieces prepared and plans uploaded */
+	int timed;               /* ev_t0 and ev_t1 were recorded by this call */
 	wlz_gpu_prep prep;       /* a piece prepared on the caller's thread */
 };
 
@@ -298,7 +299,7 @@ void wlz_gdctx_stats(const wlz_gdctx *g, wlz_gpu_stats *s)
 	s->host_queue_s = g->t_queue;
 	s->host_wait_s = g->t_wait;
 	float ms = 0;
-	if (g->call.np && cudaEventElapsedTime(&ms, g->ev_t0, g->ev_t1) == cudaSuccess)
+	if (g->timed && cudaEventElapsedTime(&ms, g->ev_t0, g->ev_t1) == cudaSuccess)
 		s->gpu_s = ms * 1e-3;
 	cudaGetLastError();
 	for (int k = 0; k < NBUF; k++)
@@ -530,7 +531,8 @@ static wlz_error fit(wlz_gdctx *g, enum sink_kind kind, uint8_t *dst, int two_sl
 		piece = piece < ((uint64_t)32 << 20) ? (uint64_t)32 << 20 : piece;
 		piece = piece > ((uint64_t)256 << 20) ? (uint64_t)256 << 20 : piece;
 	} else if (!piece) {
-		piece = UINT64_MAX;
+		/* (capped, so that a piece's plan stays tens of MB) */
+		piece = (uint64_t)4 << 30;
 	}
 	const int direct = kind == TO_DEVICE && dst && c->same && !((uintptr_t)dst & 7);
 	g->sbase = 0;
@@ -785,8 +787,11 @@ static wlz_error run(wlz_gdctx *g, const struct xfer *x)
 		if (w)
 			wlz_gpu_preparer_done(w, k);
 		g->t_queue += seconds() - t0;
-		if (e == WLZ_OK && k + 1 == c->np && cudaEventRecord(g->ev_t1, g->stream) != cudaSuccess)
-			e = cuda_fail(cudaGetLastError(), "event");
+		if (e == WLZ_OK && k + 1 == c->np) {
+			if (cudaEventRecord(g->ev_t1, g->stream) != cudaSuccess)
+				e = cuda_fail(cudaGetLastError(), "event");
+			g->timed = e == WLZ_OK;
+		}
 		if (e == WLZ_OK && cudaEventRecord(g->ev_dec[s], g->stream) != cudaSuccess)
 			e = cuda_fail(cudaGetLastError(), "event");
 		if (e == WLZ_OK && host)
@@ -824,6 +829,7 @@ static wlz_error begin(wlz_gdctx *g, void *stream)
 	g->queue_err = WLZ_OK;
 	g->moves = 0;
 	g->t_plan = g->t_queue = g->t_wait = 0;
+	g->timed = 0;
 	wlz_gpu_call_clear(&g->call);
 	return WLZ_OK;
 }

@@ -51,8 +51,8 @@ void wlz_gdctx_set_memory_limit(wlz_gdctx *g, uint64_t bytes);
 void wlz_gdctx_set_gpu_memory(wlz_gdctx *g, uint64_t bytes);
 
 /* Content bytes a piece (0: chosen: a quarter of the content, 32 to 256
- * MiB, where content comes down to the host; else one piece, unless GPU
- * memory is short).  Pieces hold whole blocks. */
+ * MiB, where content comes down to the host; else pieces of 4 GiB, fewer
+ * bytes where GPU memory is short).  Pieces hold whole blocks. */
 void wlz_gdctx_set_piece_size(wlz_gdctx *g, uint64_t bytes);
 
 /* Host to host: src (host memory) decoded into dst (host memory).  dst
@@ -130,7 +130,8 @@ typedef struct wlz_gpu_stats {
 	double host_check_s; /* host seconds reading and checking headers and index */
 	double host_queue_s; /* host seconds planning and queueing the pieces */
 	double host_wait_s;  /* of those, waiting for pieces prepared and for the GPU */
-	double gpu_s;        /* the decoding stream's span, first piece to last (0 if unknown) */
+	double gpu_s;        /* the decoding stream's span, first piece to last (0 if unknown;
+			      * read after the call's verdict) */
 } wlz_gpu_stats;
 void wlz_gdctx_stats(const wlz_gdctx *g, wlz_gpu_stats *s);
 
