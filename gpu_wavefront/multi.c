@@ -36,6 +36,12 @@ wlz_error wlz_gpu_decompress_batch_multi(wlz_gdctx *const *g, int ng, wlz_gpu_it
 					 wlz_gpu_item_write_fn wr, void *opaque)
 {
 	wlz_detail_clear();
+	/* (every item not decoded until it is judged, whatever fails) */
+	for (size_t i = 0; items && i < n; i++) {
+		items[i].err = WLZ_ERR_GPU;
+		items[i].content_size = 0;
+		snprintf(items[i].detail, sizeof items[i].detail, "not decoded");
+	}
 	if (ng < 1 || !g || (!items && n))
 		return wlz_fail(WLZ_ERR_PARAM, "no GPU contexts or no items");
 	for (int i = 0; i < ng; i++) {
@@ -48,11 +54,6 @@ wlz_error wlz_gpu_decompress_batch_multi(wlz_gdctx *const *g, int ng, wlz_gpu_it
 	for (size_t i = 0; i < n; i++)
 		if (items[i].gpu >= ng)
 			return wlz_fail(WLZ_ERR_PARAM, "item %zu: GPU %d of %d", i, items[i].gpu, ng);
-	for (size_t i = 0; i < n; i++) {
-		items[i].err = WLZ_ERR_GPU;
-		items[i].content_size = 0;
-		snprintf(items[i].detail, sizeof items[i].detail, "not decoded");
-	}
 	struct share *sh = calloc((size_t)ng, sizeof *sh);
 	pthread_t *th = calloc((size_t)ng, sizeof *th);
 	size_t *order = malloc((n ? n : 1) * sizeof *order);

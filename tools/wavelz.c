@@ -706,6 +706,7 @@ static int decode_batch_gpu(struct job *job, const char **files, size_t nfiles)
 			it[nb].gpu = -1;
 			bytes += b[nb++].n;
 		}
+		/* (each item's own verdict follows; the call's is the first) */
 		wlz_gpu_decompress_batch_multi(job->gctxs, job->ngctx, it, nb, 0,
 					       job->p->op == OP_TEST ? NULL : batch_write, b);
 		for (size_t j = 0; j < nb; j++) {
