@@ -39,23 +39,6 @@ static uint8_t *read_file(const char *path, size_t *n)
 	return p;
 }
 
-static uint8_t *compress(const uint8_t *in, size_t n, unsigned block_log, unsigned window_log, size_t *out)
-{
-	wlz_options o;
-	wlz_options_init(&o);
-	o.level = 3;
-	o.threads = 2;
-	if (block_log)
-		o.block_log = block_log;
-	o.window_log = window_log;
-	wlz_cctx *c = wlz_cctx_create(&o);
-	const size_t cap = wlz_compress_bound(n);
-	uint8_t *a = tu_xmalloc(cap);
-	TU_CHECK(c && wlz_compress(c, a, cap, in, n, out) == WLZ_OK, "compress: %s", wlz_error_detail());
-	wlz_cctx_free(c);
-	return a;
-}
-
 struct stop_writer {
 	int calls;
 };
@@ -338,12 +321,12 @@ int main(int argc, char **argv)
 	uint8_t *gen = tu_xmalloc(gn);
 	tu_fill(TU_FASTQ, gen, gn, seed);
 	xs[nx] = (struct arc){"fastq-w18", NULL, gen, 0, gn, 1};
-	xs[nx].a = compress(gen, gn, 16, 18, &xs[nx].asize);
+	xs[nx].a = tu_compress(gen, gn, 16, 18, &xs[nx].asize);
 	nx++;
 	/* two members, the second's content starting unaligned */
 	size_t s1, s2;
 	const size_t cut = 1000003;
-	uint8_t *m1 = compress(gen, cut, 16, 18, &s1), *m2 = compress(gen + cut, gn - cut, 16, 18, &s2);
+	uint8_t *m1 = tu_compress(gen, cut, 16, 18, &s1), *m2 = tu_compress(gen + cut, gn - cut, 16, 18, &s2);
 	uint8_t *two = tu_xmalloc(s1 + s2);
 	memcpy(two, m1, s1);
 	memcpy(two + s1, m2, s2);
@@ -355,11 +338,11 @@ int main(int argc, char **argv)
 	uint8_t *text = tu_xmalloc(tn);
 	tu_fill(TU_TEXT, text, tn, seed + 1);
 	xs[nx] = (struct arc){"text", NULL, text, 0, tn, 0};
-	xs[nx].a = compress(text, tn, 0, 0, &xs[nx].asize);
+	xs[nx].a = tu_compress(text, tn, 0, 0, &xs[nx].asize);
 	nx++;
 	/* nothing */
 	xs[nx] = (struct arc){"empty", NULL, text, 0, 0, 0};
-	xs[nx].a = compress(text, 0, 0, 0, &xs[nx].asize);
+	xs[nx].a = tu_compress(text, 0, 0, 0, &xs[nx].asize);
 	nx++;
 	/* real data */
 	size_t rn = 0;
@@ -367,7 +350,7 @@ int main(int argc, char **argv)
 	TU_CHECK(argc < 2 || rn > 0, "cannot read %s", argc > 1 ? argv[1] : "");
 	if (real && rn) {
 		xs[nx] = (struct arc){argv[1], NULL, real, 0, rn, 0};
-		xs[nx].a = compress(real, rn, 0, 0, &xs[nx].asize);
+		xs[nx].a = tu_compress(real, rn, 0, 0, &xs[nx].asize);
 		nx++;
 	}
 

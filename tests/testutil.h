@@ -56,6 +56,11 @@ void tu_fail(const char *file, int line, const char *expr, const char *fmt, ...)
 int tu_finish(const char *name);
 
 void *tu_xmalloc(size_t n); /* never NULL; malloc(0) is avoided */
+/* src[0..n) as an archive, level 3 on 2 threads, blocks of 2^block_log
+ * and a window of 2^window_log (0: the defaults); a failure is counted.
+ * Never NULL; free() it.  (testutil_wlz.c: programs using it link
+ * libwavelz.) */
+uint8_t *tu_compress(const uint8_t *src, size_t n, unsigned block_log, unsigned window_log, size_t *out);
 uint64_t tu_xxh3(const void *p, size_t n);
 double tu_now(void);        /* seconds, monotonic enough for reports */
 size_t tu_block_count(uint64_t n, unsigned block_log);
