@@ -51,12 +51,14 @@ typedef struct wlz_gpu_ent_plan {
 	size_t ntab;
 	size_t out_size;
 	uint32_t blk;               /* set before each add: the block of its stream */
+	int nomem;                  /* an add failed for want of memory, not for its bytes */
 	size_t seg_cap, tab_cap;    /* allocated entries (zero the plan before the first add) */
 } wlz_gpu_ent_plan;
 
 /* Adds a stored stream (codec raw or 2; its csize bytes at in on the host
  * and at in_off of the device's stored bytes, rsize decoded bytes to
- * out_off) to the plan; returns 0 on a bad or unsupported stream (zstd). */
+ * out_off) to the plan; returns 0 on a bad or unsupported stream (zstd),
+ * or when memory runs out (then nomem is set). */
 int wlz_gpu_ent_add(wlz_gpu_ent_plan *p, const uint8_t *in, uint64_t in_off, size_t csize, int codec,
 		    size_t rsize, uint64_t out_off);
 /* Frees the plan's arrays and empties it. */

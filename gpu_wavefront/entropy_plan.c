@@ -12,8 +12,10 @@
 /* Appends a segment; tables [tab, tab + ntab) (ntab 0: a copy or run). */
 static int add_seg(wlz_gpu_ent_plan *p, wlz_gpu_seg s)
 {
-	if (!wlz_gpu_grow((void **)&p->seg, &p->seg_cap, p->nseg + 1, sizeof(wlz_gpu_seg)))
+	if (!wlz_gpu_grow((void **)&p->seg, &p->seg_cap, p->nseg + 1, sizeof(wlz_gpu_seg))) {
+		p->nomem = 1;
 		return 0;
+	}
 	p->seg[p->nseg++] = s;
 	return 1;
 }
@@ -44,8 +46,10 @@ static int add_huf(wlz_gpu_ent_plan *p, const uint8_t *src, uint64_t in_off, siz
 	static _Thread_local wlz_huf_codes t;
 	if (wlz_huf_read_codes(src, csize, &t) != WLZ_OK)
 		return 0;
-	if (!wlz_gpu_grow((void **)&p->codes, &p->tab_cap, p->ntab + t.ntables, 256))
+	if (!wlz_gpu_grow((void **)&p->codes, &p->tab_cap, p->ntab + t.ntables, 256)) {
+		p->nomem = 1;
 		return 0;
+	}
 	memcpy(p->codes + p->ntab * 256, t.code, (size_t)t.ntables * 256);
 	const size_t seg = (size_t)1 << t.seg_log, nseg = (n + seg - 1) >> t.seg_log;
 	if ((csize - t.hdr) / 4 < nseg)

@@ -22,6 +22,7 @@ struct streams_job {
 	const wlz_gpu_prep *p;
 	uint64_t k, i0, i1;
 	wlz_gpu_ent_plan plan;
+	int nomem;             /* memory ran out (not a bad header) */
 };
 
 static void *add_streams(void *arg)
@@ -46,6 +47,10 @@ static void *add_streams(void *arg)
 					     j->p->blk[i].s_off[s])) {
 				/* (its payload's checksum, checked on the GPU, names
 				 * a damaged payload first, as the CPU decoder does) */
+				if (j->plan.nomem) {
+					j->nomem = 1;
+					return NULL;
+				}
 				j->p->hfl[i] = WLZ_GPU_ENT_BAD;
 				j->plan.nseg = nseg, j->plan.ntab = ntab, j->plan.out_size = out_size;
 				break;
@@ -123,6 +128,8 @@ void wlz_gpu_prep_build(const wlz_gpu_call *c, uint64_t k, wlz_gpu_prep *p)
 		add_streams(&job[j]); /* (no thread could be had) */
 	/* 3. Joined in order. */
 	for (unsigned j = 0; j < nj; j++) {
+		if (job[j].nomem && p->err == WLZ_OK)
+			failed(p, wlz_fail(WLZ_ERR_NOMEM, "out of memory"));
 		if (j == 0)
 			p->plan = job[0].plan;
 		else if (!wlz_gpu_ent_plan_append(&p->plan, &job[j].plan) && p->err == WLZ_OK)
