@@ -567,6 +567,19 @@ static wlz_error fit(wlz_gdctx *g, enum sink_kind kind, uint8_t *dst, int two_sl
 	}
 }
 
+/* How a call moves its bytes. */
+struct xfer {
+	enum sink_kind kind;
+	enum cudaMemcpyKind in_kind;  /* stored bytes: from host or device */
+	int staged_in;                /* host stored bytes through H_IN */
+	uint8_t *dst;                 /* the caller's buffer (host or device) */
+	wlz_write_fn wr;              /* TO_STAGED: else memcpy to dst */
+	void *wr_opaque;
+	wlz_gpu_item *items;          /* a batch: verdicts and writes per archive */
+	wlz_gpu_item_write_fn iwr;
+	int stop;                     /* a batch stops at its first bad archive */
+};
+
 /* Every buffer of the call's pieces. */
 static wlz_error buffers(wlz_gdctx *g, int two_slots)
 {
@@ -594,19 +607,25 @@ static wlz_error buffers(wlz_gdctx *g, int two_slots)
 	return WLZ_OK;
 }
 
-/* How a call moves its bytes. */
-struct xfer {
-	enum sink_kind kind;
-	enum cudaMemcpyKind in_kind;  /* stored bytes: from host or device */
-	const uint8_t *d_src;         /* d2d: the archive in device memory */
-	int staged_in;                /* host stored bytes through H_IN */
-	uint8_t *dst;                 /* the caller's buffer (host or device) */
-	wlz_write_fn wr;              /* TO_STAGED: else memcpy to dst */
-	void *wr_opaque;
-	wlz_gpu_item *items;          /* a batch: verdicts and writes per archive */
-	wlz_gpu_item_write_fn iwr;
-	int stop;                     /* a batch stops at its first bad archive */
-};
+/* The call cut into pieces within its memory (fit), and every buffer it
+ * needs, the pinned staging of x included.  two_slots: stored bytes go up
+ * while the piece before decodes. */
+static wlz_error setup(wlz_gdctx *g, const struct xfer *x, uint8_t *dst, int two_slots)
+{
+	const wlz_gpu_call *c = &g->call;
+	WLZ_TRY(fit(g, x->kind, dst, two_slots));
+	WLZ_TRY(buffers(g, two_slots));
+	if (x->staged_in) {
+		WLZ_TRY(grow_host(g, H_IN0, c->max_arc));
+		WLZ_TRY(grow_host(g, H_IN1, c->max_arc));
+	}
+	if (x->kind == TO_STAGED) {
+		WLZ_TRY(grow_host(g, H_OUT0, c->max_content + 16));
+		WLZ_TRY(grow_host(g, H_OUT1, c->max_content + 16));
+	}
+	return WLZ_OK;
+}
+
 
 /* Piece k's stored bytes into its slot, on x's streams. */
 static wlz_error upload(wlz_gdctx *g, uint64_t k, const struct xfer *x, uint8_t **arc)
@@ -860,16 +879,11 @@ static wlz_error to_device(wlz_gdctx *g, uint8_t *d_dst, size_t dst_cap, const u
 	if (g->call.total > dst_cap)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu",
 				(unsigned long long)g->call.total, dst_cap);
-	struct xfer x = {TO_DEVICE, d_src ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, d_src, 0, d_dst, NULL,
-			 NULL, NULL, NULL, 0};
+	struct xfer x = {TO_DEVICE, d_src ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, 0, d_dst, NULL, NULL,
+			 NULL, NULL, 0};
 	const int two = !d_src;
 	x.staged_in = two && !pinned(harc);
-	WLZ_TRY(fit(g, TO_DEVICE, d_dst, two));
-	WLZ_TRY(buffers(g, two));
-	if (x.staged_in) {
-		WLZ_TRY(grow_host(g, H_IN0, g->call.max_arc));
-		WLZ_TRY(grow_host(g, H_IN1, g->call.max_arc));
-	}
+	WLZ_TRY(setup(g, &x, d_dst, two));
 	WLZ_TRY(run(g, &x));
 	*dst_size = g->call.total;
 	return WLZ_OK;
@@ -936,21 +950,12 @@ static wlz_error to_host(wlz_gdctx *g, uint8_t *dst, size_t dst_cap, wlz_write_f
 	if (dst && c->total > dst_cap)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)c->total,
 				dst_cap);
-	struct xfer x = {TO_NOTHING, cudaMemcpyHostToDevice, NULL, !pinned(src), dst, wr, opaque, NULL, NULL, 0};
+	struct xfer x = {TO_NOTHING, cudaMemcpyHostToDevice, !pinned(src), dst, wr, opaque, NULL, NULL, 0};
 	if (wr || (dst && !pinned(dst)))
 		x.kind = TO_STAGED;
 	else if (dst)
 		x.kind = TO_PINNED;
-	WLZ_TRY(fit(g, x.kind, NULL, 1));
-	WLZ_TRY(buffers(g, 1));
-	if (x.staged_in) {
-		WLZ_TRY(grow_host(g, H_IN0, c->max_arc));
-		WLZ_TRY(grow_host(g, H_IN1, c->max_arc));
-	}
-	if (x.kind == TO_STAGED) {
-		WLZ_TRY(grow_host(g, H_OUT0, c->max_content + 16));
-		WLZ_TRY(grow_host(g, H_OUT1, c->max_content + 16));
-	}
+	WLZ_TRY(setup(g, &x, NULL, 1));
 	WLZ_TRY(run(g, &x));
 	*dst_size = c->total;
 	return WLZ_OK;
@@ -995,8 +1000,8 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 		return end_call(g, wlz_fail(WLZ_ERR_PARAM, "NULL items"), 0);
 	const int dev = (flags & WLZ_GPU_SRC_DEVICE) != 0;
 	g->call.quiet_archives = 1;
-	struct xfer x = {TO_NOTHING, dev ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, NULL, 0, NULL, NULL,
-			 opaque, items, wr, (flags & WLZ_GPU_STOP_ON_ERROR) != 0};
+	struct xfer x = {TO_NOTHING, dev ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, 0, NULL, NULL, opaque,
+			 items, wr, (flags & WLZ_GPU_STOP_ON_ERROR) != 0};
 	wlz_error e = WLZ_OK;
 	/* Archives in device memory: their host copies, back to back. */
 	const uint8_t *h = NULL;
@@ -1041,13 +1046,7 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 	x.staged_in = !dev && !all_pinned;
 	wlz_gpu_call *c = &g->call;
 	if (e == WLZ_OK)
-		e = fit(g, x.kind, NULL, !dev);
-	if (e == WLZ_OK)
-		e = buffers(g, !dev);
-	if (e == WLZ_OK && x.staged_in && (e = grow_host(g, H_IN0, c->max_arc)) == WLZ_OK)
-		e = grow_host(g, H_IN1, c->max_arc);
-	if (e == WLZ_OK && x.kind == TO_STAGED && (e = grow_host(g, H_OUT0, c->max_content + 16)) == WLZ_OK)
-		e = grow_host(g, H_OUT1, c->max_content + 16);
+		e = setup(g, &x, NULL, !dev);
 	if (e == WLZ_OK)
 		e = run(g, &x);
 	if (e == WLZ_OK && x.kind == TO_DEVICE) {

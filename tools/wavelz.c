@@ -456,43 +456,57 @@ static int gpu_write(void *opaque, const void *buf, size_t n)
 	return 0;
 }
 
+/* Reads everything rd gives into pinned memory (the upload then runs at
+ * full speed), starting from cap bytes; *buf NULL on an error, said. */
+static void read_pinned(const char *name, size_t (*rd)(void *, void *, size_t), void *opaque, size_t cap,
+			uint8_t **buf, size_t *n)
+{
+	uint8_t *b = wlz_gpu_host_alloc(cap);
+	size_t k;
+	*n = 0;
+	for (;;) {
+		if (b && *n == cap) {
+			uint8_t *more = wlz_gpu_host_alloc(cap * 2);
+			if (more)
+				memcpy(more, b, *n);
+			wlz_gpu_host_free(b);
+			b = more;
+			cap *= 2;
+		}
+		if (!b) {
+			file_error(name, "cannot allocate %zu bytes of pinned memory", cap);
+			break;
+		}
+		k = rd(opaque, b + *n, cap - *n);
+		if (k == (size_t)-1) {
+			file_error(name, "read error: %s", strerror(errno));
+			break;
+		}
+		if (k == 0) {
+			*buf = b;
+			return;
+		}
+		*n += k;
+	}
+	wlz_gpu_host_free(b);
+	*buf = NULL;
+}
+
 /* Decode the archive read from so (any bytes already read first) on the
  * GPU: read whole into pinned memory (the upload runs at full speed),
  * decoded piece by piece, each piece written once its checks held; -t
  * checks on the GPU and copies nothing back. */
 static int decode_gpu(struct job *job, const char *name, struct source *so, uint64_t size_hint, struct sink *sk)
 {
-	size_t cap = size_hint != ~0ull ? (size_t)size_hint + 1 : (size_t)1 << 26, n = 0, k;
-	uint8_t *src = wlz_gpu_host_alloc(cap);
+	size_t n = 0;
+	uint8_t *src;
 	uint64_t total = 0;
 	wlz_error e;
 	int ret = 1;
 
-	if (!src) {
-		file_error(name, "cannot allocate %zu bytes of pinned memory", cap);
+	read_pinned(name, source_read, so, size_hint != ~0ull ? (size_t)size_hint + 1 : (size_t)1 << 26, &src, &n);
+	if (!src)
 		return 1;
-	}
-	for (;;) {
-		if (n == cap) {
-			uint8_t *more = wlz_gpu_host_alloc(cap * 2);
-			if (!more) {
-				file_error(name, "cannot allocate %zu bytes of pinned memory", cap * 2);
-				goto out;
-			}
-			memcpy(more, src, n);
-			wlz_gpu_host_free(src);
-			src = more;
-			cap *= 2;
-		}
-		k = source_read(so, src + n, cap - n);
-		if (k == (size_t)-1) {
-			file_error(name, "read error: %s", strerror(errno));
-			goto out;
-		}
-		if (k == 0)
-			break;
-		n += k;
-	}
 	e = wlz_get_content_size(src, n, &total);
 	if (e == WLZ_OK) {
 		struct gpu_sink gs = { job, sk, 0, total };
@@ -640,30 +654,9 @@ static int batch_open(struct job *job, const char *src, struct bfile *b)
 		b->has_out = 1;
 		b->sk.out = &b->out;
 	}
-	size_t cap = size != ~0ull ? (size_t)size + 1 : (size_t)1 << 20, k;
-	b->buf = wlz_gpu_host_alloc(cap);
-	for (;;) {
-		if (b->buf && b->n == cap) {
-			uint8_t *more = wlz_gpu_host_alloc(cap * 2);
-			if (more)
-				memcpy(more, b->buf, b->n);
-			wlz_gpu_host_free(b->buf);
-			b->buf = more;
-			cap *= 2;
-		}
-		if (!b->buf) {
-			file_error(name, "cannot allocate %zu bytes of pinned memory", cap);
-			break;
-		}
-		k = fio_read(&b->in, b->buf + b->n, cap - b->n);
-		if (k == (size_t)-1) {
-			file_error(name, "read error: %s", strerror(errno));
-			break;
-		}
-		if (k == 0)
-			return 0;
-		b->n += k;
-	}
+	read_pinned(name, read_cb, &b->in, size != ~0ull ? (size_t)size + 1 : (size_t)1 << 20, &b->buf, &b->n);
+	if (b->buf)
+		return 0;
 	if (b->has_out)
 		fio_abort(&b->out);
 	fio_close_stream(&b->in);
