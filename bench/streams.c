@@ -118,7 +118,7 @@ static size_t huf_enc(const uint8_t *src, size_t n, unsigned seg, uint8_t *dst, 
 		dst[1] = src[0];
 		return 2;
 	}
-	return wlz_huf_encode(src, n, seg, T, dst, cap);
+	return wlz_huf_encode(src, n, seg, T, dst, cap, NULL);
 }
 static size_t huf1_enc(const uint8_t *s, size_t n, unsigned g, uint8_t *d, size_t c) { return huf_enc(s, n, g, d, c, 1); }
 static size_t huf8_enc(const uint8_t *s, size_t n, unsigned g, uint8_t *d, size_t c) { return huf_enc(s, n, g, d, c, 8); }

@@ -64,9 +64,12 @@ size_t wlz_huf_bound(size_t n, unsigned seg_log);
 
 /* Codes src[0..n) (n >= 1, at least two distinct symbols) as a body with
  * at most max_tables tables; returns its size, 0 if it does not fit cap
- * or memory ran out. */
+ * or memory ran out.  work: WLZ_HUF_WORK_SIZE bytes of the caller's
+ * scratch, or NULL to allocate it (a fresh allocation this size is mapped
+ * and faulted in on every call, which threads pay for together). */
+#define WLZ_HUF_WORK_SIZE ((size_t)257 * 256 * sizeof(uint32_t))
 size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
-		      size_t cap);
+		      size_t cap, void *work);
 
 /* Parses a body's header and checks every rule of its tables (complete
  * codes, lengths, next tables) without building them. */

@@ -248,7 +248,7 @@ static inline int bitw_flush(bitw *w)
 }
 
 size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
-		      size_t cap)
+		      size_t cap, void *work)
 {
 	if (n == 0 || seg_log < WLZ_HUF_SEG_MIN || seg_log > WLZ_HUF_SEG_MAX)
 		return 0;
@@ -256,9 +256,11 @@ size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned m
 		max_tables = 1;
 	if (max_tables > WLZ_HUF_MAX_TABLES)
 		max_tables = WLZ_HUF_MAX_TABLES;
-	uint32_t(*cnt)[256] = calloc(NCTX, sizeof(*cnt));
+	uint32_t(*cnt)[256] = work ? work : calloc(NCTX, sizeof(*cnt));
 	if (!cnt)
 		return 0;
+	if (work)
+		memset(cnt, 0, WLZ_HUF_WORK_SIZE);
 	const size_t seg = (size_t)1 << seg_log, nseg = (n + seg - 1) >> seg_log;
 	for (size_t g = 0; g < nseg; g++) {
 		const uint8_t *s = src + g * seg;
@@ -279,7 +281,8 @@ size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned m
 	for (unsigned s = 0; s < 256; s++)
 		k += all[s] != 0;
 	if (k < 2) {
-		free(cnt);
+		if (!work)
+			free(cnt);
 		return 0;
 	}
 
@@ -319,7 +322,8 @@ size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned m
 		for (unsigned s = 0; s < 256; s++)
 			cl[t][s] = kt == 1 ? 0 : len[t][s];
 	}
-	free(cnt);
+	if (!work)
+		free(cnt);
 
 	const size_t hdr = 2 + 32 + (hdr_nib + 1) / 2;
 	if (cap < hdr + 4 * nseg)

@@ -9,6 +9,7 @@
 struct wlz_benc {
 	uint32_t bsize;
 	uint8_t *raw[WLZ_NSTREAMS];
+	void *huf_work;         /* the entropy coder's counts, kept between blocks */
 	size_t raw_cap[WLZ_NSTREAMS];
 	uint8_t *lows;          /* off stream, second part: low bytes of offsets */
 	uint8_t *out;
@@ -35,7 +36,8 @@ wlz_benc *wlz_benc_create(uint32_t block_size)
 		ok = ok && be->raw[s];
 	}
 	be->lows = malloc(maxtok * 8);
-	ok = ok && be->lows;
+	be->huf_work = malloc(WLZ_HUF_WORK_SIZE);
+	ok = ok && be->lows && be->huf_work;
 	be->out_cap = (size_t)block_size + 1024;
 	be->out = malloc(be->out_cap);
 	be->zc = ZSTD_createCCtx();
@@ -53,6 +55,7 @@ void wlz_benc_free(wlz_benc *be)
 	for (int s = 0; s < WLZ_NSTREAMS; s++)
 		free(be->raw[s]);
 	free(be->lows);
+	free(be->huf_work);
 	free(be->out);
 	free(be->zbuf);
 	ZSTD_freeCCtx(be->zc);
@@ -104,7 +107,7 @@ static size_t code_stream(wlz_benc *be, int s, size_t n, size_t split, const wlz
 	size_t best = n;
 	int codec = WLZ_CODEC_RAW;
 	if (n > 32 && bp->streams != WLZ_STREAMS_ZSTD) {
-		const size_t c = wlz_ent_encode(be->raw[s], n, &split, split ? 1 : 0, bp->max_tables, dst, cap);
+		const size_t c = wlz_ent_encode(be->raw[s], n, &split, split ? 1 : 0, bp->max_tables, dst, cap, be->huf_work);
 		if (c && c < best)
 			best = c, codec = WLZ_CODEC_HUF;
 	}

@@ -87,6 +87,8 @@ typedef struct eng {
 	uint64_t done;          /* buffer position of the next round */
 	int eof;
 	uint64_t total;         /* input bytes read */
+	uint64_t ahead;         /* read to here while the blocks are parsed (0: no) */
+	wlz_error ahead_err;
 	wlz_read_fn rd;
 	void *rdo;
 	wlz_far far;
@@ -469,6 +471,8 @@ static void *pool_main(void *arg)
 	return NULL;
 }
 
+static wlz_error fill_to(eng *en, uint64_t want);
+
 /* Runs ntasks tasks of a phase on every thread, the caller's included. */
 static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 {
@@ -480,6 +484,10 @@ static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 	en->gen++;
 	pthread_cond_broadcast(&en->go);
 	pthread_mutex_unlock(&en->mu);
+	/* The next round's input is read while the workers parse this one's:
+	 * they read below view.n only, and the read writes above it. */
+	if (phase == 2 && en->ahead)
+		en->ahead_err = fill_to(en, en->ahead);
 	run_tasks(en, 0);
 	pthread_mutex_lock(&en->mu);
 	while (en->busy > 0)
@@ -496,7 +504,7 @@ static wlz_error fill_to(eng *en, uint64_t want)
 	if (want > en->cap)
 		want = en->cap;
 	while (!en->eof && en->fill < want) {
-		size_t got = en->rd(en->rdo, en->src + en->fill, (size_t)(en->cap - en->fill));
+		size_t got = en->rd(en->rdo, en->src + en->fill, (size_t)(want - en->fill));
 		if (got == (size_t)-1)
 			return wlz_fail(WLZ_ERR_READ, "reading the input failed");
 		if (got == 0)
@@ -581,7 +589,11 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	if (!en->src)
 		return WLZ_ERR_NOMEM;
 	en->cap = cap0;
-	WLZ_TRY(fill_to(en, cap0));
+	/* A size the caller knows needs only the first round read now: the
+	 * rest is read while rounds are parsed. */
+	const uint64_t first = size_hint == UINT64_MAX ? cap0
+			       : round_blocks(opt, gap_for(opt, UINT64_MAX), W0) * en->B + LOOKAHEAD;
+	WLZ_TRY(fill_to(en, first));
 	if (en->eof && size_hint != UINT64_MAX && en->total != size_hint)
 		return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
 				(unsigned long long)size_hint, (unsigned long long)en->total);
@@ -631,7 +643,11 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 			break;
 		const uint64_t rend = en->done + round < en->fill ? en->done + round : en->fill;
 		en->view.n = en->fill;
-		memset(en->map + en->done, 0, rend - en->done);
+		/* A depth-limited parse reads the map of its own block's literals
+		 * before their levels are set; otherwise every block's levels
+		 * write its whole map before a later block reads it. */
+		if (opt->depth >= 0)
+			memset(en->map + en->done, 0, rend - en->done);
 		en->nblk = 0;
 		for (uint64_t p = en->done; p < rend; p += en->B) {
 			blk *bk = &en->blks[en->nblk++];
@@ -656,7 +672,12 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		for (uint64_t k = 0; k < en->nblk; k++)
 			atomic_store(&en->blks[k].ready, 0);
 		atomic_store(&en->lv_next, 0);
+		/* (only where no slide is needed before the next round) */
+		const uint64_t next = rend + round + LOOKAHEAD;
+		en->ahead = !en->eof && next <= en->cap ? next : 0;
 		WLZ_TRY(run_phase(en, 2, en->nblk));
+		en->ahead = 0;
+		WLZ_TRY(en->ahead_err);
 		if (atomic_load(&en->lv_next) != en->nblk)
 			return WLZ_ERR_INTERNAL;  /* (every block gets its levels in the phase) */
 		for (uint64_t k = 0; k < en->nblk; k++)

@@ -22,12 +22,31 @@ uint64_t wlz_far_memory(unsigned log)
 wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate)
 {
 	memset(f, 0, sizeof(*f));
-	f->slot = calloc((size_t)WLZ_FAR_WAYS << log, sizeof(uint32_t));
+	/* Zeroed here, not by calloc's lazy mapping: a page first read maps
+	 * the shared zero page, and the first write then replaces it, which
+	 * interrupts every core running a thread of ours to flush its TLB,
+	 * once per page of a table that threads fill at once. */
+	f->slot = malloc(wlz_far_memory(log));
 	if (!f->slot)
 		return WLZ_ERR_NOMEM;
+	memset(f->slot, 0, wlz_far_memory(log));
 	f->log = log;
 	f->hash_len = hash_len;
-	f->amask = rate - 1;
+	/* Bit j of the rolling hash depends on the last j + 1 bytes only, so
+	 * bits below hash_len select by the hashed bytes alone. */
+	unsigned r = 0;
+	while ((2u << r) <= rate && r + 1 < hash_len)
+		r++;
+	f->amask = (((uint64_t)1 << r) - 1) << (hash_len - r);
+	uint64_t x = 0x243F6A8885A308D3ull;  /* (any fixed seed: the table only has to be the same each run) */
+	for (unsigned b = 0; b < 256; b++) {
+		/* splitmix64 */
+		x += 0x9E3779B97F4A7C15ull;
+		uint64_t z = x;
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+		f->gear[b] = z ^ (z >> 31);
+	}
 	return WLZ_OK;
 }
 
@@ -39,15 +58,25 @@ void wlz_far_destroy(wlz_far *f)
 
 size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint64_t to, wlz_anchor *out)
 {
+	if (to <= from)
+		return 0;
+	const unsigned hl = f->hash_len;
+	const uint64_t m = f->amask;
+	uint64_t h = 0;
+	/* After byte q the hash covers the window that ends there. */
+	for (unsigned i = 0; i + 1 < hl; i++)
+		h = (h << 1) + f->gear[src[from + i]];
+	const uint8_t *s = src + hl - 1;
 	size_t n = 0;
+	/* Branch-free (an anchor every few positions would mispredict),
+	 * buckets after: out has room for every position. */
 	for (uint64_t p = from; p < to; p++) {
-		uint64_t h = wlz_far_hash64(f, src + p);
-		if (h & f->amask)
-			continue;
+		h = (h << 1) + f->gear[s[p]];
 		out[n].pos = (uint32_t)(p - from);
-		out[n].bucket = wlz_far_bucket_of(f, h);
-		n++;
+		n += (h & m) == 0;
 	}
+	for (size_t i = 0; i < n; i++)
+		out[i].bucket = wlz_far_bucket_of(f, wlz_far_hash64(f, src + from + out[i].pos));
 	return n;
 }
 

@@ -2,7 +2,8 @@
  * farfind.h - the sparse long-distance match finder.
  *
  * Anchors are the positions whose hashed bytes select them (about one in
- * `rate`, by content, as zstd's long-distance matcher picks its own): a
+ * `rate`, by content, as zstd's long-distance matcher picks its own, with
+ * a rolling "gear" hash that costs a shift and an add per byte): a
  * repeat of hash_len bytes or more has anchors at the same places in both
  * copies, so looking up only the anchors of the block being parsed finds
  * copies anywhere in the window, for a table and a number of lookups that
@@ -28,7 +29,8 @@ typedef struct wlz_far {
 	uint32_t *slot;         /* buckets x WLZ_FAR_WAYS, (position + 1) mod 2^32, 0 = empty */
 	unsigned log;           /* log2 of the bucket count */
 	unsigned hash_len;      /* bytes hashed, 8..16 */
-	uint64_t amask;         /* an anchor's hash has these bits clear */
+	uint64_t amask;         /* an anchor's rolling hash has these bits clear */
+	uint64_t gear[256];     /* the rolling hash's value of each byte */
 } wlz_far;
 
 /* An anchor: its buffer position and bucket. */
@@ -45,8 +47,7 @@ uint64_t wlz_far_memory(unsigned log);
 wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate);
 void wlz_far_destroy(wlz_far *f);
 
-/* Hash of the bytes at p: anchor selection in its low bits, bucket in its
- * high ones. */
+/* Hash of the bytes at an anchor p: its bucket in the high bits. */
 static inline uint64_t wlz_far_hash64(const wlz_far *f, const uint8_t *p)
 {
 	const uint64_t k1 = 0x9E3779B185EBCA87ull, k2 = 0xC2B2AE3D27D4EB4Full;

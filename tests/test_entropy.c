@@ -50,7 +50,7 @@ int main(void)
 			for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
 				const size_t n = sizes[i];
 				fill(&r, kind, src, n);
-				const size_t cs = wlz_huf_encode(src, n, WLZ_HUF_SEG_MIN, T, cod, cap);
+				const size_t cs = wlz_huf_encode(src, n, WLZ_HUF_SEG_MIN, T, cod, cap, NULL);
 				int distinct = 0;
 				for (size_t j = 1; j < n && !distinct; j++)
 					distinct = src[j] != src[0];
@@ -65,9 +65,9 @@ int main(void)
 				TU_CHECK(wlz_huf_decode(cod, cs, out, n, ht) == WLZ_OK && !memcmp(out, src, n),
 					 "huf round trip n=%zu kind=%d T=%u", n, kind, T);
 				trips++;
-				TU_CHECK(wlz_huf_encode(src, n, WLZ_HUF_SEG_MIN, T, cod, cs - 1) == 0,
+				TU_CHECK(wlz_huf_encode(src, n, WLZ_HUF_SEG_MIN, T, cod, cs - 1, NULL) == 0,
 					 "huf encode into %zu bytes", cs - 1);
-				wlz_huf_encode(src, n, WLZ_HUF_SEG_MIN, T, cod, cap);
+				wlz_huf_encode(src, n, WLZ_HUF_SEG_MIN, T, cod, cap, NULL);
 				for (size_t t = 0; t < cs; t += 1 + cs / 97)
 					TU_CHECK(wlz_huf_decode(cod, t, out, n, ht) != WLZ_OK, "huf truncated to %zu of %zu", t,
 						 cs);
@@ -88,8 +88,8 @@ int main(void)
 
 	/* Tables chosen by the previous symbol pay where it predicts. */
 	fill(&r, MARKOV, src, maxn);
-	const size_t c1 = wlz_huf_encode(src, maxn, 16, 1, cod, cap);
-	const size_t c16 = wlz_huf_encode(src, maxn, 16, 16, cod, cap);
+	const size_t c1 = wlz_huf_encode(src, maxn, 16, 1, cod, cap, NULL);
+	const size_t c16 = wlz_huf_encode(src, maxn, 16, 16, cod, cap, NULL);
 	TU_CHECK(c1 && c16 && c16 < c1 * 3 / 4, "context tables should pay on Markov data: %zu vs %zu", c16, c1);
 	TU_CHECK(cod[1] > 1, "Markov data coded with %u table(s)", cod[1]);
 
@@ -101,7 +101,7 @@ int main(void)
 			if (kind == SKEWED && n > 100)
 				memset(src + n / 2, 'z', n / 4);  /* a run part */
 			const size_t cut = tu_rng_below(&r, n + 1);
-			const size_t cs = wlz_ent_encode(src, n, &cut, 1, 16, cod, cap);
+			const size_t cs = wlz_ent_encode(src, n, &cut, 1, 16, cod, cap, NULL);
 			TU_CHECK(cs > 0, "ent encode n=%zu kind=%d", n, kind);
 			if (!cs)
 				continue;
