@@ -81,6 +81,7 @@ typedef struct eng {
 	unsigned bl;
 	uint64_t B, W, S;       /* block, window, segment */
 	uint64_t gap;           /* blocks a match may not read before its own */
+	int diag;               /* the diagonal rule holds (SPEC.md, section 8) */
 	uint64_t rblocks;       /* blocks per round */
 	uint8_t *src, *map;
 	uint64_t cap, fill;     /* buffer capacity, bytes in it */
@@ -144,6 +145,15 @@ static uint64_t gap_for(const wlz_options *o, uint64_t nb)
 	if (nb != UINT64_MAX && nb / 16 < g)
 		g = nb / 16;
 	return g;
+}
+
+/* The diagonal rule keeps neighbouring blocks' decoders apart; with
+ * --parallel=1 the caller asks for the smallest archive instead.  (Small
+ * inputs keep it: without it their blocks decode one after another,
+ * bench/host/issue13-speed.md.) */
+static int diag_for(const wlz_options *o)
+{
+	return o->parallel > 1;
 }
 
 /* Blocks per round: WLZ_ROUND_BLOCKS, but no more than a quarter of the
@@ -330,7 +340,7 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 	size_t ntok;
 	const uint8_t *payload;
 	size_t psize;
-	wlz_parser_set_parallel(w->ps, (int)en->gap + 1);
+	wlz_parser_set_parallel(w->ps, (int)en->gap + 1, en->diag);
 	if (en->lp->long_depth) {
 		const alist *al = &en->lists[bk->abs_block % en->nlists];
 		wlz_parser_set_anchors(w->ps, al->a, al->n);
@@ -604,6 +614,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	const unsigned wl = window_log_for(opt, en->lp, known);
 	en->W = (uint64_t)1 << wl;
 	en->gap = gap_for(opt, nb);
+	en->diag = diag_for(opt);
 	en->rblocks = round_blocks(opt, en->gap, en->W);
 	en->S = segment_for(en->W, en->B, en->rblocks);
 	const uint64_t round = en->rblocks * en->B;

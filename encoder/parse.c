@@ -62,9 +62,10 @@ void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth)
 }
 
 
-void wlz_parser_set_parallel(wlz_parser *ps, int parallel)
+void wlz_parser_set_parallel(wlz_parser *ps, int parallel, int diag)
 {
 	ps->gap = parallel > 1 ? (uint64_t)parallel - 1 : 0;
+	ps->diag = diag ? WLZ_DIAG_BLOCKS : 0;
 }
 
 wlz_error wlz_parser_set_flat(wlz_parser *ps, int flat)

@@ -75,8 +75,8 @@ void wlz_parser_set_anchors(wlz_parser *ps, const wlz_anchor *a, size_t n);
  * parse at every level). */
 wlz_error wlz_parser_set_flat(wlz_parser *ps, int flat);
 
-/* No match reads the parallel - 1 blocks before its own (1: no such rule;
- * the diagonal rule of SPEC.md section 8 still holds beyond). */
-void wlz_parser_set_parallel(wlz_parser *ps, int parallel);
+/* No match reads the parallel - 1 blocks before its own (1: no such rule),
+ * and, with diag, the diagonal rule of SPEC.md section 8 holds beyond. */
+void wlz_parser_set_parallel(wlz_parser *ps, int parallel, int diag);
 
 #endif

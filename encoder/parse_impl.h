@@ -31,6 +31,7 @@ struct wlz_parser {
 	uint32_t bsize;
 	uint64_t gap;           /* no sources in the gap blocks before this one */
 	uint64_t gap_lo;        /* where the gap before the current block starts */
+	uint64_t diag;          /* blocks back the diagonal rule covers (0: off) */
 	/* Near chain, filled as the parse goes (as zstd's): the most recent
 	 * position of each hash, and each position's previous one in a ring
 	 * of the last rmask + 1 positions, small enough for the core's caches
@@ -113,7 +114,7 @@ static inline uint64_t diag_room(const wlz_parser *ps, uint64_t p, uint64_t c)
 		return 0;
 	/* Nor may a source run on into the gap (c < gap_lo here). */
 	uint64_t room = ps->gap ? ps->gap_lo - c : UINT64_MAX;
-	if (k <= WLZ_DIAG_BLOCKS) {
+	if (k <= ps->diag) {
 		const uint64_t reach = (p - ps->bstart) + k * (bs >> WLZ_DIAG_SHIFT), coff = c & (bs - 1);
 		const uint64_t d = reach > coff ? reach - coff : 0;
 		room = d < room ? d : room;

@@ -13,7 +13,8 @@
  * input of at least 16 (N - 1) blocks, a block repeated N - 1 blocks later
  * must not be coded as references, one repeated N blocks later must be, and
  * a source allowed at its start may not run on into the gap; with fewer
- * blocks the gap shrinks to blocks / 16.
+ * blocks the gap shrinks to blocks / 16.  The diagonal rule holds at any
+ * size unless parallel = 1.
  *
  * usage: test_longrange [level ...]   (default: levels 1 and 3)
  */
@@ -152,6 +153,27 @@ static void gap_rule(const int *levels, int nlevels, uint64_t seed)
 			TU_CHECK(small && small < 8 * bs + overhead(8) - bs + bs / 8,
 				 "level %d: 8 blocks at parallel 16 (gap 0): the repeat 1 block back was not used "
 				 "(%zu bytes)", lv, small);
+		}
+		/* The diagonal rule (SPEC.md section 8): block 1 starts with a
+		 * copy of block 0's second half, bytes block 0's decoder
+		 * writes only after block 1's has started; at parallel 16 (gap
+		 * 0 here) they are not read, at parallel 1 they are. */
+		{
+			size_t diag[2];
+			for (int i = 0; i < 2; i++) {
+				uint8_t *src = tu_xmalloc(8 * bs);
+				tu_rng rng;
+				tu_rng_seed(&rng, seed + 7);
+				tu_rng_fill(&rng, src, 8 * bs);
+				memcpy(src + bs, src + bs / 2, bs / 2);
+				diag[i] = gap_roundtrip(src, 8 * bs, lv, i ? 1 : 16, "diagonal");
+			}
+			printf("level %d: half a block copied from late in the block before: %zu bytes at parallel 16, "
+			       "%zu at 1\n", lv, diag[0], diag[1]);
+			TU_CHECK(diag[0] >= 8 * bs + overhead(8) - 1024,
+				 "level %d: a source beyond the diagonal was read at parallel 16 (%zu bytes)", lv, diag[0]);
+			TU_CHECK(diag[1] && diag[1] < 8 * bs + overhead(8) - bs / 2 + bs / 8,
+				 "level %d: parallel 1 did not read across the diagonal (%zu bytes)", lv, diag[1]);
 		}
 		/* A source before the gap that runs on into it: 240 blocks, the
 		 * full gap of 15 at parallel 16. */
