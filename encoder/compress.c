@@ -29,6 +29,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include "common/huf.h"
+#include "common/large.h"
 #include "encoder/block_encode.h"
 #include "encoder/levels.h"
 #include "format/format.h"
@@ -595,7 +596,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	uint64_t cap0 = W0 + segment_for(W0, en->B, round_blocks(opt, gap_for(opt, UINT64_MAX), W0)) + en->B + LOOKAHEAD;
 	if (size_hint < cap0 - LOOKAHEAD - 1)
 		cap0 = size_hint + LOOKAHEAD + 1;  /* room to see the end */
-	en->src = malloc((size_t)cap0);
+	en->src = wlz_large_alloc((size_t)cap0);
 	if (!en->src)
 		return WLZ_ERR_NOMEM;
 	en->cap = cap0;
@@ -618,7 +619,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->rblocks = round_blocks(opt, en->gap, en->W);
 	en->S = segment_for(en->W, en->B, en->rblocks);
 	const uint64_t round = en->rblocks * en->B;
-	en->map = malloc((size_t)en->cap);
+	en->map = wlz_large_alloc((size_t)en->cap);
 	en->blks = calloc((size_t)en->rblocks, sizeof(blk));
 	/* lists live from their listing until the table has them: at most a
 	 * round and a gap */
@@ -629,7 +630,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	/* (a known input smaller than the window needs a table of its size) */
 	const uint64_t span = known < en->W ? known : en->W;
 	WLZ_TRY(wlz_far_init(&en->far, wlz_far_log_for(span, en->lp->far_rate), en->lp->long_len,
-			     en->lp->far_rate));
+			     en->lp->far_rate, en->W));
 	en->view = (wlz_view){ en->src, 0, 0, en->W, &en->far };
 
 	wlz_header h = {
@@ -765,8 +766,8 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	for (uint64_t k = 0; en->lists && k < en->nlists; k++)
 		free(en->lists[k].a);
 	free(en->lists);
-	free(en->src);
-	free(en->map);
+	wlz_large_free(en->src, (size_t)en->cap);
+	wlz_large_free(en->map, (size_t)en->cap);
 	wlz_far_destroy(&en->far);
 	wlz_blocklist_free(&o.bl);
 	free(tid);

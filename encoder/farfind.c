@@ -2,6 +2,7 @@
  * farfind.c - the sparse long-distance table: sizing, anchors, insertion.
  */
 #include <stdlib.h>
+#include "common/large.h"
 #include "encoder/farfind.h"
 
 unsigned wlz_far_log_for(uint64_t window, unsigned rate)
@@ -19,19 +20,29 @@ uint64_t wlz_far_memory(unsigned log)
 	return ((uint64_t)WLZ_FAR_WAYS << log) * sizeof(uint32_t);
 }
 
-wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate)
+wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate, uint64_t window)
 {
 	memset(f, 0, sizeof(*f));
-	/* Zeroed here, not by calloc's lazy mapping: a page first read maps
-	 * the shared zero page, and the first write then replaces it, which
-	 * interrupts every core running a thread of ours to flush its TLB,
-	 * once per page of a table that threads fill at once. */
-	f->slot = malloc(wlz_far_memory(log));
+	/* Faulted in here, not as threads first touch it: a page first read
+	 * maps the shared zero page, and the first write then replaces it,
+	 * which interrupts every core running a thread of ours to flush its
+	 * TLB. */
+	f->slot = wlz_large_alloc(wlz_far_memory(log));
 	if (!f->slot)
 		return WLZ_ERR_NOMEM;
 	memset(f->slot, 0, wlz_far_memory(log));
 	f->log = log;
 	f->hash_len = hash_len;
+	/* Distances up to the window need its log2 + 1 bits (modulo that,
+	 * an entry older than the window may alias a nearer position; every
+	 * candidate is checked against the bytes).  The bits left, up to the
+	 * 5 an anchor has room for, hold the tag. */
+	unsigned wl = 0;
+	while (wl < 63 && ((uint64_t)2 << wl) <= window)
+		wl++;
+	f->pos_bits = wl + 1 < 32 ? wl + 1 : 32;
+	f->tag_bits = 32 - f->pos_bits < 5 ? 32 - f->pos_bits : 5;
+	f->pos_mask = f->pos_bits == 32 ? 0xFFFFFFFFu : ((uint32_t)1 << f->pos_bits) - 1;
 	/* Bit j of the rolling hash depends on the last j + 1 bytes only, so
 	 * bits below hash_len select by the hashed bytes alone. */
 	unsigned r = 0;
@@ -52,7 +63,7 @@ wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rat
 
 void wlz_far_destroy(wlz_far *f)
 {
-	free(f->slot);
+	wlz_large_free(f->slot, wlz_far_memory(f->log));
 	f->slot = NULL;
 }
 
@@ -86,13 +97,17 @@ void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_ab
 	const uint64_t lo = ((uint64_t)part << f->log) / nparts, hi = ((uint64_t)(part + 1) << f->log) / nparts;
 	for (size_t i = 0; i < n; i++) {
 		/* The table is far larger than the caches: fetch ahead. */
-		if (i + 16 < n && a[i + 16].bucket >= lo && a[i + 16].bucket < hi)
-			__builtin_prefetch(f->slot + (size_t)a[i + 16].bucket * WLZ_FAR_WAYS, 1);
-		if (a[i].bucket < lo || a[i].bucket >= hi)
+		if (i + 16 < n) {
+			const uint32_t b = wlz_anchor_index(a[i + 16].bucket);
+			if (b >= lo && b < hi)
+				__builtin_prefetch(f->slot + (size_t)b * WLZ_FAR_WAYS, 1);
+		}
+		const uint32_t b = wlz_anchor_index(a[i].bucket);
+		if (b < lo || b >= hi)
 			continue;
-		uint32_t *w = f->slot + (size_t)a[i].bucket * WLZ_FAR_WAYS;
+		uint32_t *w = f->slot + (size_t)b * WLZ_FAR_WAYS;
 		for (int k = WLZ_FAR_WAYS - 1; k > 0; k--)
 			w[k] = w[k - 1];
-		w[0] = (uint32_t)(block_abs + a[i].pos + 1);
+		w[0] = ((uint32_t)(block_abs + a[i].pos + 1) & f->pos_mask) | wlz_anchor_tag(f, a[i].bucket);
 	}
 }

@@ -25,26 +25,54 @@
 
 #define WLZ_FAR_WAYS 8
 
+/* The bucket count is at most 2^WLZ_FAR_LOG_MAX (2^30 ways). */
+#define WLZ_FAR_LOG_MAX 27
+
+/* An entry: (position + 1) mod 2^pos_bits, and above it tag_bits of the
+ * anchor's hash that its bucket index does not hold, so that a lookup
+ * skips most entries of other contents without reading their bytes, a
+ * cache miss each.  0 = empty. */
 typedef struct wlz_far {
-	uint32_t *slot;         /* buckets x WLZ_FAR_WAYS, (position + 1) mod 2^32, 0 = empty */
+	uint32_t *slot;         /* buckets x WLZ_FAR_WAYS entries */
 	unsigned log;           /* log2 of the bucket count */
+	unsigned pos_bits, tag_bits;  /* pos_bits: one more than the window's log2 */
+	uint32_t pos_mask;
 	unsigned hash_len;      /* bytes hashed, 8..16 */
 	uint64_t amask;         /* an anchor's rolling hash has these bits clear */
 	uint64_t gear[256];     /* the rolling hash's value of each byte */
 } wlz_far;
 
-/* An anchor: its buffer position and bucket. */
+/* An anchor: its buffer position, and its bucket (low WLZ_FAR_LOG_MAX
+ * bits) with its tag above. */
 typedef struct wlz_anchor {
 	uint32_t pos;           /* from the block's start */
 	uint32_t bucket;
 } wlz_anchor;
+
+static inline uint32_t wlz_anchor_index(uint32_t bucket)
+{
+	return bucket & (((uint32_t)1 << WLZ_FAR_LOG_MAX) - 1);
+}
+
+/* The tag bits an entry of this anchor's content carries. */
+static inline uint32_t wlz_anchor_tag(const wlz_far *f, uint32_t bucket)
+{
+	return f->tag_bits ? (bucket >> WLZ_FAR_LOG_MAX) << f->pos_bits : 0;
+}
+
+/* The distance back from absolute position ap + 1 to entry e. */
+static inline uint64_t wlz_far_dist(const wlz_far *f, uint64_t ap1, uint32_t e)
+{
+	return (ap1 - e) & f->pos_mask;
+}
 
 /* The bucket count for a window (about one way per anchor of the window),
  * and the table's memory. */
 unsigned wlz_far_log_for(uint64_t window, unsigned rate);
 uint64_t wlz_far_memory(unsigned log);
 
-wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate);
+/* window: the largest distance a source may have (a power of two). */
+wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate, uint64_t window);
 void wlz_far_destroy(wlz_far *f);
 
 /* Hash of the bytes at an anchor p: its bucket in the high bits. */
@@ -56,14 +84,18 @@ static inline uint64_t wlz_far_hash64(const wlz_far *f, const uint8_t *p)
 	return h ^ (h >> 31);
 }
 
+/* An anchor's bucket field from its hash: the index from the top bits, the
+ * tag from the bits below them. */
 static inline uint32_t wlz_far_bucket_of(const wlz_far *f, uint64_t h)
 {
-	return (uint32_t)(h >> (64 - f->log));
+	const uint32_t b = (uint32_t)(h >> (64 - f->log));
+	const uint32_t t = (uint32_t)(h >> (64 - f->log - f->tag_bits)) & (((uint32_t)1 << f->tag_bits) - 1);
+	return b | t << WLZ_FAR_LOG_MAX;
 }
 
-static inline const uint32_t *wlz_far_bucket(const wlz_far *f, uint32_t b)
+static inline const uint32_t *wlz_far_bucket(const wlz_far *f, uint32_t bucket)
 {
-	return f->slot + (size_t)b * WLZ_FAR_WAYS;
+	return f->slot + (size_t)wlz_anchor_index(bucket) * WLZ_FAR_WAYS;
 }
 
 /* Lists the anchors of src[from, to) into out (room for to - from), in

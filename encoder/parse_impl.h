@@ -328,7 +328,7 @@ static inline int may_gain(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_
  * (before the block and outside the gap, within the window), into *c. */
 static inline int far_entry(const wlz_parser *ps, uint64_t p, uint32_t e, uint64_t *c)
 {
-	const uint64_t d = (uint32_t)(ps->v->base + p + 1 - e);
+	const uint64_t d = wlz_far_dist(ps->v->far, ps->v->base + p + 1, e);
 	if (d == 0 || d > ps->v->window || d > p)
 		return 0;  /* (after p, or too far) */
 	*c = p - d;
@@ -340,11 +340,17 @@ static inline unsigned far_bucket_cands(const wlz_parser *ps, size_t k, uint64_t
 {
 	unsigned n = 0;
 	const uint32_t *w = wlz_far_bucket(ps->v->far, ps->anc[k].bucket);
-	for (unsigned i = 0; i < WLZ_FAR_WAYS && n < ps->lp.long_depth; i++) {
+	const uint32_t tag = wlz_anchor_tag(ps->v->far, ps->anc[k].bucket);
+	/* An entry of another tag counts as tried, as when its bytes were
+	 * read to find that out: the tag saves the read, not the depth. */
+	for (unsigned i = 0, m = 0; i < WLZ_FAR_WAYS && m < ps->lp.long_depth; i++) {
 		if (!w[i])
 			break;
 		uint64_t c;
-		if (far_entry(ps, p, w[i], &c))
+		if (!far_entry(ps, p, w[i], &c))
+			continue;
+		m++;
+		if ((w[i] & ~ps->v->far->pos_mask) == tag)
 			out[n++] = c;
 	}
 	return n;
