@@ -18,6 +18,8 @@
  */
 #include <math.h>
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <vector>
 #include "bench/gpu_util.h"
 extern "C" {
@@ -65,23 +67,44 @@ static int batch_bench(const char *path, int want_n, int reps)
 	o.level = getenv("WLZ_BENCH_LEVEL") ? atoi(getenv("WLZ_BENCH_LEVEL")) : 3;
 	o.depth = 10;
 	wlz_cctx *cc = wlz_cctx_create(&o);
-	std::vector<std::vector<uint8_t>> arcs;
-	std::vector<size_t> sizes;
+	std::vector<size_t> sizes, starts;
 	uint64_t x = 88172645463325252ull;
 	size_t at = 0;
-	while (at < in.size() && (int)arcs.size() < want_n) {
+	while (at < in.size() && (int)sizes.size() < want_n) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		size_t n = (size_t)((1u << 20) * exp2((double)(x % 6000) / 1000.0));
 		n = std::min(n, in.size() - at);
-		std::vector<uint8_t> a(wlz_compress_bound(n));
-		size_t got = 0;
-		if (wlz_compress(cc, a.data(), a.size(), in.data() + at, n, &got) != WLZ_OK)
-			return 2;
-		a.resize(got);
-		arcs.push_back(a);
+		starts.push_back(at);
 		sizes.push_back(n);
 		at += n;
 	}
+	/* The slices compressed side by side, a thread each: under a depth
+	 * limit a slice of few blocks compresses on one thread anyway. */
+	std::vector<std::vector<uint8_t>> arcs(sizes.size());
+	std::atomic<size_t> next_slice(0);
+	std::atomic<int> failed(0);
+	std::vector<std::thread> pool;
+	const unsigned nt = std::max(1u, std::thread::hardware_concurrency());
+	for (unsigned t = 0; t < nt; t++)
+		pool.emplace_back([&] {
+			wlz_options so = o;
+			so.threads = 1;
+			wlz_cctx *c = wlz_cctx_create(&so);
+			for (size_t i; c && (i = next_slice++) < sizes.size();) {
+				arcs[i].resize(wlz_compress_bound(sizes[i]));
+				size_t got = 0;
+				if (wlz_compress(c, arcs[i].data(), arcs[i].size(), in.data() + starts[i], sizes[i], &got) !=
+				    WLZ_OK)
+					failed = 1;
+				arcs[i].resize(got);
+			}
+			failed = failed | !c;
+			wlz_cctx_free(c);
+		});
+	for (auto &th : pool)
+		th.join();
+	if (failed)
+		return 2;
 	std::vector<uint8_t> one(wlz_compress_bound(at));
 	size_t one_size = 0;
 	if (wlz_compress(cc, one.data(), one.size(), in.data(), at, &one_size) != WLZ_OK)
