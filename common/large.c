@@ -13,6 +13,18 @@
 
 #define LARGE_PAGE ((size_t)2 << 20)
 
+/* AddressSanitizer sees overruns of malloc'd buffers only: keep them there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WLZ_LARGE_MMAP 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WLZ_LARGE_MMAP 0
+#endif
+#endif
+#ifndef WLZ_LARGE_MMAP
+#define WLZ_LARGE_MMAP 1
+#endif
+
 static size_t span_of(size_t n)
 {
 	return (n + LARGE_PAGE - 1) & ~(LARGE_PAGE - 1);
@@ -20,7 +32,7 @@ static size_t span_of(size_t n)
 
 void *wlz_large_alloc(size_t n)
 {
-	if (n < LARGE_PAGE)
+	if (n < LARGE_PAGE || !WLZ_LARGE_MMAP)
 		return calloc(1, n ? n : 1);
 	const size_t span = span_of(n);
 	/* Map a page more than needed, then trim both ends to a 2 MiB
@@ -43,7 +55,7 @@ void wlz_large_free(void *p, size_t n)
 {
 	if (!p)
 		return;
-	if (n < LARGE_PAGE)
+	if (n < LARGE_PAGE || !WLZ_LARGE_MMAP)
 		free(p);
 	else
 		munmap(p, span_of(n));

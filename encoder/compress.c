@@ -497,8 +497,13 @@ static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 	pthread_mutex_unlock(&en->mu);
 	/* The next round's input is read while the workers parse this one's:
 	 * they read below view.n only, and the read writes above it. */
-	if (phase == 2 && en->ahead)
+	if (phase == 2 && en->ahead) {
 		en->ahead_err = fill_to(en, en->ahead);
+		if (en->ahead_err != WLZ_OK) {
+			int ok = WLZ_OK;  /* (the workers stop taking blocks) */
+			atomic_compare_exchange_strong(&en->err, &ok, (int)en->ahead_err);
+		}
+	}
 	run_tasks(en, 0);
 	pthread_mutex_lock(&en->mu);
 	while (en->busy > 0)
@@ -684,9 +689,10 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		for (uint64_t k = 0; k < en->nblk; k++)
 			atomic_store(&en->blks[k].ready, 0);
 		atomic_store(&en->lv_next, 0);
-		/* (only where no slide is needed before the next round) */
+		/* (up to the buffer's end: a slide before the next round keeps
+		 * whatever was read) */
 		const uint64_t next = rend + round + LOOKAHEAD;
-		en->ahead = !en->eof && next <= en->cap ? next : 0;
+		en->ahead = en->eof ? 0 : next < en->cap ? next : en->cap;
 		WLZ_TRY(run_phase(en, 2, en->nblk));
 		en->ahead = 0;
 		WLZ_TRY(en->ahead_err);
