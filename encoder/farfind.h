@@ -60,6 +60,12 @@ static inline uint32_t wlz_anchor_tag(const wlz_far *f, uint32_t bucket)
 	return f->tag_bits ? (bucket >> WLZ_FAR_LOG_MAX) << f->pos_bits : 0;
 }
 
+/* Whether entry e has the tag an anchor's entries carry (wlz_anchor_tag). */
+static inline int wlz_far_same_tag(const wlz_far *f, uint32_t e, uint32_t tag)
+{
+	return (e & ~f->pos_mask) == tag;
+}
+
 /* The distance back from absolute position ap + 1 to entry e. */
 static inline uint64_t wlz_far_dist(const wlz_far *f, uint64_t ap1, uint32_t e)
 {

@@ -30,17 +30,10 @@ wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 		if (k + 16 < ps->nanc)
 			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 16].bucket));
 		if (k + 8 < ps->nanc) {
-			const uint32_t *w = wlz_far_bucket(f, ps->anc[k + 8].bucket);
-			const uint32_t tag = wlz_anchor_tag(f, ps->anc[k + 8].bucket);
-			const uint64_t ap = ps->v->base + bstart + ps->anc[k + 8].pos + 1;
-			for (unsigned i = 0, m = 0; i < WLZ_FAR_WAYS && m < ps->lp.long_depth && w[i]; i++) {
-				const uint64_t d = wlz_far_dist(f, ap, w[i]);
-				if (d && d <= ps->anc[k + 8].pos + bstart) {
-					m++;
-					if ((w[i] & ~f->pos_mask) == tag)
-						__builtin_prefetch(src + bstart + ps->anc[k + 8].pos - d);
-				}
-			}
+			uint64_t ahead[WLZ_FAR_WAYS];
+			const unsigned na = far_bucket_cands(ps, k + 8, bstart + ps->anc[k + 8].pos, ahead);
+			for (unsigned i = 0; i < na; i++)
+				__builtin_prefetch(src + ahead[i]);
 		}
 		const uint64_t p = bstart + ps->anc[k].pos;
 		if (p >= pend)

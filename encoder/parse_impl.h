@@ -350,7 +350,7 @@ static inline unsigned far_bucket_cands(const wlz_parser *ps, size_t k, uint64_t
 		if (!far_entry(ps, p, w[i], &c))
 			continue;
 		m++;
-		if ((w[i] & ~ps->v->far->pos_mask) == tag)
+		if (wlz_far_same_tag(ps->v->far, w[i], tag))
 			out[n++] = c;
 	}
 	return n;

@@ -25,6 +25,19 @@ static int share_write(void *opaque, size_t item, const void *buf, size_t n)
 	return s->wr(s->opaque, s->map[item], buf, n);
 }
 
+/* An item's place in the split: its stored size, then its index. */
+struct by_size {
+	size_t size, i;
+};
+
+static int by_size_desc(const void *a, const void *b)
+{
+	const struct by_size *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return x->i < y->i ? -1 : x->i > y->i;  /* (ties in order: the split does not depend on qsort) */
+}
+
 static void *share_run(void *arg)
 {
 	struct share *s = arg;
@@ -56,7 +69,7 @@ wlz_error wlz_gpu_decompress_batch_multi(wlz_gdctx *const *g, int ng, wlz_gpu_it
 			return wlz_fail(WLZ_ERR_PARAM, "item %zu: GPU %d of %d", i, items[i].gpu, ng);
 	struct share *sh = calloc((size_t)ng, sizeof *sh);
 	pthread_t *th = calloc((size_t)ng, sizeof *th);
-	size_t *order = malloc((n ? n : 1) * sizeof *order);
+	struct by_size *order = malloc((n ? n : 1) * sizeof *order);
 	uint64_t *load = calloc((size_t)ng, sizeof *load);
 	int *gpu = malloc((n ? n : 1) * sizeof *gpu);
 	wlz_error e = WLZ_OK;
@@ -67,19 +80,14 @@ wlz_error wlz_gpu_decompress_batch_multi(wlz_gdctx *const *g, int ng, wlz_gpu_it
 	/* Items given a GPU keep it; the others go, largest first, to the
 	 * GPU with the fewest stored bytes so far. */
 	for (size_t i = 0; i < n; i++) {
-		order[i] = i;
+		order[i] = (struct by_size){items[i].src_size, i};
 		gpu[i] = items[i].gpu;
 		if (gpu[i] >= 0)
 			load[gpu[i]] += items[i].src_size;
 	}
-	for (size_t i = 1; i < n; i++) /* (insertion sort by size, descending: stable, n small) */
-		for (size_t j = i; j > 0 && items[order[j]].src_size > items[order[j - 1]].src_size; j--) {
-			const size_t t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
+	qsort(order, n, sizeof *order, by_size_desc);
 	for (size_t i = 0; i < n; i++) {
-		const size_t k = order[i];
+		const size_t k = order[i].i;
 		if (gpu[k] >= 0)
 			continue;
 		int best = 0;
