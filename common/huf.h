@@ -65,9 +65,9 @@ size_t wlz_huf_bound(size_t n, unsigned seg_log);
 /* Codes src[0..n) (n >= 1, at least two distinct symbols) as a body with
  * at most max_tables tables; returns its size, 0 if it does not fit cap
  * or memory ran out.  work: WLZ_HUF_WORK_SIZE bytes of the caller's
- * scratch, or NULL to allocate it (a fresh allocation this size is mapped
- * and faulted in on every call, which threads pay for together). */
-#define WLZ_HUF_WORK_SIZE ((size_t)257 * 256 * sizeof(uint32_t))
+ * scratch, zeroed before the first call (its counts are left zeroed by
+ * each: only the rows a stream used are cleared), or NULL to allocate it. */
+#define WLZ_HUF_WORK_SIZE ((size_t)257 * 256 * (sizeof(uint32_t) + sizeof(float)))
 size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
 		      size_t cap, void *work);
 

@@ -4,7 +4,6 @@
  * symbols and a lane's start) into at most 16 tables, and keeps them where
  * they beat one table by more than their header.
  */
-#include <math.h>
 #include <stdlib.h>
 #include "common/huf.h"
 
@@ -23,35 +22,43 @@ size_t wlz_huf_bound(size_t n, unsigned seg_log)
  * Huffman's, then lengths over MB clamped and the Kraft sum repaired. */
 static void code_lengths(const uint32_t *c, unsigned k, uint8_t *len)
 {
-	uint64_t w[512];
-	int parent[512];
-	unsigned alive[512], na = 0, nn = k;
+	/* Leaves sorted by weight (symbol index below it, so ties break the
+	 * same way each run); the nodes merged are then made in order of
+	 * weight, and two queues give the lightest pair in constant time. */
+	uint64_t key[256];
 	for (unsigned i = 0; i < k; i++)
-		w[i] = c[i], alive[na++] = i;
-	while (na > 1) {
-		/* The two lightest (k <= 256: quadratic is cheap enough here). */
-		unsigned a = 0, b = 1;
-		if (w[alive[b]] < w[alive[a]])
-			a = 1, b = 0;
-		for (unsigned i = 2; i < na; i++) {
-			if (w[alive[i]] < w[alive[a]])
-				b = a, a = i;
-			else if (w[alive[i]] < w[alive[b]])
-				b = i;
+		key[i] = (uint64_t)c[i] << 8 | i;
+	static const unsigned gaps[] = {57, 23, 10, 4, 1};
+	for (unsigned gi = 0; gi < sizeof(gaps) / sizeof(gaps[0]); gi++) {
+		const unsigned g = gaps[gi];
+		for (unsigned i = g; i < k; i++) {
+			const uint64_t x = key[i];
+			unsigned j = i;
+			for (; j >= g && key[j - g] > x; j -= g)
+				key[j] = key[j - g];
+			key[j] = x;
 		}
-		w[nn] = w[alive[a]] + w[alive[b]];
-		parent[alive[a]] = parent[alive[b]] = (int)nn;
-		const unsigned hi = a > b ? a : b, lo = a > b ? b : a;
-		alive[hi] = alive[--na];
-		alive[lo] = nn++;
 	}
-	parent[nn - 1] = -1;
-	for (unsigned i = 0; i < k; i++) {
-		unsigned d = 0;
-		for (int q = parent[i]; q >= 0; q = parent[q])
-			d++;
-		len[i] = (uint8_t)(d > MB ? MB : d);
+	uint64_t w[511];
+	uint16_t parent[511];
+	uint8_t depth[511];
+	for (unsigned i = 0; i < k; i++)
+		w[i] = key[i] >> 8;
+	unsigned leaf = 0, node = k;
+	const unsigned root = 2 * k - 2;
+	for (unsigned nn = k; nn <= root; nn++) {
+		w[nn] = 0;
+		for (int t = 0; t < 2; t++) {
+			const unsigned x = leaf < k && (node >= nn || w[leaf] <= w[node]) ? leaf++ : node++;
+			parent[x] = (uint16_t)nn;
+			w[nn] += w[x];
+		}
 	}
+	depth[root] = 0;
+	for (unsigned x = root; x-- > 0;)
+		depth[x] = (uint8_t)(depth[parent[x]] + 1);
+	for (unsigned i = 0; i < k; i++)
+		len[key[i] & 0xFF] = (uint8_t)(depth[i] > MB ? MB : depth[i]);
 	uint32_t kraft = 0;
 	for (unsigned i = 0; i < k; i++)
 		kraft += 1u << (MB - len[i]);
@@ -105,11 +112,22 @@ static uint64_t build_table(const uint32_t h[256], uint8_t len[256])
 	return bits;
 }
 
+/* log2(x) for x >= 1 to within 0.0011: the exponent, and a cubic on the
+ * mantissa (least squares, exact at both ends).  The clustering calls it
+ * thousands of times a stream, where libm's log2f stood out in profiles. */
+static inline float fast_log2(uint64_t x)
+{
+	const unsigned e = wlz_highbit64(x);
+	const uint64_t m = e > 23 ? x >> (e - 23) : x << (23 - e);
+	const float f = (float)(m & 0x7FFFFF) * (1.0f / 8388608.0f);
+	return (float)e + f * (1.4208645f + f * (-0.5772507f + f * 0.1563861f));
+}
+
 /* Clusters the active contexts into at most T groups (k-means on the cost
  * of coding a context's symbols with a group's distribution); grp[c] is
  * the group of context c, the start's group is 0, groups are dense.
  * Returns the number of groups. */
-static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, uint8_t *grp)
+static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, uint8_t *grp, float *dense)
 {
 	unsigned act[NCTX], na = 0;
 	for (unsigned c = 0; c < NCTX; c++)
@@ -132,26 +150,25 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 		for (unsigned i = 0; i < na; i++)
 			if (!seed[act[i]])
 				grp[act[i]] = 0xFF;
-		/* Each context's symbols, and all symbols present: the sums
-		 * below skip zero counts, which add nothing (the same sums,
-		 * the same clusters). */
-		uint8_t sym[NCTX][256], used[256];
-		uint16_t nsym[NCTX];
+		/* The symbols present, and each context's counts over them in
+		 * rows of a multiple of 8 (zero-padded): a context's cost under
+		 * a group is then a dense dot product, 8 lanes at a time. */
+		uint8_t used[256], any[256] = {0};
 		unsigned nu = 0;
-		uint8_t any[256] = {0};
-		for (unsigned i = 0; i < na; i++) {
-			const unsigned c = act[i];
-			unsigned m = 0;
+		for (unsigned i = 0; i < na; i++)
 			for (unsigned x = 0; x < 256; x++)
-				if (cnt[c][x]) {
-					sym[c][m++] = (uint8_t)x;
-					any[x] = 1;
-				}
-			nsym[c] = (uint16_t)m;
-		}
+				any[x] |= cnt[act[i]][x] != 0;
 		for (unsigned x = 0; x < 256; x++)
 			if (any[x])
 				used[nu++] = (uint8_t)x;
+		const unsigned nr = (nu + 7) & ~7u;
+		for (unsigned i = 0; i < na; i++) {
+			float *row = dense + (size_t)i * nr;
+			for (unsigned j = 0; j < nu; j++)
+				row[j] = (float)cnt[act[i]][used[j]];
+			for (unsigned j = nu; j < nr; j++)
+				row[j] = 0;
+		}
 		static const unsigned ITER = 6;
 		float cost[WLZ_HUF_MAX_TABLES][256];
 		/* Groups whose contexts changed: only their costs change. */
@@ -163,28 +180,36 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 				const unsigned c = act[i], g = grp[c];
 				if (g == 0xFF)
 					continue;
-				for (unsigned j = 0; j < nsym[c]; j++)
-					h[g][sym[c][j]] += cnt[c][sym[c][j]];
+				for (unsigned j = 0; j < nu; j++)
+					h[g][j] += cnt[c][used[j]];
 				ht[g] += tot[c];
 			}
-			for (unsigned g = 0; g < T; g++)
-				for (unsigned j = 0; dirty[g] && j < nu; j++) {
-					const unsigned x = used[j];
-					const float b = h[g][x] ? log2f((float)ht[g] / (float)h[g][x]) : MB + 1;
-					cost[g][x] = b < MB ? b : (h[g][x] ? MB : MB + 1);
+			for (unsigned g = 0; g < T; g++) {
+				if (!dirty[g])
+					continue;
+				const float lt = ht[g] ? fast_log2(ht[g]) : 0;
+				for (unsigned j = 0; j < nu; j++) {
+					const float b = h[g][j] ? lt - fast_log2(h[g][j]) : MB + 1;
+					cost[g][j] = b < MB ? b : (h[g][j] ? MB : MB + 1);
 				}
+				for (unsigned j = nu; j < nr; j++)
+					cost[g][j] = 0;
+			}
 			unsigned moved = 0;
 			memset(dirty, 0, sizeof(dirty));
 			for (unsigned i = 0; i < na; i++) {
 				const unsigned c = act[i];
+				const float *row = dense + (size_t)i * nr;
 				float best = 0;
 				unsigned bg = 0;
 				for (unsigned g = 0; g < T; g++) {
 					if (!ht[g])
 						continue;
-					float x = 0;
-					for (unsigned j = 0; j < nsym[c]; j++)
-						x += (float)cnt[c][sym[c][j]] * cost[g][sym[c][j]];
+					float acc[8] = {0};
+					for (unsigned j = 0; j < nr; j += 8)
+						for (unsigned l = 0; l < 8; l++)
+							acc[l] += row[j + l] * cost[g][j + l];
+					const float x = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
 					if (g == 0 || x < best)
 						best = x, bg = g;
 				}
@@ -247,44 +272,18 @@ static inline int bitw_flush(bitw *w)
 	return 1;
 }
 
-size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
-		      size_t cap, void *work)
+/* The body of src[0..n) from its counts cnt (tot: each context's total,
+ * all: each symbol's). */
+static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
+			     size_t cap, const uint32_t (*cnt)[256], const uint64_t *tot, const uint32_t *all,
+			     float *dense)
 {
-	if (n == 0 || seg_log < WLZ_HUF_SEG_MIN || seg_log > WLZ_HUF_SEG_MAX)
-		return 0;
-	if (max_tables < 1)
-		max_tables = 1;
-	if (max_tables > WLZ_HUF_MAX_TABLES)
-		max_tables = WLZ_HUF_MAX_TABLES;
-	uint32_t(*cnt)[256] = work ? work : calloc(NCTX, sizeof(*cnt));
-	if (!cnt)
-		return 0;
-	if (work)
-		memset(cnt, 0, WLZ_HUF_WORK_SIZE);
 	const size_t seg = (size_t)1 << seg_log, nseg = (n + seg - 1) >> seg_log;
-	for (size_t g = 0; g < nseg; g++) {
-		const uint8_t *s = src + g * seg;
-		const size_t m = g + 1 < nseg ? seg : n - g * seg;
-		for (unsigned l = 0; l < WLZ_HUF_LANES; l++) {
-			size_t a, b;
-			wlz_huf_lane(m, l, &a, &b);
-			for (size_t j = a; j < b; j++)
-				cnt[j == a ? START : s[j - 1]][s[j]]++;
-		}
-	}
-	uint64_t tot[NCTX] = {0};
-	uint32_t all[256] = {0};
-	for (unsigned c = 0; c < NCTX; c++)
-		for (unsigned s = 0; s < 256; s++)
-			tot[c] += cnt[c][s], all[s] += cnt[c][s];
 	unsigned k = 0;
 	for (unsigned s = 0; s < 256; s++)
 		k += all[s] != 0;
-	if (k < 2) {
-		if (!work)
-			free(cnt);
+	if (k < 2)
 		return 0;
-	}
 
 	/* One table, and the clustered ones: keep the smaller. */
 	uint8_t len[WLZ_HUF_MAX_TABLES][256], grp[NCTX] = {0};
@@ -293,7 +292,7 @@ size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned m
 	size_t hdr_nib = k;
 	if (max_tables > 1) {
 		uint8_t lc[WLZ_HUF_MAX_TABLES][256], gc[NCTX] = {0};
-		const unsigned tc = cluster((const uint32_t(*)[256])cnt, tot, max_tables, gc);
+		const unsigned tc = cluster(cnt, tot, max_tables, gc, dense);
 		uint64_t bc = 0;
 		for (unsigned g = 0; g < tc; g++) {
 			uint32_t h[256] = {0};
@@ -322,9 +321,6 @@ size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned m
 		for (unsigned s = 0; s < 256; s++)
 			cl[t][s] = kt == 1 ? 0 : len[t][s];
 	}
-	if (!work)
-		free(cnt);
-
 	const size_t hdr = 2 + 32 + (hdr_nib + 1) / 2;
 	if (cap < hdr + 4 * nseg)
 		return 0;
@@ -379,4 +375,44 @@ size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned m
 		wlz_wr32(sizes + 4 * g, (uint32_t)(p - start));
 	}
 	return (size_t)(p - dst);
+}
+
+size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
+		      size_t cap, void *work)
+{
+	if (n == 0 || seg_log < WLZ_HUF_SEG_MIN || seg_log > WLZ_HUF_SEG_MAX)
+		return 0;
+	if (max_tables < 1)
+		max_tables = 1;
+	if (max_tables > WLZ_HUF_MAX_TABLES)
+		max_tables = WLZ_HUF_MAX_TABLES;
+	uint32_t(*cnt)[256] = work ? work : calloc(1, WLZ_HUF_WORK_SIZE);
+	if (!cnt)
+		return 0;
+	const size_t seg = (size_t)1 << seg_log, nseg = (n + seg - 1) >> seg_log;
+	for (size_t g = 0; g < nseg; g++) {
+		const uint8_t *s = src + g * seg;
+		const size_t m = g + 1 < nseg ? seg : n - g * seg;
+		for (unsigned l = 0; l < WLZ_HUF_LANES; l++) {
+			size_t a, b;
+			wlz_huf_lane(m, l, &a, &b);
+			for (size_t j = a; j < b; j++)
+				cnt[j == a ? START : s[j - 1]][s[j]]++;
+		}
+	}
+	uint64_t tot[NCTX] = {0};
+	uint32_t all[256] = {0};
+	for (unsigned c = 0; c < NCTX; c++)
+		for (unsigned s = 0; s < 256; s++)
+			tot[c] += cnt[c][s], all[s] += cnt[c][s];
+	const size_t r = encode_counted(src, n, seg_log, max_tables, dst, cap, (const uint32_t(*)[256])cnt, tot, all,
+					(float *)(cnt + NCTX));
+	/* The scratch goes back zeroed: only the contexts seen have counts. */
+	if (work) {
+		for (unsigned c = 0; c < NCTX; c++)
+			if (tot[c])
+				memset(cnt[c], 0, sizeof(cnt[c]));
+	} else
+		free(cnt);
+	return r;
 }

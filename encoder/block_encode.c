@@ -36,7 +36,7 @@ wlz_benc *wlz_benc_create(uint32_t block_size)
 		ok = ok && be->raw[s];
 	}
 	be->lows = malloc(maxtok * 8);
-	be->huf_work = malloc(WLZ_HUF_WORK_SIZE);
+	be->huf_work = calloc(1, WLZ_HUF_WORK_SIZE);
 	ok = ok && be->lows && be->huf_work;
 	be->out_cap = (size_t)block_size + 1024;
 	be->out = malloc(be->out_cap);

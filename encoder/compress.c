@@ -70,7 +70,7 @@ struct wlz_cctx {
 	int nthreads;
 	worker *w;
 	int nw;
-	int w_level;
+	const wlz_lparams *w_lp;
 	unsigned w_block_log;
 };
 
@@ -229,18 +229,17 @@ WLZ_EXPORT size_t wlz_compress_bound(uint64_t src_size)
 	return (size_t)b;
 }
 
-static wlz_error ensure_workers(wlz_cctx *cc, int nw)
+static wlz_error ensure_workers(wlz_cctx *cc, int nw, const wlz_lparams *lp)
 {
-	if (cc->nw >= nw && cc->w_level == cc->opt.level && cc->w_block_log == cc->opt.block_log)
+	if (cc->nw >= nw && cc->w_lp == lp && cc->w_block_log == cc->opt.block_log)
 		return WLZ_OK;
 	free_workers(cc);
 	cc->w = calloc((size_t)nw, sizeof(worker));
 	if (!cc->w)
 		return WLZ_ERR_NOMEM;
 	cc->nw = nw;
-	cc->w_level = cc->opt.level;
+	cc->w_lp = lp;
 	cc->w_block_log = cc->opt.block_log;
-	const wlz_lparams *lp = wlz_level_params(cc->opt.level);
 	uint32_t bs = (uint32_t)1 << cc->opt.block_log;
 	for (int i = 0; i < nw; i++) {
 		cc->w[i].ps = wlz_parser_create(lp, bs);
@@ -721,7 +720,7 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	if (!en)
 		return WLZ_ERR_NOMEM;
 	en->cc = cc;
-	en->lp = wlz_level_params(cc->opt.level);
+	en->lp = wlz_level_params_for(cc->opt.level, size_hint);
 	en->bp = (wlz_bparams){cc->opt.streams, en->lp->zlevel, WLZ_HUF_MAX_TABLES};
 	en->rd = rd;
 	en->rdo = rdo;
@@ -731,7 +730,7 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	atomic_init(&en->lv_next, 0);
 	atomic_init(&en->lv_busy, 0);
 	outs o = { wr, wro, 0, { 0 } };
-	wlz_error err = ensure_workers(cc, en->nthreads);
+	wlz_error err = ensure_workers(cc, en->nthreads, en->lp);
 	pthread_t *tid = NULL;
 	pool_arg *args = NULL;
 	int started = 1;

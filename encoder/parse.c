@@ -1,7 +1,7 @@
 /*
  * parse.c - block parsing: the level table, the parser's life cycle, the
  * block's literal costs, and the choice of parse: fast (parse_fast.c,
- * levels 1 and 2), lazy (parse_lazy.c) or price-based (parse_opt.c); far
+ * levels 1 to 4), lazy (parse_lazy.c) or price-based (parse_opt.c); far
  * matches come from parse_far.c.
  *
  * All choices go through one cost model in 1/16 bit units: a literal costs
@@ -17,13 +17,15 @@
 #include "encoder/parse_impl.h"
 
 /* Level table: low levels fast (hash tables, no chains), middle lazy,
- * high levels price-based. */
+ * high levels price-based.  Levels 1 to 3 look up far anchors sparsely
+ * (one in 32 or 64 bytes): the near tables and the entropy coder give most
+ * of their ratio, and the far pass costs in proportion to its anchors. */
 static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
 	/*     slen sdep  near     llen ldep lazy opt nice skip zl rate wlog fast */
-	[1] = { 6,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  16,  27, 1 },
-	[2] = { 5,  2,   1 << 17,  16,  3,  0,  0,  48,  6,  1,  8,  27, 2 },
-	[3] = { 5,  4,   1 << 18,  12,  4,  1,  0,  64,  7,  5,  4,  28, 2 },
-	[4] = { 5,  8,   1 << 18,  12,  4,  1,  0,  64,  0,  4,  8,  28, 0 },
+	[1] = { 6,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  64, 27, 1 },
+	[2] = { 5,  1,   1 << 17,  16,  2,  1,  0,  32,  6,  1,  64, 27, 2 },
+	[3] = { 5,  2,   1 << 18,  16,  2,  1,  0,  32,  7,  5,  32, 28, 2 },
+	[4] = { 5,  4,   1 << 18,  12,  4,  1,  0,  64,  7,  5,  4,  28, 2 },
 	[5] = { 5,  16,  1 << 19,  12,  4,  2,  0,  96,  0,  5,  8,  28, 0 },
 	[6] = { 5,  24,  1 << 19,  12,  4,  2,  0,  128, 0,  6,  8,  28, 0 },
 	[7] = { 4,  32,  1 << 20,  12,  4,  2,  0,  128, 0,  7,  4,  28, 0 },
@@ -46,6 +48,16 @@ const wlz_lparams *wlz_level_params(int level)
 	if (level < WLZ_LEVEL_MIN || level > WLZ_LEVEL_MAX)
 		return NULL;
 	return &wlz_levels[level];
+}
+
+const wlz_lparams *wlz_level_params_for(int level, uint64_t size)
+{
+	/* Level 4 is level 3 with deeper near buckets and far anchors 8 times
+	 * as dense: on a small input that costs seconds at most, and the
+	 * archive is smaller by some percent (bench/RESULTS.md). */
+	if (level == WLZ_LEVEL_DEFAULT && size <= WLZ_SMALL_INPUT)
+		level = 4;
+	return wlz_level_params(level);
 }
 
 

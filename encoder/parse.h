@@ -45,6 +45,11 @@ typedef struct wlz_view {
 } wlz_view;
 
 const wlz_lparams *wlz_level_params(int level);
+/* The parameters for an input of the size the caller states (UINT64_MAX:
+ * unknown): the default level searches harder on inputs up to
+ * WLZ_SMALL_INPUT, whose time is small whatever the level. */
+#define WLZ_SMALL_INPUT ((uint64_t)64 << 20)
+const wlz_lparams *wlz_level_params_for(int level, uint64_t size);
 
 typedef struct wlz_parser wlz_parser;
 

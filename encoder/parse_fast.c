@@ -1,5 +1,5 @@
 /*
- * parse_fast.c - the fast parse of the low levels.
+ * parse_fast.c - the fast parse of the low levels (1 to 4).
  *
  * As zstd's fast and double-fast finders: one or two hash tables holding the
  * last position of each hash (no chains), filled as the parse goes and at
@@ -16,9 +16,9 @@
 #define FAST_LONG_LEN 8
 
 /* The short table has buckets of short_depth ways (1, 2, 4, 8 or 16: one
- * cache line at most), newest first.  Table sizes, log2 entries: levels 1
- * and 2 stay in L2; deep buckets cover more of the block (level 3: 512 Ki
- * positions, 2 MiB), which text needs. */
+ * cache line at most), newest first.  Tables of up to 4 ways stay in L2;
+ * deeper buckets (8 ways and more: 512 Ki positions, 2 MiB) cover more of
+ * the block, which text needs. */
 static unsigned short_ways_log(const wlz_parser *ps)
 {
 	const unsigned d = ps->lp.short_depth;
