@@ -18,13 +18,13 @@
 
 /* Level table: low levels fast (hash tables, no chains), middle lazy,
  * high levels price-based.  Levels 1 to 3 look up far anchors sparsely
- * (one in 32 or 64 bytes): the near tables and the entropy coder give most
+ * (one in 16 to 64 bytes): the near tables and the entropy coder give most
  * of their ratio, and the far pass costs in proportion to its anchors. */
 static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
 	/*     slen sdep  near     llen ldep lazy opt nice skip zl rate wlog fast */
 	[1] = { 6,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  64, 27, 1 },
 	[2] = { 5,  1,   1 << 17,  16,  2,  1,  0,  32,  6,  1,  64, 27, 2 },
-	[3] = { 5,  2,   1 << 18,  16,  2,  1,  0,  32,  7,  5,  32, 28, 2 },
+	[3] = { 5,  2,   1 << 18,  16,  2,  1,  0,  32,  7,  5,  16, 28, 2 },
 	[4] = { 5,  4,   1 << 18,  12,  4,  1,  0,  64,  7,  5,  4,  28, 2 },
 	[5] = { 5,  16,  1 << 19,  12,  4,  2,  0,  96,  0,  5,  8,  28, 0 },
 	[6] = { 5,  24,  1 << 19,  12,  4,  2,  0,  128, 0,  6,  8,  28, 0 },
