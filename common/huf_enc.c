@@ -18,27 +18,24 @@ size_t wlz_huf_bound(size_t n, unsigned seg_log)
 	       (n * MB + 7) / 8;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* Code lengths of the k >= 2 symbols with counts c, at most MB bits:
  * Huffman's, then lengths over MB clamped and the Kraft sum repaired. */
 static void code_lengths(const uint32_t *c, unsigned k, uint8_t *len)
 {
-	/* Leaves sorted by weight (symbol index below it, so ties break the
-	 * same way each run); the nodes merged are then made in order of
-	 * weight, and two queues give the lightest pair in constant time. */
+	/* Leaves sorted by weight (symbol index below it: keys are unique, so
+	 * the order is the same each run); the nodes merged are then made in
+	 * order of weight, and two queues give the lightest pair in constant
+	 * time. */
 	uint64_t key[256];
 	for (unsigned i = 0; i < k; i++)
 		key[i] = (uint64_t)c[i] << 8 | i;
-	static const unsigned gaps[] = {57, 23, 10, 4, 1};
-	for (unsigned gi = 0; gi < sizeof(gaps) / sizeof(gaps[0]); gi++) {
-		const unsigned g = gaps[gi];
-		for (unsigned i = g; i < k; i++) {
-			const uint64_t x = key[i];
-			unsigned j = i;
-			for (; j >= g && key[j - g] > x; j -= g)
-				key[j] = key[j - g];
-			key[j] = x;
-		}
-	}
+	qsort(key, k, sizeof(key[0]), cmp_u64);
 	uint64_t w[511];
 	uint16_t parent[511];
 	uint8_t depth[511];

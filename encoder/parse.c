@@ -52,9 +52,9 @@ const wlz_lparams *wlz_level_params(int level)
 
 const wlz_lparams *wlz_level_params_for(int level, uint64_t size)
 {
-	/* Level 4 is level 3 with deeper near buckets and far anchors 8 times
-	 * as dense: on a small input that costs seconds at most, and the
-	 * archive is smaller by some percent (bench/RESULTS.md). */
+	/* Level 4 is level 3 with deeper near and far buckets and far anchors
+	 * 4 times as dense: on a small input that costs seconds at most, and
+	 * the archive is smaller by some percent (bench/RESULTS.md). */
 	if (level == WLZ_LEVEL_DEFAULT && size <= WLZ_SMALL_INPUT)
 		level = 4;
 	return wlz_level_params(level);
