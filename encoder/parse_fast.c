@@ -64,6 +64,21 @@ static inline void fast_insert(const fstate *f, uint64_t q)
 		f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)] = v;
 }
 
+/* The block's far matches that cover p, kept in *best when they gain more. */
+static inline void fast_far(wlz_parser *ps, uint64_t p, uint64_t rep, cand *best)
+{
+	const struct wlz_fmatch *m[2];
+	const unsigned nm = far_matches_at(ps, p, m);
+	for (unsigned k = 0; k < nm; k++) {
+		const int64_t g = gain_of(ps, p, m[k]->end - p, m[k]->dist, m[k]->dist == rep);
+		if (g > best->gain) {
+			best->gain = g;
+			best->len = m[k]->end - p;
+			best->dist = m[k]->dist;
+		}
+	}
+}
+
 /* Best candidate at p (entered into the tables): the repeat distance, the
  * long table, the short table, then the far table at anchors. */
 static inline cand fast_search(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t rep)
@@ -88,17 +103,84 @@ static inline cand fast_search(wlz_parser *ps, const fstate *f, uint64_t p, uint
 		if (wlz_rd32(src + w[i] - 1 + f->tb) == x)
 			fast_consider(ps, p, w[i] - 1 + f->tb, limit, 0, &best);
 	short_put(w, ways, v);
-	const struct wlz_fmatch *m[2];
-	const unsigned nm = far_matches_at(ps, p, m);
-	for (unsigned k = 0; k < nm; k++) {
-		const int64_t g = gain_of(ps, p, m[k]->end - p, m[k]->dist, m[k]->dist == rep);
-		if (g > best.gain) {
-			best.gain = g;
-			best.len = m[k]->end - p;
-			best.dist = m[k]->dist;
+	fast_far(ps, p, rep, &best);
+	return best;
+}
+
+/* Emits the match c found at p (literals since anchor before it), grown
+ * backwards into those literals, and enters two of its positions, as
+ * zstd's finders do, so that the next repeat of these bytes finds this
+ * copy.  Returns where the match ends. */
+static inline uint64_t fast_emit(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t anchor, cand c, size_t *nt)
+{
+	const uint8_t *src = f->src;
+	while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist] &&
+	       (p - 1 - c.dist >= ps->bstart || diag_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1)) {
+		p--;
+		c.len++;
+	}
+	wlz_token *t = &ps->tok[(*nt)++];
+	t->lit = (uint32_t)(p - anchor);
+	t->mlen = (uint32_t)c.len;
+	t->dist = c.dist;
+	const uint64_t end = p + c.len;
+	if (end < ps->pend) {
+		fast_insert(f, p + 2);
+		fast_insert(f, end - 2);
+	}
+	return end;
+}
+
+/* Level 1: one way, greedy.  The table slot and the source of the next
+ * position are fetched while this one is measured, as zstd's fast finder
+ * pipelines its lookups: most of the time of a plain loop went to waiting
+ * on those two loads. */
+static size_t parse_fast1(wlz_parser *ps, fstate *f, uint64_t p)
+{
+	const uint8_t *src = f->src;
+	const uint64_t pend = ps->pend, tb = f->tb;
+	const unsigned slen = f->slen, slog = f->slog, skip = ps->lp.skip;
+	uint32_t *st = f->st;
+	uint64_t anchor = p, rep = 0;
+	size_t nt = 0;
+	/* the slot of p, read (and p entered) one step early */
+	uint32_t *e = st + wlz_hash_bytes(src + p, slen, slog);
+	uint32_t c = *e;
+	*e = (uint32_t)(p - tb + 1);
+	while (p < pend) {
+		const uint64_t step = skip ? 1 + ((p - anchor) >> skip) : 1;
+		const uint64_t q = p + step;
+		uint32_t *eq = NULL;
+		uint32_t cq = 0;
+		if (q < pend) {
+			eq = st + wlz_hash_bytes(src + q, slen, slog);
+			cq = *eq;
+			if (cq)
+				__builtin_prefetch(src + cq - 1 + tb);
+		}
+		const uint64_t limit = ps->bend - p;
+		cand best = {0, 0, 0};
+		if (rep && rep <= p && wlz_rd32(src + p) == wlz_rd32(src + p - rep))
+			fast_consider(ps, p, p - rep, limit, 1, &best);
+		if (c && wlz_rd32(src + c - 1 + tb) == wlz_rd32(src + p))
+			fast_consider(ps, p, c - 1 + tb, limit, 0, &best);
+		fast_far(ps, p, rep, &best);
+		if (best.gain <= 0) {
+			if (eq)
+				*eq = (uint32_t)(q - tb + 1);
+			p = q;
+			c = cq;
+			continue;
+		}
+		rep = best.dist;
+		p = anchor = fast_emit(ps, f, p, anchor, best, &nt);
+		if (p < pend) {
+			e = st + wlz_hash_bytes(src + p, slen, slog);
+			c = *e;
+			*e = (uint32_t)(p - tb + 1);
 		}
 	}
-	return best;
+	return nt;
 }
 
 wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
@@ -106,7 +188,6 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 	WLZ_TRY(wlz_parse_far_prepass(ps));
 	fstate f = {ps->src, ps->fst, ps->lp.fast >= 2 ? ps->flt : NULL, short_log(ps), long_log(ps),
 		    ps->lp.short_len, short_ways_log(ps), 0};
-	const uint8_t *src = ps->src;
 	const uint64_t bstart = ps->bstart, pend = ps->pend;
 	/* Without a gap the bytes just before the block are near sources too. */
 	const uint64_t pre = ps->gap ? bstart : ps->ws;
@@ -118,6 +199,10 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 		fast_insert(&f, q);
 	uint64_t p = bstart, anchor = p, rep = 0;
 	size_t nt = 0;
+	if (ps->lp.fast == 1 && f.wlog == 0 && !ps->lp.lazy) {
+		*ntok = p < pend ? parse_fast1(ps, &f, p) : 0;
+		return WLZ_OK;
+	}
 	while (p < pend) {
 		cand c = fast_search(ps, &f, p, rep);
 		if (c.gain <= 0) {
@@ -131,26 +216,8 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 			c = c2;
 			p++;
 		}
-		/* Grow the match backwards into the pending literals. */
-		while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist] &&
-		       (p - 1 - c.dist >= bstart || diag_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1)) {
-			p--;
-			c.len++;
-		}
-		ps->tok[nt].lit = (uint32_t)(p - anchor);
-		ps->tok[nt].mlen = (uint32_t)c.len;
-		ps->tok[nt].dist = c.dist;
-		nt++;
 		rep = c.dist;
-		const uint64_t end = p + c.len;
-		/* As zstd's finders: enter two positions of the match, so that
-		 * the next repeat of these bytes finds this copy. */
-		if (end < pend) {
-			fast_insert(&f, p + 2);
-			fast_insert(&f, end - 2);
-		}
-		p = end;
-		anchor = p;
+		p = anchor = fast_emit(ps, &f, p, anchor, c, &nt);
 	}
 	*ntok = nt;
 	return WLZ_OK;
