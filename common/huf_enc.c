@@ -358,7 +358,19 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 			wlz_huf_lane(m, l, &a, &b);
 			bitw w = {p, (uint8_t *)end, 0, 0};
 			unsigned t = 0;
-			for (size_t j = a; j < b; j++) {
+			size_t j = a;
+			/* Three codes (at most 30 bits) between flushes: the
+			 * accumulator holds under 32 bits after each. */
+			for (; j + 3 <= b; j += 3) {
+				for (unsigned u = 0; u < 3; u++) {
+					w.acc |= (uint64_t)code[t][s[j + u]] << w.n;
+					w.n += cl[t][s[j + u]];
+					t = grp[s[j + u]];
+				}
+				if (!bitw_put(&w, 0, 0))
+					return 0;
+			}
+			for (; j < b; j++) {
 				if (!bitw_put(&w, code[t][s[j]], cl[t][s[j]]))
 					return 0;
 				t = grp[s[j]];
@@ -393,8 +405,10 @@ size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned m
 		for (unsigned l = 0; l < WLZ_HUF_LANES; l++) {
 			size_t a, b;
 			wlz_huf_lane(m, l, &a, &b);
-			for (size_t j = a; j < b; j++)
-				cnt[j == a ? START : s[j - 1]][s[j]]++;
+			if (a < b)
+				cnt[START][s[a]]++;
+			for (size_t j = a + 1; j < b; j++)
+				cnt[s[j - 1]][s[j]]++;
 		}
 	}
 	uint64_t tot[NCTX] = {0};
