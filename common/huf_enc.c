@@ -120,6 +120,16 @@ static inline float fast_log2(uint64_t x)
 	return (float)e + f * (1.4208645f + f * (-0.5772507f + f * 0.1563861f));
 }
 
+/* Adds (sign 1) or removes (-1) context counts cc over the nu symbols
+ * used to a group's. */
+static void move_counts(uint64_t *h, uint64_t *ht, const uint32_t *cc, const uint8_t *used, unsigned nu,
+			uint64_t tot, int sign)
+{
+	for (unsigned j = 0; j < nu; j++)
+		h[j] += (uint64_t)(int64_t)sign * cc[used[j]];
+	*ht += (uint64_t)(int64_t)sign * tot;
+}
+
 /* Clusters the active contexts into at most T groups (k-means on the cost
  * of coding a context's symbols with a group's distribution); grp[c] is
  * the group of context c, the start's group is 0, groups are dense.
@@ -171,16 +181,20 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 		/* Groups whose contexts changed: only their costs change. */
 		uint8_t dirty[WLZ_HUF_MAX_TABLES];
 		memset(dirty, 1, sizeof(dirty));
+		/* Each group's counts, kept up to date as contexts move. */
+		uint64_t h[WLZ_HUF_MAX_TABLES][256] = {{0}}, ht[WLZ_HUF_MAX_TABLES] = {0};
+		for (unsigned i = 0; i < na; i++) {
+			const unsigned c = act[i], g = grp[c];
+			if (g == 0xFF)
+				continue;
+			for (unsigned j = 0; j < nu; j++)
+				h[g][j] += cnt[c][used[j]];
+			ht[g] += tot[c];
+		}
 		for (unsigned it = 0; it < ITER; it++) {
-			uint64_t h[WLZ_HUF_MAX_TABLES][256] = {{0}}, ht[WLZ_HUF_MAX_TABLES] = {0};
-			for (unsigned i = 0; i < na; i++) {
-				const unsigned c = act[i], g = grp[c];
-				if (g == 0xFF)
-					continue;
-				for (unsigned j = 0; j < nu; j++)
-					h[g][j] += cnt[c][used[j]];
-				ht[g] += tot[c];
-			}
+			/* (the pass below sees the groups as they stood) */
+			uint64_t ht0[WLZ_HUF_MAX_TABLES];
+			memcpy(ht0, ht, sizeof(ht0));
 			for (unsigned g = 0; g < T; g++) {
 				if (!dirty[g])
 					continue;
@@ -200,7 +214,7 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 				float best = 0;
 				unsigned bg = 0;
 				for (unsigned g = 0; g < T; g++) {
-					if (!ht[g])
+					if (!ht0[g])
 						continue;
 					float acc[8] = {0};
 					for (unsigned j = 0; j < nr; j += 8)
@@ -213,8 +227,11 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 				if (grp[c] != bg) {
 					moved++;
 					dirty[bg] = 1;
-					if (grp[c] != 0xFF)
+					if (grp[c] != 0xFF) {
 						dirty[grp[c]] = 1;
+						move_counts(h[grp[c]], &ht[grp[c]], cnt[c], used, nu, tot[c], -1);
+					}
+					move_counts(h[bg], &ht[bg], cnt[c], used, nu, tot[c], 1);
 				}
 				grp[c] = (uint8_t)bg;
 			}
