@@ -120,14 +120,14 @@ static inline float fast_log2(uint64_t x)
 	return (float)e + f * (1.4208645f + f * (-0.5772507f + f * 0.1563861f));
 }
 
-/* Adds (sign 1) or removes (-1) context counts cc over the nu symbols
+/* Adds (add = 1) or removes (0) context counts cc over the nu symbols
  * used to a group's. */
 static void move_counts(uint64_t *h, uint64_t *ht, const uint32_t *cc, const uint8_t *used, unsigned nu,
-			uint64_t tot, int sign)
+			uint64_t tot, int add)
 {
 	for (unsigned j = 0; j < nu; j++)
-		h[j] += (uint64_t)(int64_t)sign * cc[used[j]];
-	*ht += (uint64_t)(int64_t)sign * tot;
+		h[j] = add ? h[j] + cc[used[j]] : h[j] - cc[used[j]];
+	*ht = add ? *ht + tot : *ht - tot;
 }
 
 /* Clusters the active contexts into at most T groups (k-means on the cost
@@ -229,7 +229,7 @@ static unsigned cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigne
 					dirty[bg] = 1;
 					if (grp[c] != 0xFF) {
 						dirty[grp[c]] = 1;
-						move_counts(h[grp[c]], &ht[grp[c]], cnt[c], used, nu, tot[c], -1);
+						move_counts(h[grp[c]], &ht[grp[c]], cnt[c], used, nu, tot[c], 0);
 					}
 					move_counts(h[bg], &ht[bg], cnt[c], used, nu, tot[c], 1);
 				}
@@ -260,10 +260,9 @@ typedef struct bitw {
 	unsigned n;
 } bitw;
 
-static inline int bitw_put(bitw *w, uint32_t code, unsigned len)
+/* Writes out 32 bits once the accumulator holds that many. */
+static inline int bitw_spill(bitw *w)
 {
-	w->acc |= (uint64_t)code << w->n;
-	w->n += len;
 	if (w->n >= 32) {
 		if (w->end - w->p < 4)
 			return 0;
@@ -273,6 +272,13 @@ static inline int bitw_put(bitw *w, uint32_t code, unsigned len)
 		w->n -= 32;
 	}
 	return 1;
+}
+
+static inline int bitw_put(bitw *w, uint32_t code, unsigned len)
+{
+	w->acc |= (uint64_t)code << w->n;
+	w->n += len;
+	return bitw_spill(w);
 }
 
 static inline int bitw_flush(bitw *w)
@@ -384,7 +390,7 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 					w.n += cl[t][s[j + u]];
 					t = grp[s[j + u]];
 				}
-				if (!bitw_put(&w, 0, 0))
+				if (!bitw_spill(&w))
 					return 0;
 			}
 			for (; j < b; j++) {

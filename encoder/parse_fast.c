@@ -133,8 +133,7 @@ static inline uint64_t fast_emit(wlz_parser *ps, const fstate *f, uint64_t p, ui
 
 /* Level 1: one way, greedy.  The table slot and the source of the next
  * position are fetched while this one is measured, as zstd's fast finder
- * pipelines its lookups: most of the time of a plain loop went to waiting
- * on those two loads. */
+ * pipelines its lookups, so that their misses overlap the work here. */
 static size_t parse_fast1(wlz_parser *ps, fstate *f, uint64_t p)
 {
 	const uint8_t *src = f->src;
