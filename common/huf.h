@@ -23,8 +23,8 @@
 #include "common/wlz_internal.h"
 
 #define WLZ_HUF_LANES 32
-/* Codes of at most 10 bits: 16 tables of 2^10 16-bit entries (32 KiB) fit a
- * CPU's L1 and leave a GPU room for more blocks per SM; 11 bits made the
+/* Codes of at most 10 bits: tables of 2^10 entries stay in a CPU's L1 or
+ * L2 and leave a GPU room for more blocks per SM; 11 bits made the
  * archives under 0.4% smaller. */
 #define WLZ_HUF_MAX_BITS 10
 #define WLZ_HUF_MAX_TABLES 16
@@ -80,7 +80,7 @@ wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *
 
 /* Decodes a body to exactly n symbols; an error unless every size, table
  * and lane is as SPEC.md says (padding bits zero, lanes used exactly).
- * t is the caller's scratch (64 KiB: kept off the stack). */
+ * t is the caller's scratch (68 KiB: kept off the stack). */
 wlz_error wlz_huf_decode(const uint8_t *src, size_t csize, uint8_t *dst, size_t n, wlz_huf_tables *t);
 
 /* The symbols of lane l of a segment of m symbols: [*from, *to). */

@@ -1,12 +1,13 @@
 /*
  * huf_dec.c - the Huffman part coder's decoder (layout in huf.h).
  *
- * Lanes run four at a time so that four table-lookup chains overlap; each
- * step reads 64 bits at the lane's bit position, enough for five codes of
- * at most 10 bits, so the loop has no refill branch (huf_lanes_impl.h,
- * built for the baseline and for BMI2).  The fast loop runs only while
- * every read stays inside the body; the tail of each lane is decoded with
- * reads bounded by its own bytes.
+ * Lanes run eight at a time so that eight table-lookup chains overlap;
+ * each step reads 64 bits at the lane's bit position, enough for five
+ * codes of at most 10 bits, so the loop has no refill branch
+ * (huf_lanes_impl.h, built for the baseline and for BMI2).  The fast
+ * loop runs only while every read stays inside the body and every lane
+ * has a whole step of symbols left; the tail of each lane is decoded one
+ * symbol at a time with reads bounded by its own bytes.
  */
 #include <string.h>
 #include "common/huf.h"
@@ -125,7 +126,7 @@ wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *
 #include "common/huf_lanes_impl.h"
 #undef HUF_RUN_GROUP
 
-typedef void (*run_group_fn)(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *lim);
+typedef void (*run_group_fn)(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *base, const uint8_t *lim);
 
 /* The lane loop built for this CPU (BMI2's shifts by a register take one
  * micro-op, the baseline's three). */
@@ -142,7 +143,7 @@ static run_group_fn pick_run_group(void)
 static int finish_lane(const uint32_t *tab, wlz_huf_lstate *L)
 {
 	const uint64_t nbits = 8 * (uint64_t)L->size;
-	for (; L->left; L->left--) {
+	for (; L->o < L->end;) {
 		const size_t b = (size_t)(L->pos >> 3);
 		uint32_t w = 0;
 		for (unsigned i = 0; i < 3 && b + i < L->size; i++)
@@ -173,11 +174,11 @@ static int decode_segment(run_group_fn run_group, const uint32_t *tab, const uin
 		const size_t ls = l + 1 < WLZ_HUF_LANES ? wlz_rd16(seg + 2 * l) : sz - at;
 		if (ls > sz - at)
 			return 0;
-		L[l] = (wlz_huf_lstate){seg + at, ls, 0, 0, out + a, b - a};
+		L[l] = (wlz_huf_lstate){seg + at, ls, 0, 0, out + a, out + b};
 		at += ls;
 	}
 	for (unsigned g = 0; g < WLZ_HUF_LANES; g += WLZ_HUF_GROUP)
-		run_group(tab, L + g, lim);
+		run_group(tab, L + g, seg, lim);
 	for (unsigned l = 0; l < WLZ_HUF_LANES; l++)
 		if (!finish_lane(tab, &L[l]))
 			return 0;

@@ -5,74 +5,59 @@
  */
 #include "common/huf_lanes.h"
 
-/* One step of lane i: PER_READ symbols from one 64-bit read.  State in
- * locals (not the lane array) so that the chains stay in registers; eight
- * of them side by side hide the table lookups that miss L1. */
-#define HUF_STEP(i)                                                                               \
-	do {                                                                                      \
-		/* A marker bit above the codes: the bits consumed are then its   \
-		 * distance from the top, one count for the step. */             \
-		uint64_t v = wlz_rd64(p##i + (pos##i >> 3)) >> (pos##i & 7) | 1ull << 63;        \
-		for (unsigned u = 0; u < WLZ_HUF_PER_READ; u++) {                                 \
-			const uint32_t e = tab[t##i + (v & (WLZ_HUF_TAB_SIZE - 1))];               \
-			o##i[u] = (uint8_t)(e >> 8);                                              \
-			v >>= e & 63;                                                             \
-			t##i = e >> 16;                                                           \
-		}                                                                                 \
-		pos##i += (uint64_t)__builtin_clzll(v);                                           \
-		o##i += WLZ_HUF_PER_READ;                                                         \
-	} while (0)
-
-#if WLZ_HUF_GROUP != 8
-#error "the loop below runs 8 lanes"
-#endif
-
+/* One step: PER_READ codes of each lane of the group, from one 64-bit read
+ * per lane.  Each round of lookups goes across the lanes (not one lane's
+ * five codes after another's), so that eight independent chains stand
+ * side by side in the instruction stream and the core overlaps their
+ * latencies without a deep window.  Bit positions count from the
+ * segment's start, so one pointer serves all lanes. */
 #ifndef HUF_LINKAGE
 #define HUF_LINKAGE
 #endif
 
-#define HUF_LOAD(i)                                                                               \
-	const uint8_t *p##i = L[i].p;                                                             \
-	uint64_t pos##i = L[i].pos;                                                               \
-	unsigned t##i = L[i].t;                                                                   \
-	uint8_t *o##i = L[i].o
-#define HUF_SAVE(i) (L[i].pos = pos##i, L[i].t = t##i, L[i].o = o##i)
+#define G WLZ_HUF_GROUP
 
-HUF_LINKAGE void HUF_RUN_GROUP(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *lim)
+HUF_LINKAGE void HUF_RUN_GROUP(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *base, const uint8_t *lim)
 {
 	for (size_t it; (it = wlz_huf_safe_steps(L, lim)) != 0;) {
-		HUF_LOAD(0);
-		HUF_LOAD(1);
-		HUF_LOAD(2);
-		HUF_LOAD(3);
-		HUF_LOAD(4);
-		HUF_LOAD(5);
-		HUF_LOAD(6);
-		HUF_LOAD(7);
-		for (size_t j = 0; j < it; j++) {
-			HUF_STEP(0);
-			HUF_STEP(1);
-			HUF_STEP(2);
-			HUF_STEP(3);
-			HUF_STEP(4);
-			HUF_STEP(5);
-			HUF_STEP(6);
-			HUF_STEP(7);
+		uint64_t pos[G];
+		unsigned t[G];
+		uint8_t *o[G];
+#pragma GCC unroll 8
+		for (unsigned i = 0; i < G; i++) {
+			pos[i] = L[i].pos + 8 * (uint64_t)(L[i].p - base);
+			t[i] = L[i].t;
+			o[i] = L[i].o;
 		}
-		HUF_SAVE(0);
-		HUF_SAVE(1);
-		HUF_SAVE(2);
-		HUF_SAVE(3);
-		HUF_SAVE(4);
-		HUF_SAVE(5);
-		HUF_SAVE(6);
-		HUF_SAVE(7);
-		for (unsigned i = 0; i < WLZ_HUF_GROUP; i++)
-			L[i].left -= it * WLZ_HUF_PER_READ;
+		for (size_t j = 0; j < it; j++) {
+			uint64_t v[G];
+			/* A marker bit above the codes: the bits consumed are then
+			 * its distance from the top, one count for the step. */
+#pragma GCC unroll 8
+			for (unsigned i = 0; i < G; i++)
+				v[i] = wlz_rd64(base + (pos[i] >> 3)) >> (pos[i] & 7) | 1ull << 63;
+#pragma GCC unroll 5
+			for (unsigned u = 0; u < WLZ_HUF_PER_READ; u++) {
+#pragma GCC unroll 8
+				for (unsigned i = 0; i < G; i++) {
+					const uint32_t e = tab[t[i] + (v[i] & (WLZ_HUF_TAB_SIZE - 1))];
+					*o[i]++ = (uint8_t)(e >> 8);
+					v[i] >>= e & 63;
+					t[i] = e >> 16;
+				}
+			}
+#pragma GCC unroll 8
+			for (unsigned i = 0; i < G; i++)
+				pos[i] += (uint64_t)__builtin_clzll(v[i]);
+		}
+#pragma GCC unroll 8
+		for (unsigned i = 0; i < G; i++) {
+			L[i].pos = pos[i] - 8 * (uint64_t)(L[i].p - base);
+			L[i].t = t[i];
+			L[i].o = o[i];
+		}
 	}
 }
 
-#undef HUF_LOAD
-#undef HUF_SAVE
-#undef HUF_STEP
+#undef G
 #undef HUF_LINKAGE
