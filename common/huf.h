@@ -49,6 +49,8 @@
 typedef struct wlz_huf_codes {
 	unsigned seg_log, ntables;
 	size_t hdr;                 /* where the segment list starts */
+	unsigned nsym;              /* symbols present, ... */
+	uint8_t sym[256];           /* ... in increasing order */
 	uint8_t code[WLZ_HUF_MAX_TABLES * 256];
 } wlz_huf_codes;
 

@@ -34,7 +34,7 @@ wlz_error wlz_huf_read_codes(const uint8_t *src, size_t csize, wlz_huf_codes *c)
 		return bad("bad segment size");
 	if (T < 1 || T > WLZ_HUF_MAX_TABLES)
 		return bad("bad table count");
-	uint8_t sym[256];
+	uint8_t *const sym = c->sym;
 	unsigned k = 0;
 	for (unsigned s = 0; s < 256; s++)
 		if (src[2 + s / 8] >> (s & 7) & 1)
@@ -82,37 +82,62 @@ wlz_error wlz_huf_read_codes(const uint8_t *src, size_t csize, wlz_huf_codes *c)
 	c->seg_log = seg_log;
 	c->ntables = T;
 	c->hdr = hdr;
+	c->nsym = k;
 	return WLZ_OK;
+}
+
+/* Bytes with their bits reversed. */
+#define REV2(n) n, n + 128, n + 64, n + 192
+#define REV4(n) REV2(n), REV2(n + 32), REV2(n + 16), REV2(n + 48)
+#define REV6(n) REV4(n), REV4(n + 8), REV4(n + 4), REV4(n + 12)
+static const uint8_t rev8[256] = {REV6(0), REV6(2), REV6(1), REV6(3)};
+
+/* The low l bits of v, reversed (l <= 16). */
+static inline uint32_t rev_bits(uint32_t v, unsigned l)
+{
+	return ((uint32_t)rev8[v & 255] << 8 | rev8[v >> 8 & 255]) >> (16 - l);
+}
+
+/* One table's lookup entries: canonical codes (as wlz_huf_canonical gives
+ * them) over the present symbols only, each code's entry repeated for
+ * every value of the bits after it.  A table is built for every few
+ * thousand symbols decoded, so this loop counts. */
+static void build_table(const wlz_huf_codes *c, const uint8_t *code, uint32_t *tab)
+{
+	unsigned nl[MB + 1] = {0};
+	for (unsigned i = 0; i < c->nsym; i++)
+		nl[code[c->sym[i]] & 15]++;
+	if (c->nsym - nl[0] == 1) {
+		/* (one symbol: no bits read) */
+		unsigned only = 0;
+		for (unsigned i = 0; i < c->nsym; i++)
+			if (code[c->sym[i]] & 15)
+				only = c->sym[i];
+		for (unsigned v = 0; v < WLZ_HUF_TAB_SIZE; v++)
+			tab[v] = WLZ_HUF_ENTRY(only, 0, code[only] >> 4);
+		return;
+	}
+	uint32_t next[MB + 2];
+	next[1] = 0;
+	for (unsigned b = 1; b <= MB; b++)
+		next[b + 1] = (next[b] + nl[b]) << 1;
+	for (unsigned i = 0; i < c->nsym; i++) {
+		const unsigned s = c->sym[i], l = code[s] & 15;
+		if (!l)
+			continue;
+		const uint32_t e = WLZ_HUF_ENTRY(s, l, code[s] >> 4);
+		for (uint32_t v = rev_bits(next[l]++, l); v < WLZ_HUF_TAB_SIZE; v += 1u << l)
+			tab[v] = e;
+	}
 }
 
 wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *t)
 {
-	/* (the codes kept beside the tables: one 64 KiB scratch, no stack) */
+	/* (the codes kept beside the tables: one scratch, no stack) */
 	wlz_huf_codes *c = &t->codes;
 	WLZ_TRY(wlz_huf_read_codes(src, csize, c));
-	for (unsigned ti = 0; ti < c->ntables; ti++) {
-		const uint8_t *code = c->code + (size_t)ti * 256;
-		uint8_t len[256];
-		uint32_t cw[256];
-		unsigned kt = 0, only = 0;
-		for (unsigned s = 0; s < 256; s++) {
-			len[s] = code[s] & 15;
-			if (len[s])
-				kt++, only = s;
-		}
-		uint32_t *tab = t->tab + (size_t)ti * WLZ_HUF_TAB_SIZE;
-		if (kt == 1) {
-			/* (one symbol: no bits read) */
-			for (unsigned v = 0; v < WLZ_HUF_TAB_SIZE; v++)
-				tab[v] = WLZ_HUF_ENTRY(only, 0, code[only] >> 4);
-			continue;
-		}
-		wlz_huf_canonical(len, cw);
-		for (unsigned s = 0; s < 256; s++)
-			if (len[s])
-				for (uint32_t v = cw[s]; v < WLZ_HUF_TAB_SIZE; v += 1u << len[s])
-					tab[v] = WLZ_HUF_ENTRY(s, len[s], code[s] >> 4);
-	}
+	for (unsigned ti = 0; ti < c->ntables; ti++)
+		build_table(c, c->code + (size_t)ti * 256, t->tab + (size_t)ti * WLZ_HUF_TAB_SIZE);
 	t->seg_log = c->seg_log;
 	t->ntables = c->ntables;
 	t->hdr = c->hdr;

@@ -284,7 +284,7 @@ static inline uint8_t *copy_match(uint8_t *op, const uint8_t *ms, size_t M, uint
  * crosses a line about a third of the time), so that the misses of a chunk
  * overlap with the copies instead of stalling the parse.  The token array
  * has PF_DIST readable entries after the chunk (tok_ahead). */
-#define PF_DIST 16
+#define PF_DIST 128
 
 /* The first and last lines a copy of the token reads (copy_match). */
 static inline void prefetch_src(const uint8_t *out, const wlz_dtoken *t)
@@ -377,7 +377,7 @@ wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 /* Tokens are parsed and copied a chunk at a time, so the chunk stays in L1;
  * the next chunk is parsed before this one is copied, so prefetches run
  * ahead across the boundary. */
-#define CHUNK 256
+#define CHUNK 512
 
 typedef struct chunks {
 	wlz_dtoken a[CHUNK + PF_DIST], b[CHUNK + PF_DIST];
