@@ -137,14 +137,18 @@ static unsigned window_log_for(const wlz_options *o, const wlz_lparams *lp, uint
 	return wl < o->block_log ? o->block_log : wl;
 }
 
-/* The gap of SPEC section 8 for an input of nb blocks (UINT64_MAX:
- * unknown): small inputs decode fast anyway, and keep their cross-block
- * matches. */
-static uint64_t gap_for(const wlz_options *o, uint64_t nb)
+/* The gap of SPEC section 8 for an input of nb blocks and a window of wb
+ * blocks (UINT64_MAX: unknown, or for a bound): inputs of fewer than 16
+ * blocks keep every cross-block match (they decode fast anyway), the gap
+ * grows by one a block above that, so that no size loses many matches at
+ * once, and it takes at most half the window. */
+static uint64_t gap_for(const wlz_options *o, uint64_t nb, uint64_t wb)
 {
 	uint64_t g = (uint64_t)o->parallel - 1;
-	if (nb != UINT64_MAX && nb / 16 < g)
-		g = nb / 16;
+	if (nb != UINT64_MAX && (nb < 16 || nb - 16 < g))
+		g = nb < 16 ? 0 : nb - 16;
+	if (wb != UINT64_MAX && wb / 2 < g)
+		g = wb / 2;
 	return g;
 }
 
@@ -261,7 +265,7 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 		o = *opt;
 	const wlz_lparams *lp = wlz_level_params(o.level);
 	const uint64_t B = (uint64_t)1 << o.block_log, W = (uint64_t)1 << window_log_for(&o, lp, UINT64_MAX);
-	const uint64_t gap = gap_for(&o, UINT64_MAX);
+	const uint64_t gap = gap_for(&o, UINT64_MAX, UINT64_MAX);
 	const uint64_t R = round_blocks(&o, gap, W);
 	const uint64_t cap = W + segment_for(W, B, R) + B + LOOKAHEAD;
 	const uint64_t far = wlz_far_memory(wlz_far_log_for(W, lp->far_rate));
@@ -597,7 +601,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->B = (uint64_t)1 << opt->block_log;
 	uint64_t W0 = (uint64_t)1 << window_log_for(opt, en->lp, size_hint);
 	/* (rounds only shrink once the size is known) */
-	uint64_t cap0 = W0 + segment_for(W0, en->B, round_blocks(opt, gap_for(opt, UINT64_MAX), W0)) + en->B + LOOKAHEAD;
+	uint64_t cap0 = W0 + segment_for(W0, en->B, round_blocks(opt, gap_for(opt, UINT64_MAX, UINT64_MAX), W0)) + en->B + LOOKAHEAD;
 	if (size_hint < cap0 - LOOKAHEAD - 1)
 		cap0 = size_hint + LOOKAHEAD + 1;  /* room to see the end */
 	en->src = wlz_large_alloc((size_t)cap0);
@@ -607,7 +611,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	/* A size the caller knows needs only the first round read now: the
 	 * rest is read while rounds are parsed. */
 	const uint64_t first = size_hint == UINT64_MAX ? cap0
-			       : round_blocks(opt, gap_for(opt, UINT64_MAX), W0) * en->B + LOOKAHEAD;
+			       : round_blocks(opt, gap_for(opt, UINT64_MAX, UINT64_MAX), W0) * en->B + LOOKAHEAD;
 	WLZ_TRY(fill_to(en, first));
 	if (en->eof && size_hint != UINT64_MAX && en->total != size_hint)
 		return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
@@ -618,7 +622,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	const uint64_t nb = known == UINT64_MAX ? UINT64_MAX : (known + en->B - 1) >> opt->block_log;
 	const unsigned wl = window_log_for(opt, en->lp, known);
 	en->W = (uint64_t)1 << wl;
-	en->gap = gap_for(opt, nb);
+	en->gap = gap_for(opt, nb, en->W >> opt->block_log);
 	en->diag = diag_for(opt);
 	en->rblocks = round_blocks(opt, en->gap, en->W);
 	en->S = segment_for(en->W, en->B, en->rblocks);

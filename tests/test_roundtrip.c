@@ -156,10 +156,10 @@ static size_t roundtrip(wlz_cctx *cctx, const wlz_options *opt, const uint8_t *s
 static void check_ratio(int kind, size_t n, size_t csize, const wlz_options *opt, const char *what)
 {
 	/* Each of the first gap + 1 blocks may only read itself (the gap rule,
-	 * SPEC.md section 8: gap = min(parallel - 1, blocks / 16) when the size
-	 * is known), so each stores the repeated chunk once. */
+	 * SPEC.md section 8, for an input of known size), so each stores the
+	 * repeated chunk once. */
 	const size_t bs = (size_t)1 << opt->block_log, nb = (n + bs - 1) / bs;
-	const size_t gap = nb / 16 < (size_t)opt->parallel - 1 ? nb / 16 : (size_t)opt->parallel - 1;
+	const size_t gap = tu_gap(opt->parallel, nb);
 	const size_t firsts = nb < gap + 1 ? nb : gap + 1;
 	if (csize == 0 || n < 65536)
 		return;

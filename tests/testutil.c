@@ -243,6 +243,12 @@ size_t tu_block_count(uint64_t n, unsigned block_log)
 	return (size_t)((n + (((uint64_t)1 << block_log) - 1)) >> block_log);
 }
 
+size_t tu_gap(int parallel, size_t nb)
+{
+	const size_t full = (size_t)parallel - 1;
+	return nb < 16 ? 0 : nb - 16 < full ? nb - 16 : full;
+}
+
 uint32_t tu_rd32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

@@ -64,6 +64,10 @@ uint8_t *tu_compress(const uint8_t *src, size_t n, unsigned block_log, unsigned 
 uint64_t tu_xxh3(const void *p, size_t n);
 double tu_now(void);        /* seconds, monotonic enough for reports */
 size_t tu_block_count(uint64_t n, unsigned block_log);
+/* The gap of the --parallel rule (SPEC.md section 8) for an input of nb
+ * blocks whose size is known, in a window of at least 2 (parallel - 1)
+ * blocks: none under 16 blocks, then one more a block up to parallel - 1. */
+size_t tu_gap(int parallel, size_t nb);
 
 /* The archive layout of format version 4, read without the library, so
  * tests can find (and damage) a block's bytes.  A member is
