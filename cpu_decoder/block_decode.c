@@ -119,16 +119,15 @@ static __attribute__((cold, noinline)) wlz_error bad_token(const cursor *cu, con
 
 /* Pass 1: up to max tokens to (lit, mlen, absolute source), checking every
  * bound, so that pass 2 is copies only.  *n receives the count (0 at the
- * end). */
-static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
+ * end).  Built twice: tiny = 1 for a block under 128 bytes, where a
+ * one-byte extension may exceed the block and the slow way names that. */
+static inline __attribute__((always_inline)) wlz_error parse_impl(cursor *cu, wlz_dtoken *t, size_t max, size_t *n,
+								  const uint64_t tiny)
 {
 	const uint8_t *cp = cu->cp, *np = cu->np, *fp = cu->fp, *lw = cu->lw;
 	const uint8_t *const cend = cp + (max < (size_t)(cu->cend - cp) ? max : (size_t)(cu->cend - cp));
 	const uint8_t *const nend = cu->nend, *const fend = cu->fend;
 	const uint64_t blen = cu->blen, bend = cu->bend, nlit = cu->nlit, window = cu->window;
-	/* In a block under 128 bytes a one-byte extension may exceed it: the
-	 * slow way names that. */
-	const uint64_t tiny = blen < 128;
 	uint64_t pos = cu->pos, lit = cu->lit, dist = cu->dist;
 	wlz_dtoken *const t0 = t;
 	while (cp < cend) {
@@ -204,6 +203,11 @@ static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
 	return WLZ_OK;
 }
 
+static wlz_error parse_chunk(cursor *cu, wlz_dtoken *t, size_t max, size_t *n)
+{
+	return cu->blen < 128 ? parse_impl(cu, t, max, n, 1) : parse_impl(cu, t, max, n, 0);
+}
+
 /* After the last chunk: every stream consumed exactly, literals end the
  * block.  Returns the literal tail's length through *tail. */
 static wlz_error cursor_close(const cursor *cu, size_t *tail)
@@ -224,15 +228,26 @@ static wlz_error cursor_close(const cursor *cu, size_t *tail)
 	return WLZ_OK;
 }
 
-/* A literal run: one 16-byte copy when it fits (the stream has WLZ_STREAM_SLACK). */
+/* A literal run: one 16-byte copy when it fits, else 32 bytes at a time
+ * while the block has room after the run (the stream has
+ * WLZ_STREAM_SLACK, and the bytes written past the run are the next
+ * token's to overwrite); a call to memcpy only near the block's end. */
 static inline void copy_lits(uint8_t **op, const uint8_t **lp, size_t L, const uint8_t *oend)
 {
-	if (WLZ_LIKELY(L <= 16 && oend - *op >= 16))
-		copy16(*op, *lp);
-	else
-		memcpy(*op, *lp, L);
-	*op += L;
-	*lp += L;
+	uint8_t *o = *op;
+	const uint8_t *l = *lp;
+	if (WLZ_LIKELY(L <= 16 && oend - o >= 16)) {
+		copy16(o, l);
+	} else if ((size_t)(oend - o) >= L + 32) {
+		for (size_t i = 0; i < L; i += 32) {
+			copy16(o + i, l + i);
+			copy16(o + i + 16, l + i + 16);
+		}
+	} else {
+		memcpy(o, l, L);
+	}
+	*op = o + L;
+	*lp = l + L;
 }
 
 /* A match's copy; returns its end.  Wide copies only where they stay
