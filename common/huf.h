@@ -37,13 +37,14 @@
 #endif
 #define WLZ_HUF_LANE_HDR (2 * (WLZ_HUF_LANES - 1))
 
-/* Decode tables: per table 2^10 entries, length | symbol << 8 | (next
+/* Decode tables: per table 2^10 entries, symbol | length << 8 | (next
  * table << 10) << 16 (length 0: the table's only symbol, coded in no bits).
- * The length sits where a shift's count is taken from (the low 6 bits) and
- * the next table as the offset of its first entry, so that a code costs a
- * lookup, a shift and a store. */
+ * The symbol is the low byte (stored as it is), the length the low 6 bits
+ * of entry >> 8 (a shift's count) and the next table the offset of its
+ * first entry, so that a code costs a lookup, a store and three
+ * operations. */
 #define WLZ_HUF_TAB_SIZE (1u << WLZ_HUF_MAX_BITS)
-#define WLZ_HUF_ENTRY(sym, len, next) ((uint32_t)(len) | (uint32_t)(sym) << 8 | (uint32_t)(next) << (16 + WLZ_HUF_MAX_BITS))
+#define WLZ_HUF_ENTRY(sym, len, next) ((uint32_t)(sym) | (uint32_t)(len) << 8 | (uint32_t)(next) << (16 + WLZ_HUF_MAX_BITS))
 /* A body's tables as its header gives them: code[ti * 256 + s] is symbol
  * s's code length in table ti (0: none) | the table after it << 4. */
 typedef struct wlz_huf_codes {

@@ -174,8 +174,8 @@ static int finish_lane(const uint32_t *tab, wlz_huf_lstate *L)
 		for (unsigned i = 0; i < 3 && b + i < L->size; i++)
 			w |= (uint32_t)L->p[b + i] << 8 * i;
 		const uint32_t e = tab[L->t + ((w >> (L->pos & 7)) & MASK)];
-		*L->o++ = (uint8_t)(e >> 8);
-		L->pos += e & 15;
+		*L->o++ = (uint8_t)e;
+		L->pos += e >> 8 & 15;
 		L->t = e >> 16;
 		if (L->pos > nbits)
 			return 0;

@@ -41,14 +41,16 @@ HUF_LINKAGE void HUF_RUN_GROUP(const uint32_t *tab, wlz_huf_lstate *L, const uin
 #pragma GCC unroll 8
 				for (unsigned i = 0; i < G; i++) {
 					const uint32_t e = tab[t[i] + (v[i] & (WLZ_HUF_TAB_SIZE - 1))];
-					*o[i]++ = (uint8_t)(e >> 8);
-					v[i] >>= e & 63;
+					o[i][u] = (uint8_t)e;
+					v[i] >>= e >> 8 & 63;
 					t[i] = e >> 16;
 				}
 			}
 #pragma GCC unroll 8
-			for (unsigned i = 0; i < G; i++)
+			for (unsigned i = 0; i < G; i++) {
 				pos[i] += (uint64_t)__builtin_clzll(v[i]);
+				o[i] += WLZ_HUF_PER_READ;
+			}
 		}
 #pragma GCC unroll 8
 		for (unsigned i = 0; i < G; i++) {
