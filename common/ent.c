@@ -111,7 +111,8 @@ size_t wlz_ent_encode(const uint8_t *src, size_t n, const size_t *cut, unsigned 
 		size_t c = m > 64 ? wlz_huf_encode(s, m, WLZ_HUF_SEG_DEFAULT, mt ? (unsigned)mt : 1, bp, (size_t)(end - bp),
 						   work)
 				  : 0;
-		if (c && c < m) {
+		/* (a gain under 1/16 is not worth a decoder's lookups) */
+		if (c && c < m - m / 16) {
 			*h++ = WLZ_PART_HUF;
 			h = wlz_put_varint(h, m);
 			h = wlz_put_varint(h, c);
