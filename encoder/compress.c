@@ -138,15 +138,18 @@ static unsigned window_log_for(const wlz_options *o, const wlz_lparams *lp, uint
 }
 
 /* The gap of SPEC section 8 for an input of nb blocks and a window of wb
- * blocks (UINT64_MAX: unknown, or for a bound): inputs of fewer than 16
- * blocks keep every cross-block match (they decode fast anyway), the gap
- * grows by one a block above that, so that no size loses many matches at
- * once, and it takes at most half the window. */
+ * blocks (UINT64_MAX: unknown, or for a bound).  Inputs of fewer than 16
+ * blocks keep every cross-block match (they decode fast anyway); above
+ * that the gap grows by one a block, so that no size loses many matches
+ * at once, but at the price-based levels, whose users ask for size, only
+ * by one every 16 blocks.  It takes at most half the window. */
 static uint64_t gap_for(const wlz_options *o, uint64_t nb, uint64_t wb)
 {
 	uint64_t g = (uint64_t)o->parallel - 1;
-	if (nb != UINT64_MAX && (nb < 16 || nb - 16 < g))
-		g = nb < 16 ? 0 : nb - 16;
+	if (nb != UINT64_MAX) {
+		const uint64_t s = nb < 16 ? 0 : wlz_level_params(o->level)->optimal ? nb / 16 : nb - 16;
+		g = s < g ? s : g;
+	}
 	if (wb != UINT64_MAX && wb / 2 < g)
 		g = wb / 2;
 	return g;

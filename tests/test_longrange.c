@@ -103,13 +103,14 @@ static void gap_rule(const int *levels, int nlevels, uint64_t seed)
 	const size_t bs = (size_t)1 << 16;
 	for (int li = 0; li < nlevels; li++) {
 		const int lv = levels[li], par = 4;
-		/* 19 blocks: the full gap of 3 blocks.  Random bytes: an
+		/* The full gap of 3 blocks: 19 blocks (48 at the price-based
+		 * levels).  Random bytes: an
 		 * archive of the input's size plus the container's bytes (less
 		 * 1 KiB for chance matches) means no references, one a block
 		 * smaller (within 1/8 block) means the repeat was used. */
-		const size_t nb = 15 + par, n = nb * bs, stored = n + overhead(nb) - 1024,
-			     used = n + overhead(nb) - bs + bs / 8;
-		TU_CHECK(tu_gap(par, nb) == (size_t)par - 1, "gap %zu", tu_gap(par, nb));
+		const size_t nb = lv >= 10 ? 16 * ((size_t)par - 1) : 15 + (size_t)par, n = nb * bs;
+		const size_t stored = n + overhead(nb) - 1024, used = n + overhead(nb) - bs + bs / 8;
+		TU_CHECK(tu_gap(par, nb, lv) == (size_t)par - 1, "gap %zu", tu_gap(par, nb, lv));
 		/* The repeat 3 blocks back: inside the gap, so stored as is. */
 		size_t in_gap = gap_case(lv, par, par - 1, nb, seed);
 		/* The same without the rule: references (the test can fail). */
@@ -130,10 +131,10 @@ static void gap_rule(const int *levels, int nlevels, uint64_t seed)
 			const size_t nb2 = nb - 1, n2 = nb2 * bs;
 			size_t scaled = gap_case(lv, par, par - 1, nb2, seed);
 			printf("level %d, parallel %d, %zu blocks (gap %zu): repeat %d blocks back %zu bytes\n", lv, par,
-			       nb2, tu_gap(par, nb2), par - 1, scaled);
+			       nb2, tu_gap(par, nb2, lv), par - 1, scaled);
 			TU_CHECK(scaled && scaled < n2 + overhead(nb2) - bs + bs / 8,
 				 "level %d: %zu blocks have a gap of %zu, but the repeat %d blocks back was not used "
-				 "(%zu bytes)", lv, nb2, tu_gap(par, nb2), par - 1, scaled);
+				 "(%zu bytes)", lv, nb2, tu_gap(par, nb2, lv), par - 1, scaled);
 			/* and 2 blocks back is still inside it */
 			size_t inside = gap_case(lv, par, par - 2, nb2, seed);
 			TU_CHECK(inside >= n2 + overhead(nb2) - 1024, "level %d: %zu blocks, a repeat 2 blocks back was coded as references "
@@ -168,9 +169,9 @@ static void gap_rule(const int *levels, int nlevels, uint64_t seed)
 			TU_CHECK(diag[1] && diag[1] < 8 * bs + overhead(8) - bs / 2 + bs / 8,
 				 "level %d: parallel 1 did not read across the diagonal (%zu bytes)", lv, diag[1]);
 		}
-		/* A source before the gap that runs on into it: 31 blocks, the
-		 * full gap of 15 at parallel 16. */
-		const size_t cnb = 31, cn = cnb * bs;
+		/* A source before the gap that runs on into it: 31 blocks (240
+		 * at the price-based levels), the full gap of 15 at parallel 16. */
+		const size_t cnb = lv >= 10 ? 240 : 31, cn = cnb * bs;
 		size_t cross = gap_cross_case(lv, 16, cnb, seed), cross1 = gap_cross_case(lv, 1, cnb, seed);
 		printf("level %d: 32 KiB copy running into the gap: %zu bytes at parallel 16, %zu at 1 (input %zu)\n",
 		       lv, cross, cross1, cn);

@@ -159,7 +159,7 @@ static void check_ratio(int kind, size_t n, size_t csize, const wlz_options *opt
 	 * SPEC.md section 8, for an input of known size), so each stores the
 	 * repeated chunk once. */
 	const size_t bs = (size_t)1 << opt->block_log, nb = (n + bs - 1) / bs;
-	const size_t gap = tu_gap(opt->parallel, nb);
+	const size_t gap = tu_gap(opt->parallel, nb, opt->level);
 	const size_t firsts = nb < gap + 1 ? nb : gap + 1;
 	if (csize == 0 || n < 65536)
 		return;

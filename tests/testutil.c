@@ -243,10 +243,10 @@ size_t tu_block_count(uint64_t n, unsigned block_log)
 	return (size_t)((n + (((uint64_t)1 << block_log) - 1)) >> block_log);
 }
 
-size_t tu_gap(int parallel, size_t nb)
+size_t tu_gap(int parallel, size_t nb, int level)
 {
-	const size_t full = (size_t)parallel - 1;
-	return nb < 16 ? 0 : nb - 16 < full ? nb - 16 : full;
+	const size_t full = (size_t)parallel - 1, g = nb < 16 ? 0 : level >= 10 ? nb / 16 : nb - 16;
+	return g < full ? g : full;
 }
 
 uint32_t tu_rd32(const uint8_t *p)

@@ -66,8 +66,9 @@ double tu_now(void);        /* seconds, monotonic enough for reports */
 size_t tu_block_count(uint64_t n, unsigned block_log);
 /* The gap of the --parallel rule (SPEC.md section 8) for an input of nb
  * blocks whose size is known, in a window of at least 2 (parallel - 1)
- * blocks: none under 16 blocks, then one more a block up to parallel - 1. */
-size_t tu_gap(int parallel, size_t nb);
+ * blocks: none under 16 blocks, then one more a block up to parallel - 1
+ * (at the price-based levels, 10 and up, one more every 16 blocks). */
+size_t tu_gap(int parallel, size_t nb, int level);
 
 /* The archive layout of format version 4, read without the library, so
  * tests can find (and damage) a block's bytes.  A member is
