@@ -101,7 +101,12 @@ static inline uint32_t rev_bits(uint32_t v, unsigned l)
 /* One table's lookup entries: canonical codes (as wlz_huf_canonical gives
  * them) over the present symbols only, each code's entry repeated for
  * every value of the bits after it.  A table is built for every few
- * thousand symbols decoded, so this loop counts. */
+ * thousand symbols decoded, so it is built by doubling (as zlib's inflate
+ * replicates its entries): once the first 2^l entries hold every code of
+ * at most l bits, two copies of them hold those for l + 1 bits but for
+ * the codes of exactly l + 1 bits, one entry each.  Wide copies and one
+ * store a code, where writing each code's entries apart took a store an
+ * entry. */
 static void build_table(const wlz_huf_codes *c, const uint8_t *code, uint32_t *tab)
 {
 	unsigned nl[MB + 1] = {0};
@@ -117,17 +122,26 @@ static void build_table(const wlz_huf_codes *c, const uint8_t *code, uint32_t *t
 			tab[v] = WLZ_HUF_ENTRY(only, 0, code[only] >> 4);
 		return;
 	}
-	uint32_t next[MB + 2];
-	next[1] = 0;
+	/* The symbols by length, each length's in increasing order. */
+	uint8_t bylen[256];
+	unsigned at[MB + 2];
+	at[1] = 0;
 	for (unsigned b = 1; b <= MB; b++)
-		next[b + 1] = (next[b] + nl[b]) << 1;
+		at[b + 1] = at[b] + nl[b];
 	for (unsigned i = 0; i < c->nsym; i++) {
-		const unsigned s = c->sym[i], l = code[s] & 15;
-		if (!l)
-			continue;
-		const uint32_t e = WLZ_HUF_ENTRY(s, l, code[s] >> 4);
-		for (uint32_t v = rev_bits(next[l]++, l); v < WLZ_HUF_TAB_SIZE; v += 1u << l)
-			tab[v] = e;
+		const unsigned l = code[c->sym[i]] & 15;
+		if (l)
+			bylen[at[l]++] = c->sym[i];
+	}
+	tab[0] = 0;
+	uint32_t first = 0;       /* the first code of length l */
+	for (unsigned l = 1, k = 0; l <= MB; l++) {
+		memcpy(tab + (1u << (l - 1)), tab, sizeof(*tab) << (l - 1));
+		for (uint32_t v = first; k < at[l]; k++, v++) {
+			const unsigned s = bylen[k];
+			tab[rev_bits(v, l)] = WLZ_HUF_ENTRY(s, l, code[s] >> 4);
+		}
+		first = (first + nl[l]) << 1;
 	}
 }
 
