@@ -112,7 +112,7 @@ size_t wlz_ent_encode(const uint8_t *src, size_t n, const size_t *cut, unsigned 
 						   work)
 				  : 0;
 		/* (a gain under 1/16 is not worth a decoder's lookups) */
-		if (c && c < m - m / 16) {
+		if (c && c <= m - m / 16) {
 			*h++ = WLZ_PART_HUF;
 			h = wlz_put_varint(h, m);
 			h = wlz_put_varint(h, c);

@@ -133,6 +133,7 @@ static void build_table(const wlz_huf_codes *c, const uint8_t *code, uint32_t *t
 		if (l)
 			bylen[at[l]++] = c->sym[i];
 	}
+	/* (at[l] is now where length l's symbols end) */
 	tab[0] = 0;
 	uint32_t first = 0;       /* the first code of length l */
 	for (unsigned l = 1, k = 0; l <= MB; l++) {

@@ -26,7 +26,9 @@ static inline size_t wlz_huf_safe_steps(const wlz_huf_lstate *L, const uint8_t *
 	size_t it = SIZE_MAX;
 	for (unsigned i = 0; i < WLZ_HUF_GROUP; i++) {
 		const size_t room = (size_t)(lim - L[i].p);
-		if (room < 8 || (L[i].pos >> 3) > room - 8)
+		/* (in bits: a position a few bits past the last byte that can
+		 * start a read must stop too, or the bound below wraps) */
+		if (room < 8 || L[i].pos > 8 * (uint64_t)(room - 8))
 			return 0;
 		/* A step reads at most PER_READ * MAX_BITS bits. */
 		const size_t r = (8 * (room - 8) - L[i].pos) / (WLZ_HUF_PER_READ * WLZ_HUF_MAX_BITS) + 1;

@@ -6,8 +6,9 @@
 
 #include "format/format.h"
 
-/* Readable bytes after every opened stream: the token loop reads 8 and 16
- * bytes at a time without checking for the stream's end first. */
+/* Readable bytes after every opened stream: the token loop reads 8 bytes
+ * at a time, and up to 31 bytes past a literal run, without checking for
+ * the stream's end first. */
 #define WLZ_STREAM_SLACK 32
 
 typedef struct wlz_sopen wlz_sopen;

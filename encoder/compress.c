@@ -139,10 +139,11 @@ static unsigned window_log_for(const wlz_options *o, const wlz_lparams *lp, uint
 
 /* The gap of SPEC section 8 for an input of nb blocks and a window of wb
  * blocks (UINT64_MAX: unknown, or for a bound).  Inputs of fewer than 16
- * blocks keep every cross-block match (they decode fast anyway); above
- * that the gap grows by one a block, so that no size loses many matches
- * at once, but at the price-based levels, whose users ask for size, only
- * by one every 16 blocks.  It takes at most half the window. */
+ * blocks have none (they decode fast anyway; the diagonal rule still
+ * holds); above that the gap grows by one a block, so that no size loses
+ * many matches at once, but at the price-based levels, whose users ask
+ * for size, only by one every 16 blocks.  It takes at most half the
+ * window, so that a small window still leaves blocks to read. */
 static uint64_t gap_for(const wlz_options *o, uint64_t nb, uint64_t wb)
 {
 	uint64_t g = (uint64_t)o->parallel - 1;

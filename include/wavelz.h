@@ -111,9 +111,10 @@ typedef struct wlz_options {
 				   16: threads decoding neighbouring blocks do
 				   not wait on or read from each other); an
 				   input whose size is known uses 1 under 16
-				   blocks (keeping all its cross-block
-				   matches), then at most N - 15 for N
-				   blocks, or N / 16 + 1 at levels 10 and up */
+				   blocks (its matches may read the blocks
+				   just before their own), then at most
+				   N - 15 for N blocks, or N / 16 + 1 at
+				   levels 10 and up */
 	unsigned window_log;    /* 0: the level's default, cut to the input's
 				   size when known; else block_log..31 */
 	wlz_progress_fn progress;

@@ -10,11 +10,11 @@
  * 64 MiB must not; the stream decoder decodes both within its window.
  *
  * Then the --parallel rule (wlz_options.parallel): with parallel = N and an
- * input of at least 16 (N - 1) blocks, a block repeated N - 1 blocks later
- * must not be coded as references, one repeated N blocks later must be, and
- * a source allowed at its start may not run on into the gap; with fewer
- * blocks the gap shrinks to blocks / 16.  The diagonal rule holds at any
- * size unless parallel = 1.
+ * input of at least 15 + N blocks (16 (N - 1) at levels 10 and up), a
+ * block repeated N - 1 blocks later must not be coded as references, one
+ * repeated N blocks later must be, and a source allowed at its start may
+ * not run on into the gap; with fewer blocks the gap shrinks (tu_gap).
+ * The diagonal rule holds at any size unless parallel = 1.
  *
  * usage: test_longrange [level ...]   (default: levels 1 and 3)
  */
@@ -67,7 +67,7 @@ static size_t overhead(size_t nb)
 /* X (one 64 KiB block of random bytes), k - 1 blocks of other random
  * bytes, X again, then other random blocks up to nb blocks in all (the
  * gap scales with the input: the full gap of parallel - 1 blocks needs at
- * least 15 + parallel blocks). */
+ * least 15 + parallel blocks, 16 (parallel - 1) at levels 10 and up). */
 static size_t gap_case(int level, int par, unsigned k, size_t nb, uint64_t seed)
 {
 	const size_t bs = (size_t)1 << 16;
