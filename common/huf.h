@@ -95,6 +95,15 @@ static inline void wlz_huf_lane(size_t m, unsigned l, size_t *from, size_t *to)
 	*to = b < m ? b : m;
 }
 
+/* Bytes with their bits reversed (huf_dec.c). */
+extern const uint8_t wlz_huf_rev8[256];
+
+/* The low l bits of v, reversed (l <= 16). */
+static inline uint32_t wlz_huf_rev_bits(uint32_t v, unsigned l)
+{
+	return ((uint32_t)wlz_huf_rev8[v & 255] << 8 | wlz_huf_rev8[v >> 8 & 255]) >> (16 - l);
+}
+
 /* Canonical codes of one table from its lengths (0: no code), bit-reversed
  * for an LSB-first stream: shorter codes first, then symbol order. */
 static inline void wlz_huf_canonical(const uint8_t len[256], uint32_t code[256])
@@ -106,15 +115,8 @@ static inline void wlz_huf_canonical(const uint8_t len[256], uint32_t code[256])
 	next[1] = 0;
 	for (unsigned b = 1; b <= WLZ_HUF_MAX_BITS; b++)
 		next[b + 1] = (next[b] + nl[b]) << 1;
-	for (unsigned s = 0; s < 256; s++) {
-		code[s] = 0;
-		if (!len[s])
-			continue;
-		uint32_t v = next[len[s]]++, r = 0;
-		for (unsigned b = 0; b < len[s]; b++)
-			r |= (v >> b & 1) << (len[s] - 1 - b);
-		code[s] = r;
-	}
+	for (unsigned s = 0; s < 256; s++)
+		code[s] = len[s] ? wlz_huf_rev_bits(next[len[s]]++, len[s]) : 0;
 }
 
 #endif

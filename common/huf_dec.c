@@ -86,17 +86,10 @@ wlz_error wlz_huf_read_codes(const uint8_t *src, size_t csize, wlz_huf_codes *c)
 	return WLZ_OK;
 }
 
-/* Bytes with their bits reversed. */
 #define REV2(n) n, n + 128, n + 64, n + 192
 #define REV4(n) REV2(n), REV2(n + 32), REV2(n + 16), REV2(n + 48)
 #define REV6(n) REV4(n), REV4(n + 8), REV4(n + 4), REV4(n + 12)
-static const uint8_t rev8[256] = {REV6(0), REV6(2), REV6(1), REV6(3)};
-
-/* The low l bits of v, reversed (l <= 16). */
-static inline uint32_t rev_bits(uint32_t v, unsigned l)
-{
-	return ((uint32_t)rev8[v & 255] << 8 | rev8[v >> 8 & 255]) >> (16 - l);
-}
+const uint8_t wlz_huf_rev8[256] = {REV6(0), REV6(2), REV6(1), REV6(3)};
 
 /* One table's lookup entries: canonical codes (as wlz_huf_canonical gives
  * them) over the present symbols only, each code's entry repeated for
@@ -140,7 +133,7 @@ static void build_table(const wlz_huf_codes *c, const uint8_t *code, uint32_t *t
 		memcpy(tab + (1u << (l - 1)), tab, sizeof(*tab) << (l - 1));
 		for (uint32_t v = first; k < at[l]; k++, v++) {
 			const unsigned s = bylen[k];
-			tab[rev_bits(v, l)] = WLZ_HUF_ENTRY(s, l, code[s] >> 4);
+			tab[wlz_huf_rev_bits(v, l)] = WLZ_HUF_ENTRY(s, l, code[s] >> 4);
 		}
 		first = (first + nl[l]) << 1;
 	}
