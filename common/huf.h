@@ -95,13 +95,15 @@ static inline void wlz_huf_lane(size_t m, unsigned l, size_t *from, size_t *to)
 	*to = b < m ? b : m;
 }
 
-/* Bytes with their bits reversed (huf_dec.c). */
-extern const uint8_t wlz_huf_rev8[256];
-
-/* The low l bits of v, reversed (l <= 16). */
+/* The low l bits of v, reversed (l <= 16), through a table of bytes with
+ * their bits reversed. */
+#define WLZ_HUF_REV2(n) n, n + 128, n + 64, n + 192
+#define WLZ_HUF_REV4(n) WLZ_HUF_REV2(n), WLZ_HUF_REV2(n + 32), WLZ_HUF_REV2(n + 16), WLZ_HUF_REV2(n + 48)
+#define WLZ_HUF_REV6(n) WLZ_HUF_REV4(n), WLZ_HUF_REV4(n + 8), WLZ_HUF_REV4(n + 4), WLZ_HUF_REV4(n + 12)
 static inline uint32_t wlz_huf_rev_bits(uint32_t v, unsigned l)
 {
-	return ((uint32_t)wlz_huf_rev8[v & 255] << 8 | wlz_huf_rev8[v >> 8 & 255]) >> (16 - l);
+	static const uint8_t rev8[256] = {WLZ_HUF_REV6(0), WLZ_HUF_REV6(2), WLZ_HUF_REV6(1), WLZ_HUF_REV6(3)};
+	return ((uint32_t)rev8[v & 255] << 8 | rev8[v >> 8 & 255]) >> (16 - l);
 }
 
 /* Canonical codes of one table from its lengths (0: no code), bit-reversed

@@ -86,11 +86,6 @@ wlz_error wlz_huf_read_codes(const uint8_t *src, size_t csize, wlz_huf_codes *c)
 	return WLZ_OK;
 }
 
-#define REV2(n) n, n + 128, n + 64, n + 192
-#define REV4(n) REV2(n), REV2(n + 32), REV2(n + 16), REV2(n + 48)
-#define REV6(n) REV4(n), REV4(n + 8), REV4(n + 4), REV4(n + 12)
-const uint8_t wlz_huf_rev8[256] = {REV6(0), REV6(2), REV6(1), REV6(3)};
-
 /* One table's lookup entries: canonical codes (as wlz_huf_canonical gives
  * them) over the present symbols only, each code's entry repeated for
  * every value of the bits after it.  A table is built for every few
