@@ -63,6 +63,7 @@ typedef struct blk {
 	wlz_token *tok;         /* its tokens, until its levels are done */
 	size_t ntok, tok_cap;
 	atomic_int ready;       /* parsed and coded: 1, failed: 2 */
+	atomic_int lv;          /* levels: 0 to do, 1 being done, 2 done */
 } blk;
 
 struct wlz_cctx {
@@ -106,8 +107,6 @@ typedef struct eng {
 	pthread_cond_t go, idle;
 	unsigned gen;
 	int phase;              /* 1 far insert, 2 blocks, 3 anchors, 0 exit */
-	atomic_uint_fast64_t lv_next;  /* the next block to get its levels */
-	atomic_int lv_busy;     /* a thread is giving blocks their levels */
 	int busy;               /* workers still in this phase */
 	atomic_uint_fast64_t next;
 	uint64_t ntasks;
@@ -404,28 +403,45 @@ static wlz_error block_levels(eng *en, blk *bk)
 	return err;
 }
 
-/* Gives levels to the blocks that are ready, in order, unless another
- * thread is at it.  Nobody waits: a thread that finds the work taken
- * leaves it to the one that has it, which looks again after letting go. */
+/* Whether block k of the round may get its levels: parsed, and every
+ * block of the round it may read (those more than the gap before it: the
+ * rest of its sources lie in earlier rounds) has its levels. */
+static int levels_ready(eng *en, uint64_t k)
+{
+	if (!atomic_load(&en->blks[k].ready))
+		return 0;
+	for (uint64_t i = 0; i + en->gap < k; i++)
+		if (atomic_load(&en->blks[i].lv) != 2)
+			return 0;
+	return 1;
+}
+
+/* Gives levels to every block that may have them, until none is left.
+ * With a gap of at least the round's blocks less one, no block of a round
+ * reads another and all get their levels at once, each on the thread that
+ * parsed it; with less, a block waits for those it reads.  A thread that
+ * finishes a block, or a block's levels, looks again: one of two threads
+ * that finish at once sees the other's work (sequentially consistent
+ * loads and stores), so no block is left without levels. */
 static void run_levels(eng *en)
 {
-	for (;;) {
-		if (atomic_exchange(&en->lv_busy, 1))
-			return;
-		uint64_t k = atomic_load(&en->lv_next);
-		while (k < en->nblk && atomic_load(&en->blks[k].ready)) {
+	for (int again = 1; again;) {
+		again = 0;
+		for (uint64_t k = 0; k < en->nblk; k++) {
 			blk *bk = &en->blks[k];
+			int todo = 0;
+			if (atomic_load(&bk->lv) != 0 || !levels_ready(en, k) ||
+			    !atomic_compare_exchange_strong(&bk->lv, &todo, 1))
+				continue;
 			wlz_error err = atomic_load(&bk->ready) == 1 && atomic_load(&en->err) == WLZ_OK
 					? block_levels(en, bk) : WLZ_OK;
 			if (err != WLZ_OK) {
 				int ok = WLZ_OK;
 				atomic_compare_exchange_strong(&en->err, &ok, (int)err);
 			}
-			atomic_store(&en->lv_next, ++k);
+			atomic_store(&bk->lv, 2);
+			again = 1;
 		}
-		atomic_store(&en->lv_busy, 0);
-		if (k >= en->nblk || !atomic_load(&en->blks[k].ready))
-			return;
 	}
 }
 
@@ -502,16 +518,18 @@ static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 	en->gen++;
 	pthread_cond_broadcast(&en->go);
 	pthread_mutex_unlock(&en->mu);
-	/* The next round's input is read while the workers parse this one's:
-	 * they read below view.n only, and the read writes above it. */
+	run_tasks(en, 0);
+	/* The next round's input is read while the workers finish this one's
+	 * blocks, once none is left to take (read first, this thread's block
+	 * started late and often ended the round last): the workers read below
+	 * view.n only, and the read writes above it. */
 	if (phase == 2 && en->ahead) {
 		en->ahead_err = fill_to(en, en->ahead);
 		if (en->ahead_err != WLZ_OK) {
-			int ok = WLZ_OK;  /* (the workers stop taking blocks) */
+			int ok = WLZ_OK;
 			atomic_compare_exchange_strong(&en->err, &ok, (int)en->ahead_err);
 		}
 	}
-	run_tasks(en, 0);
 	pthread_mutex_lock(&en->mu);
 	while (en->busy > 0)
 		pthread_cond_wait(&en->idle, &en->mu);
@@ -693,9 +711,10 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 				en->far_block = to;
 			}
 		}
-		for (uint64_t k = 0; k < en->nblk; k++)
+		for (uint64_t k = 0; k < en->nblk; k++) {
 			atomic_store(&en->blks[k].ready, 0);
-		atomic_store(&en->lv_next, 0);
+			atomic_store(&en->blks[k].lv, 0);
+		}
 		/* (up to the buffer's end: a slide before the next round keeps
 		 * whatever was read) */
 		const uint64_t next = rend + round + LOOKAHEAD;
@@ -703,8 +722,9 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		WLZ_TRY(run_phase(en, 2, en->nblk));
 		en->ahead = 0;
 		WLZ_TRY(en->ahead_err);
-		if (atomic_load(&en->lv_next) != en->nblk)
-			return WLZ_ERR_INTERNAL;  /* (every block gets its levels in the phase) */
+		for (uint64_t k = 0; k < en->nblk; k++)
+			if (atomic_load(&en->blks[k].lv) != 2)
+				return WLZ_ERR_INTERNAL;  /* (every block gets its levels in the phase) */
 		for (uint64_t k = 0; k < en->nblk; k++)
 			WLZ_TRY(put_block(o, &en->blks[k]));
 		en->done = rend;
@@ -735,8 +755,6 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	en->nthreads = cc->nthreads;
 	atomic_init(&en->err, WLZ_OK);
 	atomic_init(&en->next, 0);
-	atomic_init(&en->lv_next, 0);
-	atomic_init(&en->lv_busy, 0);
 	outs o = { wr, wro, 0, { 0 } };
 	wlz_error err = ensure_workers(cc, en->nthreads, en->lp);
 	pthread_t *tid = NULL;

@@ -1,8 +1,9 @@
 /*
  * levels.c - dependency levels of a block's tokens.
  *
- * Blocks of one round never read each other (the gap rule), so the blocks
- * of a round get their levels at once, each on its own thread.  Under a
+ * A block gets its levels once every block it may read has its own
+ * (compress.c schedules them: blocks further apart than the gap rule's get
+ * theirs at the same time, on different threads).  Under a
  * depth limit the parser cuts every candidate at bytes of too high a level,
  * so the limit holds by construction; a token over it is a bug.
  */
@@ -16,8 +17,7 @@ unsigned wlz_levels_block(uint8_t *map, uint64_t bstart, uint64_t bend, const wl
 	unsigned maxl = 0;
 	*err = WLZ_OK;
 	/* Far sources' map bytes miss the caches: fetch them some tokens
-	 * ahead, so that the misses overlap (the blocks of a round get their
-	 * levels one after another). */
+	 * ahead, so that the misses overlap. */
 	enum { AHEAD = 16 };
 	size_t ka = 0;
 	uint64_t pa = bstart;

@@ -414,6 +414,9 @@ static inline void fast_consider(const wlz_parser *ps, uint64_t p, uint64_t c, u
 static inline unsigned far_matches_at(wlz_parser *ps, uint64_t p, const struct wlz_fmatch *m[2])
 {
 	size_t k = ps->fk;
+	/* (by start: none that begins later covers p either) */
+	if (k == ps->nfm || ps->fm[k].start > p)
+		return 0;
 	while (k < ps->nfm && ps->fm[k].end <= p)
 		k++;
 	ps->fk = k;
