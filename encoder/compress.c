@@ -48,10 +48,13 @@ typedef struct worker {
 	size_t anc_cap;
 } worker;
 
-/* A block's far-table anchors, kept until the table receives them. */
+/* A block's far-table anchors, kept until the table receives them: in
+ * position order for its parse, and by the thread that enters them (part
+ * k of the table's buckets: by_part[off[k] .. off[k + 1])). */
 typedef struct alist {
-	wlz_anchor *a;
+	wlz_anchor *a, *by_part;
 	size_t n, cap;
+	size_t *off;            /* nthreads + 1 entries */
 } alist;
 
 typedef struct blk {
@@ -311,6 +314,7 @@ static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
 {
 	alist *al = &en->lists[bk->abs_block % en->nlists];
 	al->n = 0;
+	memset(al->off, 0, (size_t)(en->nthreads + 1) * sizeof(*al->off));
 	/* Anchors hash 16 bytes: none in the input's last 16. */
 	const uint64_t safe = en->view.n >= 16 ? en->view.n - 16 : 0;
 	const uint64_t to = bk->bend < safe ? bk->bend : safe;
@@ -326,15 +330,30 @@ static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
 	}
 	size_t n = wlz_far_anchors(&en->far, en->src, bk->bstart, to, w->anc);
 	if (al->cap < n) {
-		wlz_anchor *a = realloc(al->a, n * sizeof(*a));
-		if (!a)
+		wlz_anchor *a = realloc(al->a, n * sizeof(*a)), *b = a ? realloc(al->by_part, n * sizeof(*b)) : NULL;
+		if (a)
+			al->a = a;
+		if (b)
+			al->by_part = b;
+		if (!a || !b)
 			return WLZ_ERR_NOMEM;
-		al->a = a;
 		al->cap = n;
 	}
 	if (n)
 		memcpy(al->a, w->anc, n * sizeof(*al->a));
 	al->n = n;
+	/* By part, stably (a counting sort): each thread then reads only the
+	 * anchors it enters. */
+	const unsigned np = (unsigned)en->nthreads;
+	for (size_t i = 0; i < n; i++)
+		al->off[wlz_far_part(&en->far, al->a[i].bucket, np) + 1]++;
+	for (unsigned k = 0; k < np; k++)
+		al->off[k + 1] += al->off[k];
+	for (size_t i = 0; i < n; i++)
+		al->by_part[al->off[wlz_far_part(&en->far, al->a[i].bucket, np)]++] = al->a[i];
+	/* (each off[k] now holds where part k ends) */
+	memmove(al->off + 1, al->off, np * sizeof(*al->off));
+	al->off[0] = 0;
 	return WLZ_OK;
 }
 
@@ -470,7 +489,8 @@ static void run_tasks(eng *en, int id)
 			const unsigned part = (unsigned)k, parts = (unsigned)en->ntasks;
 			for (uint64_t b = en->far_block; b < en->far_to; b++) {
 				const alist *al = &en->lists[b % en->nlists];
-				wlz_far_insert(&en->far, al->a, al->n, b << en->bl, part, parts);
+				wlz_far_insert(&en->far, al->by_part + al->off[part], al->off[part + 1] - al->off[part],
+					       b << en->bl, part, parts);
 			}
 		} else if (en->phase == 3)
 			err = list_anchors(en, w, &en->blks[k]);
@@ -657,6 +677,9 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->lists = calloc((size_t)en->nlists, sizeof(alist));
 	if (!en->map || !en->blks || !en->lists)
 		return WLZ_ERR_NOMEM;
+	for (uint64_t k = 0; k < en->nlists; k++)
+		if (!(en->lists[k].off = calloc((size_t)en->nthreads + 1, sizeof(size_t))))
+			return WLZ_ERR_NOMEM;
 	/* (a known input smaller than the window needs a table of its size) */
 	const uint64_t span = known < en->W ? known : en->W;
 	WLZ_TRY(wlz_far_init(&en->far, wlz_far_log_for(span, en->lp->far_rate), en->lp->long_len,
@@ -794,8 +817,11 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		free(en->blks[k].tok);
 	}
 	free(en->blks);
-	for (uint64_t k = 0; en->lists && k < en->nlists; k++)
+	for (uint64_t k = 0; en->lists && k < en->nlists; k++) {
 		free(en->lists[k].a);
+		free(en->lists[k].by_part);
+		free(en->lists[k].off);
+	}
 	free(en->lists);
 	wlz_large_free(en->src, (size_t)en->cap);
 	wlz_large_free(en->map, (size_t)en->cap);

@@ -94,16 +94,12 @@ size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint
 void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_abs, unsigned part,
 		    unsigned nparts)
 {
-	const uint64_t lo = ((uint64_t)part << f->log) / nparts, hi = ((uint64_t)(part + 1) << f->log) / nparts;
 	for (size_t i = 0; i < n; i++) {
 		/* The table is far larger than the caches: fetch ahead. */
-		if (i + 16 < n) {
-			const uint32_t b = wlz_anchor_index(a[i + 16].bucket);
-			if (b >= lo && b < hi)
-				__builtin_prefetch(f->slot + (size_t)b * WLZ_FAR_WAYS, 1);
-		}
+		if (i + 16 < n && wlz_far_part(f, a[i + 16].bucket, nparts) == part)
+			__builtin_prefetch(f->slot + (size_t)wlz_anchor_index(a[i + 16].bucket) * WLZ_FAR_WAYS, 1);
 		const uint32_t b = wlz_anchor_index(a[i].bucket);
-		if (b < lo || b >= hi)
+		if (wlz_far_part(f, a[i].bucket, nparts) != part)
 			continue;
 		uint32_t *w = f->slot + (size_t)b * WLZ_FAR_WAYS;
 		for (int k = WLZ_FAR_WAYS - 1; k > 0; k--)

@@ -108,10 +108,16 @@ static inline const uint32_t *wlz_far_bucket(const wlz_far *f, uint32_t bucket)
  * order; returns how many.  Bytes up to to + hash_len must be readable. */
 size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint64_t to, wlz_anchor *out);
 
+/* Which of nparts disjoint ranges of buckets an anchor's bucket lies in. */
+static inline unsigned wlz_far_part(const wlz_far *f, uint32_t bucket, unsigned nparts)
+{
+	return (unsigned)(((uint64_t)wlz_anchor_index(bucket) * nparts) >> f->log);
+}
+
 /* Enters a block's anchors (block_abs: the block's absolute position),
- * those whose bucket belongs to part `part` of `nparts` (disjoint ranges of
- * buckets, so that threads may insert at once and the table does not depend
- * on their number). */
+ * those whose bucket belongs to part `part` of `nparts` (wlz_far_part:
+ * threads may insert at once, and the table does not depend on their
+ * number). */
 void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_abs, unsigned part,
 		    unsigned nparts);
 
