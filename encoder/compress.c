@@ -93,14 +93,21 @@ typedef struct eng {
 	uint64_t done;          /* buffer position of the next round */
 	int eof;
 	uint64_t total;         /* input bytes read */
+	uint64_t known;         /* the input's size, UINT64_MAX: unknown */
 	uint64_t ahead;         /* read to here while the blocks are parsed (0: no) */
 	wlz_error ahead_err;
 	wlz_read_fn rd;
 	void *rdo;
 	wlz_far far;
 	wlz_view view;
-	blk *blks;
+	/* Rounds alternate between two halves of blks: a round's blocks are
+	 * written out while the next round is parsed. */
+	blk *blks, *rb;         /* 2 * rblocks; this round's */
 	uint64_t nblk;          /* blocks in this round */
+	blk *pend;              /* the last round's, to write (NULL: none) */
+	uint64_t npend, pend_end;  /* ... how many, and where they end */
+	int anchors_in_task;    /* blocks list their anchors as they are parsed */
+	struct outs *out;
 	alist *lists;           /* anchors of block b at b % nlists */
 	uint64_t nlists;
 	uint64_t far_block;     /* blocks before it are in the far table */
@@ -427,10 +434,10 @@ static wlz_error block_levels(eng *en, blk *bk)
  * rest of its sources lie in earlier rounds) has its levels. */
 static int levels_ready(eng *en, uint64_t k)
 {
-	if (!atomic_load(&en->blks[k].ready))
+	if (!atomic_load(&en->rb[k].ready))
 		return 0;
 	for (uint64_t i = 0; i + en->gap < k; i++)
-		if (atomic_load(&en->blks[i].lv) != 2)
+		if (atomic_load(&en->rb[i].lv) != 2)
 			return 0;
 	return 1;
 }
@@ -447,7 +454,7 @@ static void run_levels(eng *en)
 	for (int again = 1; again;) {
 		again = 0;
 		for (uint64_t k = 0; k < en->nblk; k++) {
-			blk *bk = &en->blks[k];
+			blk *bk = &en->rb[k];
 			int todo = 0;
 			if (atomic_load(&bk->lv) != 0 || !levels_ready(en, k) ||
 			    !atomic_compare_exchange_strong(&bk->lv, &todo, 1))
@@ -468,8 +475,10 @@ static void run_levels(eng *en)
  * (levels read those of the blocks before). */
 static wlz_error do_block(eng *en, worker *w, uint64_t k)
 {
-	blk *bk = &en->blks[k];
-	const wlz_error err = parse_block(en, w, bk);
+	blk *bk = &en->rb[k];
+	wlz_error err = en->anchors_in_task ? list_anchors(en, w, bk) : WLZ_OK;
+	if (err == WLZ_OK)
+		err = parse_block(en, w, bk);
 	atomic_store(&bk->ready, err == WLZ_OK ? 1 : 2);
 	run_levels(en);
 	return err;
@@ -493,7 +502,7 @@ static void run_tasks(eng *en, int id)
 					       b << en->bl, part, parts);
 			}
 		} else if (en->phase == 3)
-			err = list_anchors(en, w, &en->blks[k]);
+			err = list_anchors(en, w, &en->rb[k]);
 		else
 			err = do_block(en, w, k);
 		if (err != WLZ_OK) {
@@ -526,6 +535,7 @@ static void *pool_main(void *arg)
 }
 
 static wlz_error fill_to(eng *en, uint64_t want);
+static wlz_error write_pending(eng *en);
 
 /* Runs ntasks tasks of a phase on every thread, the caller's included. */
 static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
@@ -539,10 +549,18 @@ static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 	pthread_cond_broadcast(&en->go);
 	pthread_mutex_unlock(&en->mu);
 	run_tasks(en, 0);
-	/* The next round's input is read while the workers finish this one's
-	 * blocks, once none is left to take (read first, this thread's block
-	 * started late and often ended the round last): the workers read below
-	 * view.n only, and the read writes above it. */
+	/* The last round's blocks are written, and the next round's input
+	 * read, while the workers finish this one's blocks, once none is left
+	 * to take (done first, they made this thread's block start late, and
+	 * it often ended the round last): the workers read below view.n only,
+	 * and the read writes above it. */
+	if (phase == 2 && en->pend) {
+		const wlz_error err = write_pending(en);
+		if (err != WLZ_OK) {
+			int ok = WLZ_OK;
+			atomic_compare_exchange_strong(&en->err, &ok, (int)err);
+		}
+	}
 	if (phase == 2 && en->ahead) {
 		en->ahead_err = fill_to(en, en->ahead);
 		if (en->ahead_err != WLZ_OK) {
@@ -618,6 +636,18 @@ static wlz_error put_block(outs *o, const blk *bk)
 	return put(o, bk->data, bk->size);
 }
 
+/* Writes the last round's blocks, in order, and tells the caller. */
+static wlz_error write_pending(eng *en)
+{
+	for (uint64_t k = 0; k < en->npend; k++)
+		WLZ_TRY(put_block(en->out, &en->pend[k]));
+	en->pend = NULL;
+	const wlz_options *opt = &en->cc->opt;
+	if (opt->progress)
+		opt->progress(opt->progress_opaque, en->pend_end, en->known == UINT64_MAX ? 0 : en->known);
+	return WLZ_OK;
+}
+
 static wlz_error put_end(outs *o, uint64_t content)
 {
 	const uint64_t isize = wlz_index_size(o->bl.n), ioff = o->pos;
@@ -659,6 +689,8 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
 				(unsigned long long)size_hint, (unsigned long long)en->total);
 	uint64_t known = en->eof ? en->total : size_hint;
+	en->known = known;
+	en->out = o;
 	if (known != UINT64_MAX && known > WLZ_CONTENT_MAX)
 		return WLZ_ERR_SRC_TOO_LARGE;
 	const uint64_t nb = known == UINT64_MAX ? UINT64_MAX : (known + en->B - 1) >> opt->block_log;
@@ -670,7 +702,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->S = segment_for(en->W, en->B, en->rblocks);
 	const uint64_t round = en->rblocks * en->B;
 	en->map = wlz_large_alloc((size_t)en->cap);
-	en->blks = calloc((size_t)en->rblocks, sizeof(blk));
+	en->blks = calloc(2 * (size_t)en->rblocks, sizeof(blk));
 	/* lists live from their listing until the table has them: at most a
 	 * round and a gap */
 	en->nlists = 2 * (en->rblocks + en->gap + 1);
@@ -698,7 +730,8 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	wlz_header_write(hd, &h);
 	WLZ_TRY(put(o, hd, sizeof(hd)));
 
-	for (;;) {
+	for (uint64_t r = 0;; r++) {
+		en->rb = en->blks + (r & 1) * en->rblocks;
 		if (en->fill < en->done + round + LOOKAHEAD && !en->eof) {
 			if (en->cap - en->done < round + LOOKAHEAD)
 				slide(en);
@@ -715,13 +748,18 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 			memset(en->map + en->done, 0, rend - en->done);
 		en->nblk = 0;
 		for (uint64_t p = en->done; p < rend; p += en->B) {
-			blk *bk = &en->blks[en->nblk++];
+			blk *bk = &en->rb[en->nblk++];
 			bk->bstart = p;
 			bk->bend = p + en->B < rend ? p + en->B : rend;
 			bk->abs_block = (en->view.base + p) >> en->bl;
 		}
+		/* Anchors are listed before the round when the table receives
+		 * some of its blocks before they are parsed (a gap smaller than
+		 * the round), else by each block's own task. */
+		en->anchors_in_task = en->lp->long_depth && en->gap + 1 >= en->nblk;
 		if (en->lp->long_depth) {
-			WLZ_TRY(run_phase(en, 3, en->nblk));
+			if (!en->anchors_in_task)
+				WLZ_TRY(run_phase(en, 3, en->nblk));
 			/* Far table: every block before the gap of the round's
 			 * last block.  The round's earlier blocks skip what
 			 * they may not read; those entries push older ones
@@ -735,8 +773,8 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 			}
 		}
 		for (uint64_t k = 0; k < en->nblk; k++) {
-			atomic_store(&en->blks[k].ready, 0);
-			atomic_store(&en->blks[k].lv, 0);
+			atomic_store(&en->rb[k].ready, 0);
+			atomic_store(&en->rb[k].lv, 0);
 		}
 		/* (up to the buffer's end: a slide before the next round keeps
 		 * whatever was read) */
@@ -746,15 +784,16 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		en->ahead = 0;
 		WLZ_TRY(en->ahead_err);
 		for (uint64_t k = 0; k < en->nblk; k++)
-			if (atomic_load(&en->blks[k].lv) != 2)
+			if (atomic_load(&en->rb[k].lv) != 2)
 				return WLZ_ERR_INTERNAL;  /* (every block gets its levels in the phase) */
-		for (uint64_t k = 0; k < en->nblk; k++)
-			WLZ_TRY(put_block(o, &en->blks[k]));
+		WLZ_TRY(en->pend ? WLZ_ERR_INTERNAL : WLZ_OK);  /* (written in the phase) */
+		en->pend = en->rb;
+		en->npend = en->nblk;
+		en->pend_end = en->view.base + rend;
 		en->done = rend;
-		if (opt->progress)
-			opt->progress(opt->progress_opaque, en->view.base + en->done,
-				      known == UINT64_MAX ? 0 : known);
 	}
+	if (en->pend)
+		WLZ_TRY(write_pending(en));
 	if (known != UINT64_MAX && en->total != known)
 		return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
 				(unsigned long long)known, (unsigned long long)en->total);
@@ -812,7 +851,7 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		pthread_cond_destroy(&en->go);
 		pthread_cond_destroy(&en->idle);
 	}
-	for (uint64_t k = 0; en->blks && k < en->rblocks; k++) {
+	for (uint64_t k = 0; en->blks && k < 2 * en->rblocks; k++) {
 		free(en->blks[k].data);
 		free(en->blks[k].tok);
 	}
