@@ -392,6 +392,10 @@ static inline void fast_consider(const wlz_parser *ps, uint64_t p, uint64_t c, u
 	const uint8_t *src = ps->src;
 	if (best->len >= limit || src[c + best->len] != src[p + best->len])
 		return;
+	/* Most candidates are too short to gain at their distance: one byte
+	 * tells (may_gain; a repeat costs less, and is always measured). */
+	if (!rep && !may_gain(ps, p, c, best->len, limit))
+		return;
 	/* A cut source is looked for whole periods further back, as
 	 * diag_match does, but only a little for far sources: each period
 	 * costs them a cache miss. */
