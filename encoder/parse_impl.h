@@ -48,6 +48,7 @@ struct wlz_parser {
 	 * too (order 0 overprices FASTQ literals and takes matches that cost
 	 * more than the literals they replace). */
 	uint32_t litctx[16][256];
+	int use_ctx;            /* litctx by context (else all order 0) */
 	uint32_t avglit;
 	uint8_t need[64];       /* by highbit(dist): a shorter match cannot gain */
 	/* price-based parse */

@@ -39,17 +39,35 @@ static void cost_table(const uint32_t cnt[256], uint32_t total, uint32_t out[256
 }
 
 /* litctx from counts of each byte under its predecessor's high nibble;
- * contexts seen fewer than 64 times keep the order-0 costs. */
-static void ctx_tables(wlz_parser *ps, const uint32_t (*c)[256])
+ * contexts seen fewer than 64 times keep the order-0 costs, and all do
+ * where, over the whole block (decide), the predecessor predicts little
+ * (as in wlz_parse_build_costs: a literal's neighbours in codec 2's
+ * stream are other runs' bytes, and on text pricing by the source's made
+ * archives larger).  The later passes keep the block's decision: the
+ * first parse's literals alone said otherwise on FASTQ, and cost it. */
+static void ctx_tables(wlz_parser *ps, const uint32_t (*c)[256], int decide)
 {
-	for (int h = 0; h < 16; h++) {
-		uint32_t t = 0;
+	uint32_t all[256] = {0}, tot[16] = {0}, n = 0;
+	double h0 = 0, h1 = 0;
+	for (int h = 0; h < 16; h++)
 		for (int b = 0; b < 256; b++)
-			t += c[h][b];
-		if (t < 64)
+			tot[h] += c[h][b], all[b] += c[h][b];
+	for (int h = 0; h < 16; h++) {
+		n += tot[h];
+		for (int b = 0; b < 256; b++)
+			if (c[h][b])
+				h1 += c[h][b] * log2((double)tot[h] / c[h][b]);
+	}
+	for (int b = 0; b < 256; b++)
+		if (all[b])
+			h0 += all[b] * log2((double)n / all[b]);
+	if (decide)
+		ps->use_ctx = h1 < 0.85 * h0;
+	for (int h = 0; h < 16; h++) {
+		if (!ps->use_ctx || tot[h] < 64)
 			memcpy(ps->litctx[h], ps->litcost, sizeof(ps->litcost));
 		else
-			cost_table(c[h], t, ps->litctx[h]);
+			cost_table(c[h], tot[h], ps->litctx[h]);
 	}
 }
 
@@ -57,7 +75,7 @@ void wlz_parse_ctx_costs(wlz_parser *ps)
 {
 	uint32_t c[16][256] = {{0}};
 	wlz_ctx_count(ps->src, ps->bstart + (ps->bstart == 0), ps->bend, 1, c);
-	ctx_tables(ps, (const uint32_t(*)[256])c);
+	ctx_tables(ps, (const uint32_t(*)[256])c, 1);
 }
 
 /* Statistics of a first parse, for the second. */
@@ -93,7 +111,7 @@ void wlz_parse_gather_stats(wlz_parser *ps, const wlz_token *tok, size_t nt)
 	cost_table(head, nheads ? nheads : 1, ps->headcost);
 	if (nlit > 256) {
 		cost_table(lit, nlit, ps->litcost);
-		ctx_tables(ps, (const uint32_t(*)[256])lc);
+		ctx_tables(ps, (const uint32_t(*)[256])lc, 0);
 	}
 	ps->use_stats = 1;
 }
