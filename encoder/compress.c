@@ -49,13 +49,21 @@ typedef struct worker {
 } worker;
 
 /* A block's far-table anchors, kept until the table receives them: in
- * position order for its parse, and by the thread that enters them (part
- * k of the table's buckets: by_part[off[k] .. off[k + 1])). */
+ * position order for its parse, then (parted) by the thread that enters
+ * them, part k of the table's buckets at a[off[k] .. off[k + 1]). */
 typedef struct alist {
-	wlz_anchor *a, *by_part;
+	wlz_anchor *a;
 	size_t n, cap;
 	size_t *off;            /* nthreads + 1 entries */
+	int parted;
 } alist;
+
+/* Token room for the k-th block of a round, whichever half it is in: a
+ * round's tokens are done with before the next round is parsed. */
+typedef struct tokbuf {
+	wlz_token *t;
+	size_t cap;
+} tokbuf;
 
 typedef struct blk {
 	uint64_t bstart, bend;  /* buffer positions */
@@ -63,8 +71,8 @@ typedef struct blk {
 	uint8_t *data;          /* coded payload */
 	size_t size, cap;
 	wlz_block_entry e;
-	wlz_token *tok;         /* its tokens, until its levels are done */
-	size_t ntok, tok_cap;
+	struct tokbuf *tb;      /* its tokens, until its levels are done */
+	size_t ntok;
 	atomic_int ready;       /* parsed and coded: 1, failed: 2 */
 	atomic_int lv;          /* levels: 0 to do, 1 being done, 2 done */
 } blk;
@@ -103,6 +111,7 @@ typedef struct eng {
 	/* Rounds alternate between two halves of blks: a round's blocks are
 	 * written out while the next round is parsed. */
 	blk *blks, *rb;         /* 2 * rblocks; this round's */
+	tokbuf *tbs;            /* rblocks */
 	uint64_t nblk;          /* blocks in this round */
 	blk *pend;              /* the last round's, to write (NULL: none) */
 	uint64_t npend, pend_end;  /* ... how many, and where they end */
@@ -291,9 +300,10 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	/* anchors (8 bytes each, about one in far_rate positions) of the
 	 * blocks kept */
 	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * 8 * 2;
-	/* a round's coded blocks and tokens (16 bytes each, one per
+	/* two rounds' coded blocks (one is written while the next is
+	 * parsed) and one round's tokens (16 bytes each, one per
 	 * WLZ_MINMATCH bytes at most) */
-	const uint64_t round = R * (B + (B / WLZ_MINMATCH + 1) * sizeof(wlz_token));
+	const uint64_t round = R * (2 * B + (B / WLZ_MINMATCH + 1) * sizeof(wlz_token));
 	return 2 * cap + far + anchors + t * (per + 8 * B) + round;
 }
 
@@ -303,15 +313,16 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
  * next block, until the block's levels are done. */
 static wlz_error keep_tokens(blk *bk, const wlz_token *tok, size_t ntok)
 {
-	if (bk->tok_cap < ntok) {
-		wlz_token *t = realloc(bk->tok, ntok * sizeof(*t));
+	tokbuf *tb = bk->tb;
+	if (tb->cap < ntok) {
+		wlz_token *t = realloc(tb->t, ntok * sizeof(*t));
 		if (!t)
 			return WLZ_ERR_NOMEM;
-		bk->tok = t;
-		bk->tok_cap = ntok;
+		tb->t = t;
+		tb->cap = ntok;
 	}
 	if (ntok)
-		memcpy(bk->tok, tok, ntok * sizeof(*tok));
+		memcpy(tb->t, tok, ntok * sizeof(*tok));
 	bk->ntok = ntok;
 	return WLZ_OK;
 }
@@ -323,7 +334,7 @@ static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
 {
 	alist *al = &en->lists[bk->abs_block % en->nlists];
 	al->n = 0;
-	memset(al->off, 0, (size_t)(en->nthreads + 1) * sizeof(*al->off));
+	al->parted = 0;
 	/* Anchors hash 16 bytes: none in the input's last 16. */
 	const uint64_t safe = en->view.n >= 16 ? en->view.n - 16 : 0;
 	const uint64_t to = bk->bend < safe ? bk->bend : safe;
@@ -339,30 +350,45 @@ static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
 	}
 	size_t n = wlz_far_anchors(&en->far, en->src, bk->bstart, to, w->anc);
 	if (al->cap < n) {
-		wlz_anchor *a = realloc(al->a, n * sizeof(*a)), *b = a ? realloc(al->by_part, n * sizeof(*b)) : NULL;
-		if (a)
-			al->a = a;
-		if (b)
-			al->by_part = b;
-		if (!a || !b)
+		wlz_anchor *a = realloc(al->a, n * sizeof(*a));
+		if (!a)
 			return WLZ_ERR_NOMEM;
+		al->a = a;
 		al->cap = n;
 	}
 	if (n)
 		memcpy(al->a, w->anc, n * sizeof(*al->a));
 	al->n = n;
-	/* By part, stably (a counting sort): each thread then reads only the
-	 * anchors it enters. */
+	return WLZ_OK;
+}
+
+/* Once its block is parsed, puts a list in part order, stably (a counting
+ * sort through the worker's scratch): each thread of the insert phase then
+ * reads only the anchors it enters. */
+static wlz_error part_anchors(eng *en, worker *w, const blk *bk)
+{
+	alist *al = &en->lists[bk->abs_block % en->nlists];
 	const unsigned np = (unsigned)en->nthreads;
-	for (size_t i = 0; i < n; i++)
+	if (w->anc_cap < al->n) {
+		wlz_anchor *a = realloc(w->anc, al->n * sizeof(*a));
+		if (!a)
+			return WLZ_ERR_NOMEM;
+		w->anc = a;
+		w->anc_cap = al->n;
+	}
+	memset(al->off, 0, (np + 1) * sizeof(*al->off));
+	for (size_t i = 0; i < al->n; i++)
 		al->off[wlz_far_part(&en->far, al->a[i].bucket, np) + 1]++;
 	for (unsigned k = 0; k < np; k++)
 		al->off[k + 1] += al->off[k];
-	for (size_t i = 0; i < n; i++)
-		al->by_part[al->off[wlz_far_part(&en->far, al->a[i].bucket, np)]++] = al->a[i];
+	for (size_t i = 0; i < al->n; i++)
+		w->anc[al->off[wlz_far_part(&en->far, al->a[i].bucket, np)]++] = al->a[i];
 	/* (each off[k] now holds where part k ends) */
 	memmove(al->off + 1, al->off, np * sizeof(*al->off));
 	al->off[0] = 0;
+	if (al->n)
+		memcpy(al->a, w->anc, al->n * sizeof(*al->a));
+	al->parted = 1;
 	return WLZ_OK;
 }
 
@@ -399,7 +425,7 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 		WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, 0, &tok, &ntok));
 		WLZ_TRY(keep_tokens(bk, tok, ntok));
 	}
-	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, bk->tok, bk->ntok, &en->bp, &payload,
+	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, bk->tb->t, bk->ntok, &en->bp, &payload,
 				&psize, &bk->e));
 	if (bk->cap < psize) {
 		uint8_t *d = realloc(bk->data, psize);
@@ -424,7 +450,7 @@ static wlz_error block_levels(eng *en, blk *bk)
 		bk->e.chained = 0;
 	} else {
 		uint32_t chained = 0;
-		bk->e.max_level = wlz_levels_block(en->map, bk->bstart, bk->bend, bk->tok, bk->ntok, en->cc->opt.depth,
+		bk->e.max_level = wlz_levels_block(en->map, bk->bstart, bk->bend, bk->tb->t, bk->ntok, en->cc->opt.depth,
 						   &chained, &err);
 		bk->e.chained = chained > WLZ_CHAINED_MAX ? WLZ_CHAINED_MAX : chained;
 	}
@@ -481,6 +507,8 @@ static wlz_error do_block(eng *en, worker *w, uint64_t k)
 	wlz_error err = en->lp->long_depth && k >= en->listed ? list_anchors(en, w, bk) : WLZ_OK;
 	if (err == WLZ_OK)
 		err = parse_block(en, w, bk);
+	if (err == WLZ_OK && en->lp->long_depth)
+		err = part_anchors(en, w, bk);
 	atomic_store(&bk->ready, err == WLZ_OK ? 1 : 2);
 	run_levels(en);
 	return err;
@@ -500,8 +528,13 @@ static void run_tasks(eng *en, int id)
 			const unsigned part = (unsigned)k, parts = (unsigned)en->ntasks;
 			for (uint64_t b = en->far_block; b < en->far_to; b++) {
 				const alist *al = &en->lists[b % en->nlists];
-				wlz_far_insert(&en->far, al->by_part + al->off[part], al->off[part + 1] - al->off[part],
-					       b << en->bl, part, parts);
+				/* (a block of this round, not yet parsed, still has
+				 * its list in position order) */
+				if (al->parted)
+					wlz_far_insert(&en->far, al->a + al->off[part], al->off[part + 1] - al->off[part],
+						       b << en->bl, part, parts);
+				else
+					wlz_far_insert(&en->far, al->a, al->n, b << en->bl, part, parts);
 			}
 		} else if (en->phase == 3)
 			err = list_anchors(en, w, &en->rb[k]);
@@ -705,11 +738,12 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	const uint64_t round = en->rblocks * en->B;
 	en->map = wlz_large_alloc((size_t)en->cap);
 	en->blks = calloc(2 * (size_t)en->rblocks, sizeof(blk));
+	en->tbs = calloc((size_t)en->rblocks, sizeof(tokbuf));
 	/* lists live from their listing until the table has them: at most a
 	 * round and a gap */
 	en->nlists = 2 * (en->rblocks + en->gap + 1);
 	en->lists = calloc((size_t)en->nlists, sizeof(alist));
-	if (!en->map || !en->blks || !en->lists)
+	if (!en->map || !en->blks || !en->tbs || !en->lists)
 		return WLZ_ERR_NOMEM;
 	for (uint64_t k = 0; k < en->nlists; k++)
 		if (!(en->lists[k].off = calloc((size_t)en->nthreads + 1, sizeof(size_t))))
@@ -750,7 +784,8 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 			memset(en->map + en->done, 0, rend - en->done);
 		en->nblk = 0;
 		for (uint64_t p = en->done; p < rend; p += en->B) {
-			blk *bk = &en->rb[en->nblk++];
+			blk *bk = &en->rb[en->nblk];
+			bk->tb = &en->tbs[en->nblk++];
 			bk->bstart = p;
 			bk->bend = p + en->B < rend ? p + en->B : rend;
 			bk->abs_block = (en->view.base + p) >> en->bl;
@@ -856,12 +891,13 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	}
 	for (uint64_t k = 0; en->blks && k < 2 * en->rblocks; k++) {
 		free(en->blks[k].data);
-		free(en->blks[k].tok);
 	}
 	free(en->blks);
+	for (uint64_t k = 0; en->tbs && k < en->rblocks; k++)
+		free(en->tbs[k].t);
+	free(en->tbs);
 	for (uint64_t k = 0; en->lists && k < en->nlists; k++) {
 		free(en->lists[k].a);
-		free(en->lists[k].by_part);
 		free(en->lists[k].off);
 	}
 	free(en->lists);
