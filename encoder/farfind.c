@@ -79,12 +79,21 @@ size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint
 		h = (h << 1) + f->gear[src[from + i]];
 	const uint8_t *s = src + hl - 1;
 	size_t n = 0;
-	/* Branch-free (an anchor every few positions would mispredict),
-	 * buckets after: out has room for every position. */
-	for (uint64_t p = from; p < to; p++) {
-		h = (h << 1) + f->gear[s[p]];
-		out[n].pos = (uint32_t)(p - from);
-		n += (h & m) == 0;
+	if (__builtin_popcountll(m) >= 4) {
+		/* Sparse (one in 16 or fewer): a branch, rarely taken. */
+		for (uint64_t p = from; p < to; p++) {
+			h = (h << 1) + f->gear[s[p]];
+			if (!(h & m))
+				out[n++].pos = (uint32_t)(p - from);
+		}
+	} else {
+		/* Branch-free (an anchor every few positions would
+		 * mispredict): out has room for every position. */
+		for (uint64_t p = from; p < to; p++) {
+			h = (h << 1) + f->gear[s[p]];
+			out[n].pos = (uint32_t)(p - from);
+			n += (h & m) == 0;
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		out[i].bucket = wlz_far_bucket_of(f, wlz_far_hash64(f, src + from + out[i].pos));

@@ -81,7 +81,7 @@ static inline void fast_far(wlz_parser *ps, uint64_t p, uint64_t rep, cand *best
 
 /* Best candidate at p (entered into the tables): the repeat distance, the
  * long table, the short table, then the far table at anchors. */
-static inline cand fast_search(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t rep)
+static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t rep)
 {
 	const uint8_t *src = f->src;
 	const uint64_t limit = ps->bend - p;

@@ -388,7 +388,7 @@ struct wlz_fmatch {
 /* Measures the candidate c at p and keeps it in *best when it gains more.
  * Sources before the block obey the diagonal rule (diag_match); those in
  * the block need no rule. */
-static inline void fast_consider(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t limit, int rep, cand *best)
+static inline __attribute__((always_inline)) void fast_consider(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t limit, int rep, cand *best)
 {
 	const uint8_t *src = ps->src;
 	if (best->len >= limit || src[c + best->len] != src[p + best->len])
