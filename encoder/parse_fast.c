@@ -141,6 +141,7 @@ static size_t parse_fast1(wlz_parser *ps, fstate *f, uint64_t p)
 	const unsigned slen = f->slen, slog = f->slog, skip = ps->lp.skip;
 	uint32_t *st = f->st;
 	uint64_t anchor = p, rep = 0;
+	uint64_t far_next = ps->nfm ? ps->fm[0].start : UINT64_MAX;
 	size_t nt = 0;
 	/* the slot of p, read (and p entered) one step early */
 	uint32_t *e = st + wlz_hash_bytes(src + p, slen, slog);
@@ -163,7 +164,12 @@ static size_t parse_fast1(wlz_parser *ps, fstate *f, uint64_t p)
 			fast_consider(ps, p, p - rep, limit, 1, &best);
 		if (c && wlz_rd32(src + c - 1 + tb) == wlz_rd32(src + p))
 			fast_consider(ps, p, c - 1 + tb, limit, 0, &best);
-		fast_far(ps, p, rep, &best);
+		/* (far matches are few: where the next one starts is kept here,
+		 * out of the parser's memory, which the table stores alias) */
+		if (p >= far_next) {
+			fast_far(ps, p, rep, &best);
+			far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
+		}
 		if (best.gain <= 0) {
 			if (eq)
 				*eq = (uint32_t)(q - tb + 1);
