@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compression speed of several wavelz builds side by side, beside zstd -3,
 # on one thread and on all threads (issue 13's speed point).  Runs are
-# alternated between the builds, REPS rounds, best wall time kept; every
+# alternated between the builds, REPS rounds (each runs every job on one
+# thread, then on all), best wall time kept; every
 # archive of the last round is tested and decoded and compared.
 #
 #   bench/host_cspeed_ab.sh OUT.md "LEVELS" WAVELZ... -- CORPUS.zst...
@@ -33,10 +34,14 @@ for x in "$@"; do
   jobs=("zstd|3")
   for b in "${bins[@]}"; do for l in $levels; do jobs+=("$b|$l"); done; done
   best=(); size=()
+  # One-thread runs first, then all-thread ones (a busy machine's heat
+  # slowed the one-thread run after it), each round starting one job later.
+  nj=${#jobs[@]}
   for r in $(seq "$REPS"); do
-    for j in "${jobs[@]}"; do
-      b=${j%|*}; l=${j#*|}
-      for t in 1 "$T"; do
+    for t in 1 "$T"; do
+      for i in $(seq 0 $((nj - 1))); do
+        j=${jobs[$(( (i + r) % nj ))]}
+        b=${j%|*}; l=${j#*|}
         [[ $b == zstd ]] && cmd=("$Z" -q -"$l" -T"$t" -c "$in") || cmd=("$b" -q -"$l" -T"$t" -c "$in")
         s=$(now); "${cmd[@]}" > "$tmp/arc"; e=$(now)
         k="$j|$t"; d=$(calc "$e - $s")
