@@ -393,10 +393,6 @@ static inline __attribute__((always_inline)) void fast_consider(const wlz_parser
 	const uint8_t *src = ps->src;
 	if (best->len >= limit || src[c + best->len] != src[p + best->len])
 		return;
-	/* Most candidates are too short to gain at their distance: one byte
-	 * tells (may_gain; a repeat costs less, and is always measured). */
-	if (!rep && !may_gain(ps, p, c, best->len, limit))
-		return;
 	/* A cut source is looked for whole periods further back, as
 	 * diag_match does, but only a little for far sources: each period
 	 * costs them a cache miss. */
