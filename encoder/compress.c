@@ -115,9 +115,6 @@ typedef struct eng {
 	uint64_t nblk;          /* blocks in this round */
 	blk *pend;              /* the last round's, to write (NULL: none) */
 	uint64_t npend, pend_end;  /* ... how many, and where they end */
-	uint64_t listed;        /* the round's first blocks, whose anchors are
-				 * listed before it; the rest list theirs as they
-				 * are parsed */
 	struct outs *out;
 	alist *lists;           /* anchors of block b at b % nlists */
 	uint64_t nlists;
@@ -504,9 +501,7 @@ static void run_levels(eng *en)
 static wlz_error do_block(eng *en, worker *w, uint64_t k)
 {
 	blk *bk = &en->rb[k];
-	wlz_error err = en->lp->long_depth && k >= en->listed ? list_anchors(en, w, bk) : WLZ_OK;
-	if (err == WLZ_OK)
-		err = parse_block(en, w, bk);
+	wlz_error err = parse_block(en, w, bk);
 	if (err == WLZ_OK && en->lp->long_depth)
 		err = part_anchors(en, w, bk);
 	atomic_store(&bk->ready, err == WLZ_OK ? 1 : 2);
@@ -790,20 +785,17 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 			bk->bend = p + en->B < rend ? p + en->B : rend;
 			bk->abs_block = (en->view.base + p) >> en->bl;
 		}
-		en->listed = 0;
 		if (en->lp->long_depth) {
+			/* Anchors of the whole round first: listed inside each
+			 * block's task they evicted its parse's tables from the
+			 * core's caches, one thread measured slower. */
+			WLZ_TRY(run_phase(en, 3, en->nblk));
 			/* Far table: every block before the gap of the round's
 			 * last block.  The round's earlier blocks skip what
 			 * they may not read; those entries push older ones
-			 * out of full buckets, which eight ways keep rare.
-			 * The round's blocks it receives (where the gap is
-			 * shorter than the round) list their anchors first;
-			 * the others do in their own tasks. */
-			const uint64_t b0 = (en->view.base + en->done) >> en->bl, last = b0 + en->nblk - 1;
+			 * out of full buckets, which eight ways keep rare. */
+			const uint64_t last = ((en->view.base + en->done) >> en->bl) + en->nblk - 1;
 			const uint64_t to = last > en->gap ? last - en->gap : 0;
-			en->listed = to > b0 ? to - b0 : 0;
-			if (en->listed)
-				WLZ_TRY(run_phase(en, 3, en->listed));
 			if (to > en->far_block) {
 				en->far_to = to;
 				WLZ_TRY(run_phase(en, 1, (uint64_t)en->nthreads));
