@@ -71,7 +71,7 @@ typedef struct blk {
 	uint8_t *data;          /* coded payload */
 	size_t size, cap;
 	wlz_block_entry e;
-	struct tokbuf *tb;      /* its tokens, until its levels are done */
+	tokbuf *tb;             /* its tokens, until its levels are done */
 	size_t ntok;
 	atomic_int ready;       /* parsed and coded: 1, failed: 2 */
 	atomic_int lv;          /* levels: 0 to do, 1 being done, 2 done */
@@ -366,6 +366,12 @@ static wlz_error part_anchors(eng *en, worker *w, const blk *bk)
 {
 	alist *al = &en->lists[bk->abs_block % en->nlists];
 	const unsigned np = (unsigned)en->nthreads;
+	al->parted = 1;
+	if (np == 1) {
+		al->off[0] = 0;  /* (one part: position order is part order) */
+		al->off[1] = al->n;
+		return WLZ_OK;
+	}
 	if (w->anc_cap < al->n) {
 		wlz_anchor *a = realloc(w->anc, al->n * sizeof(*a));
 		if (!a)
@@ -385,7 +391,6 @@ static wlz_error part_anchors(eng *en, worker *w, const blk *bk)
 	al->off[0] = 0;
 	if (al->n)
 		memcpy(al->a, w->anc, al->n * sizeof(*al->a));
-	al->parted = 1;
 	return WLZ_OK;
 }
 
@@ -816,7 +821,8 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		for (uint64_t k = 0; k < en->nblk; k++)
 			if (atomic_load(&en->rb[k].lv) != 2)
 				return WLZ_ERR_INTERNAL;  /* (every block gets its levels in the phase) */
-		WLZ_TRY(en->pend ? WLZ_ERR_INTERNAL : WLZ_OK);  /* (written in the phase) */
+		if (en->pend)
+			return WLZ_ERR_INTERNAL;  /* (written in the phase) */
 		en->pend = en->rb;
 		en->npend = en->nblk;
 		en->pend_end = en->view.base + rend;
@@ -881,9 +887,8 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		pthread_cond_destroy(&en->go);
 		pthread_cond_destroy(&en->idle);
 	}
-	for (uint64_t k = 0; en->blks && k < 2 * en->rblocks; k++) {
+	for (uint64_t k = 0; en->blks && k < 2 * en->rblocks; k++)
 		free(en->blks[k].data);
-	}
 	free(en->blks);
 	for (uint64_t k = 0; en->tbs && k < en->rblocks; k++)
 		free(en->tbs[k].t);
