@@ -6,7 +6,7 @@
 #   blocks refused) and gpu_checksum (XXH3 against libxxhash and the
 #   headers), on the default archive, one of depth 2 and a two-member one;
 #   then the CLI: `wavelz -d --gpu` equal to the CPU's output on those and
-#   on golden-bad's good archives, and every bad one refused by
+#   on golden-bad's good archives and golden-good's (but zstd), and every bad one refused by
 #   `-t --gpu` and `-d --gpu` with no output left behind; then gpu_api
 #   (the API's every form, in pieces, and with only the window resident)
 #   on generated data and the real slice.
@@ -70,6 +70,25 @@ while IFS=$'\t' read -r name want; do
 	bad=$((bad + 1))
 done < "$G/EXPECTED"
 echo "gpu.sh: CLI on the GPU: $good good archives equal to the CPU's, $bad bad ones refused"
+# Golden good archives (forge_good: every token form and codec-2 part):
+# the GPU's output equals the CPU's; the zstd one is refused.
+gg=$(dirname "$G")/golden-good
+ngood=0
+for f in "$gg"/*.wlz; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f" .wlz)
+	rm -f "$tmp/o"
+	if [ "$name" = zstd ]; then
+		"$W" -q -t --gpu "$f" 2> /dev/null && { echo "FAIL: golden-good $name: -t --gpu accepts zstd streams"; exit 1; }
+		continue
+	fi
+	"$W" -q -d --gpu "$f" -o "$tmp/o" || { echo "FAIL: golden-good $name: the GPU refuses it"; exit 1; }
+	"$W" -q -d -c "$f" | cmp -s - "$tmp/o" || { echo "FAIL: golden-good $name: GPU output differs"; exit 1; }
+	"$W" -q -t --gpu "$f" || { echo "FAIL: golden-good $name: -t --gpu"; exit 1; }
+	ngood=$((ngood + 1))
+done
+[ "$ngood" -ge 4 ] || { echo "FAIL: only $ngood golden good archives in $gg"; exit 1; }
+echo "gpu.sh: $ngood golden good archives decoded on the GPU equal to the CPU's"
 # Random damage: every flipped byte is covered by a checksum or a rule, so
 # each must be refused, in bounded time, with no output left.
 size=$(stat -c %s "$tmp/d2.wlz")
