@@ -46,6 +46,12 @@
 /* The work area: the granule table, the token states and the ticket. */
 struct flow_area {
 	uint32_t *gidx, *state, *ticket;
+	/* split over GPUs (flow.h): the other GPUs' states, and where this
+	 * one writes its granules and states for them */
+	uint32_t *rstate;
+	uint32_t *peer_gidx[WLZ_GPU_FLOW_PEERS], *peer_rstate[WLZ_GPU_FLOW_PEERS];
+	unsigned npeers;
+	uint32_t epoch;         /* a done token's rstate */
 };
 
 static size_t granules(uint64_t size)
@@ -59,7 +65,70 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	a.gidx = (uint32_t *)work;
 	a.state = a.gidx + granules(size);
 	a.ticket = a.state + ntok;
+	a.rstate = NULL;
+	a.npeers = 0;
+	a.epoch = 1;
 	return a;
+}
+
+/* A GPU's tokens when a member is split over GPUs (flow.h); n = 0: all
+ * ntok tokens of tok, one range. */
+struct tranges {
+	const uint32_t *first, *tok, *chunk;
+	uint32_t n;
+};
+
+/* The index of the last of the n + 1 non-decreasing values v at or below x
+ * (v[0] <= x). */
+__device__ __forceinline__ uint32_t last_at_or_below(const uint32_t *v, uint32_t n, uint32_t x)
+{
+	uint32_t lo = 0, hi = n + 1;
+	while (hi - lo > 1) {
+		const uint32_t m = (lo + hi) / 2;
+		if (v[m] <= x)
+			lo = m;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+/* Chunk c's first token, and its range's first and end. */
+__device__ __forceinline__ void chunk_tokens(const tranges &R, uint32_t ntok, uint32_t c, uint32_t *i0,
+					     uint32_t *first, uint32_t *end)
+{
+	if (!R.n) {
+		*i0 = c * 32;
+		*first = 0;
+		*end = ntok;
+		return;
+	}
+	const uint32_t r = last_at_or_below(R.chunk, R.n, c);
+	*first = R.first[r];
+	*i0 = R.first[r] + (c - R.chunk[r]) * 32;
+	*end = R.first[r] + (R.tok[r + 1] - R.tok[r]);
+}
+
+/* Whether token j, before the first token rlo of the range being run, is
+ * this GPU's (a search of its ranges: sources seldom lie before their
+ * own range). */
+__device__ __forceinline__ bool own_token(const tranges &R, uint32_t rlo, uint32_t j)
+{
+	if (!R.n || j >= rlo)
+		return true;
+	if (j < R.first[0])
+		return false;
+	const uint32_t r = last_at_or_below(R.first, R.n - 1, j);
+	return j - R.first[r] < R.tok[r + 1] - R.tok[r];
+}
+
+/* The k-th token of the GPU's. */
+__device__ __forceinline__ uint32_t kth_token(const tranges &R, uint32_t k)
+{
+	if (!R.n)
+		return k;
+	const uint32_t r = last_at_or_below(R.tok, R.n, k);
+	return R.first[r] + (k - R.tok[r]);
 }
 
 extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
@@ -80,21 +149,38 @@ __global__ void scrub_kernel(const wlz_gpu_pblock *__restrict__ blk, wlz_gpu_tok
 		tok[B.tok_off + i] = wlz_gpu_token{0, 0, B.bstart, B.bstart, B.s_off[1]};
 }
 
-/* Token i's state cleared, and the granules (256 bytes) whose first byte
+/* Token i's state cleared (i the k-th of this GPU's count tokens of the
+ * ntok in tok), and the granules (256 bytes) whose first byte
  * lies in it or in the tail after it: gidx[q] is the last token starting
  * at or before byte q << 8 (token 0 from the granule holding its first
  * byte: the output before it is final, and not indexed). */
-__global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, uint64_t size,
-			     uint32_t *__restrict__ gidx, uint32_t *__restrict__ state)
+__global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t count,
+			     uint64_t size, flow_area A)
 {
-	const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= ntok)
+	/* (the range of the block's first token found once, the rest by
+	 * stepping: ranges are much longer than a block) */
+	__shared__ uint32_t r0;
+	const uint32_t k0 = blockIdx.x * blockDim.x, k = k0 + threadIdx.x;
+	if (threadIdx.x == 0)
+		r0 = R.n ? last_at_or_below(R.tok, R.n, k0) : 0;
+	__syncthreads();
+	if (k >= count)
 		return;
+	uint32_t i = k;
+	if (R.n) {
+		uint32_t r = r0;
+		while (R.tok[r + 1] <= k)
+			r++;
+		i = R.first[r] + (k - R.tok[r]);
+	}
 	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? tok[i + 1].pos : size;
 	const uint64_t G = 1u << GRAN_BITS;
-	state[i] = 0;
-	for (uint64_t q = i ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS; q < (e + G - 1) >> GRAN_BITS; q++)
-		gidx[q] = i;
+	A.state[i] = 0;
+	for (uint64_t q = i ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS; q < (e + G - 1) >> GRAN_BITS; q++) {
+		A.gidx[q] = i;
+		for (unsigned g = 0; g < A.npeers; g++)
+			A.peer_gidx[g][q] = i;
+	}
 }
 
 /* The last token starting at or before byte p, from token j on. */
@@ -225,32 +311,44 @@ __device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane
 
 /* Publishes this warp's lanes' states (where set) after every byte the
  * warp wrote: the warp's barrier orders its lanes' stores before the
- * release. */
+ * release.  SYS: at system scope, for a member split over GPUs, whose
+ * other GPUs poll these states and read these bytes over NVLink. */
+template <bool SYS>
 __device__ __forceinline__ void publish(uint32_t *state, uint32_t i, bool set, uint32_t v)
 {
 	__syncwarp();
-	if (set)
-		asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(state + i), "r"(v) : "memory");
+	if (set) {
+		if (SYS)
+			asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(state + i), "r"(v) : "memory");
+		else
+			asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(state + i), "r"(v) : "memory");
+	}
 }
 
 /* A token's state, read with acquire: the bytes its state says are final
  * are read after (a release store and acquire loads measured faster than
  * fences on either side). */
+template <bool SYS>
 __device__ __forceinline__ uint32_t poll(const uint32_t *p)
 {
 	uint32_t v;
-	asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	if (SYS)
+		asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	else
+		asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
 	return v;
 }
 
 /* (8 blocks an SM: 32 registers, a few spilled, measured faster than 46
  * registers at 5 blocks; so were acquire loads than relaxed polls and a
  * fence) */
+template <bool SYS>
 __global__ void __launch_bounds__(FT, 8)
-	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, uint8_t *out, flow_area A, uint32_t *fail)
+	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t nch, uint8_t *out,
+		    flow_area A, uint32_t *fail)
 {
 	const unsigned lane = threadIdx.x & 31;
-	const uint32_t nch = (ntok + 31) / 32;
+	/* (tok holds all ntok tokens of the member; this GPU's are R's) */
 	/* (bytes before the first token are final: an earlier piece's) */
 	const uint64_t t0 = tok[0].pos;
 	for (;;) {
@@ -260,8 +358,11 @@ __global__ void __launch_bounds__(FT, 8)
 		c = __shfl_sync(FULL, c, 0);
 		if (c >= nch)
 			return;
-		const uint32_t i = c * 32 + lane;
-		const bool have = i < ntok;
+		/* (tokens rlo.. of the range, up to the chunk, are this GPU's) */
+		uint32_t i0, rlo, tend;
+		chunk_tokens(R, ntok, c, &i0, &rlo, &tend);
+		const uint32_t i = i0 + lane;
+		const bool have = i < tend;
 		wlz_gpu_token t = {0, 0, 0, 0, 0};
 		if (have)
 			t = tok[i];
@@ -310,7 +411,11 @@ __global__ void __launch_bounds__(FT, 8)
 		while (fin != FULL) {
 			const bool mine = !(fin >> lane & 1);
 			while (mine && next <= last) {
-				if (!poll(A.state + next))
+				/* (another GPU's token: its chunk's state, written
+				 * here at system scope once the chunk is done) */
+				const bool done = SYS && !own_token(R, rlo, next) ? poll<true>(A.rstate + next) == A.epoch
+										  : poll<false>(A.state + next) != 0;
+				if (!done)
 					break;
 				next++;
 			}
@@ -326,8 +431,8 @@ __global__ void __launch_bounds__(FT, 8)
 					const uint32_t fn = __shfl_sync(FULL, next, f), fl = __shfl_sync(FULL, last, f),
 						       fneed = __shfl_sync(FULL, need, f);
 					if (lane == 0 && atomicCAS(fail, 0, 1) == 0) {
-						fail[1] = c * 32 + f, fail[2] = fn, fail[3] = fl;
-						fail[4] = fn < ntok ? A.state[fn] : ~0u;
+						fail[1] = i0 + f, fail[2] = fn, fail[3] = fl;
+						fail[4] = fn < ntok ? (SYS && !own_token(R, rlo, fn) ? A.rstate[fn] : A.state[fn]) : ~0u;
 						fail[5] = fneed;
 					}
 					return;
@@ -348,31 +453,48 @@ __global__ void __launch_bounds__(FT, 8)
 			});
 			/* (published every round: holding them to the chunk's end
 			 * measured slower at depth 10) */
-			publish(A.state, i, go, 1);
+			publish<false>(A.state, i, go, 1);
 			fin |= ready;
 		}
+		/* Split over GPUs: the chunk's states into the others' memory,
+		 * at system scope once (a release at system scope costs far
+		 * more than at the GPU's, and a chunk publishes about ten
+		 * rounds; states polled across NVLink cost more again). */
+		if (SYS)
+			for (unsigned g = 0; g < A.npeers; g++)
+				publish<true>(A.peer_rstate[g], i, have, A.epoch);
 	}
 }
 
-extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gpu_token *d_tok,
-			    size_t ntok, const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work,
-			    const uint32_t *d_bad, uint32_t *d_fail, void *stream)
+/* Literals, the fail words, the ticket, the scrub of bad blocks, and the
+ * granules and states of this GPU's count tokens (R) of tok (ntok). */
+static int flow_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gpu_token *tok, uint64_t ntok,
+		     const tranges &R, uint64_t count, const uint8_t *d_streams, uint8_t *d_out, uint64_t size,
+		     const flow_area &A, const uint32_t *d_bad, uint32_t *d_fail, cudaStream_t st)
 {
-	cudaStream_t st = (cudaStream_t)stream;
 	const unsigned per = LIT_TILE * (FT / 32);
 	if (n && max_lit)
-		lits_kernel<<<dim3((unsigned)n, (max_lit + per - 1) / per), FT, 0, st>>>(d_blk, d_tok, d_streams, d_out,
+		lits_kernel<<<dim3((unsigned)n, (max_lit + per - 1) / per), FT, 0, st>>>(d_blk, tok, d_streams, d_out,
 											   d_bad);
-	if (cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess)
+	if (cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess ||
+	    cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess)
 		return 1;
-	if (!ntok)
-		return cudaGetLastError() != cudaSuccess;
-	const uint32_t nch = (uint32_t)((ntok + 31) / 32);
-	const flow_area A = area(d_work, ntok, size);
-	if (cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess)
-		return 1;
-	scrub_kernel<<<(unsigned)n, 256, 0, st>>>(d_blk, d_tok, d_bad);
-	index_kernel<<<(unsigned)((ntok + 255) / 256), 256, 0, st>>>(d_tok, (uint32_t)ntok, size, A.gidx, A.state);
+	if (n)
+		scrub_kernel<<<(unsigned)n, 256, 0, st>>>(d_blk, tok, d_bad);
+	if (count)
+		index_kernel<<<(unsigned)((count + 255) / 256), 256, 0, st>>>(tok, (uint32_t)ntok, R, (uint32_t)count,
+									     size, A);
+	return cudaGetLastError() != cudaSuccess;
+}
+
+/* The pass over this GPU's tokens (R, nch chunks) of tok (ntok). */
+template <bool SYS>
+static int flow_run(const wlz_gpu_token *tok, uint64_t ntok, const tranges &R, uint64_t nchunk, uint8_t *d_out,
+		    const flow_area &A, uint32_t *d_fail, cudaStream_t st)
+{
+	if (!nchunk)
+		return 0;
+	const uint32_t nch = (uint32_t)nchunk;
 	/* (the device's SMs and the pass's blocks an SM, asked once a
 	 * device: the queries cost more than the launches) */
 	static int known[64], sms[64], fits[64];
@@ -381,7 +503,7 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 		return 1;
 	if (dev < 0 || dev >= 64 || !known[dev]) {
 		if (cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, flow_kernel, FT, 0) != cudaSuccess)
+		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, flow_kernel<SYS>, FT, 0) != cudaSuccess)
 			return 1;
 		if (dev >= 0 && dev < 64)
 			sms[dev] = nsm, fits[dev] = fit, known[dev] = 1;
@@ -391,6 +513,56 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 	/* Only as many warps as run at once: the ticket hands out the work. */
 	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (fit > 0 ? fit : 1));
 	const unsigned grid = want < most ? want : most;
-	flow_kernel<<<grid, FT, 0, st>>>(d_tok, (uint32_t)ntok, d_out, A, d_fail);
+	flow_kernel<SYS><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
 	return cudaGetLastError() != cudaSuccess;
+}
+
+extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gpu_token *d_tok,
+			    size_t ntok, const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work,
+			    const uint32_t *d_bad, uint32_t *d_fail, void *stream)
+{
+	cudaStream_t st = (cudaStream_t)stream;
+	const flow_area A = area(d_work, ntok, size);
+	const tranges all = {NULL, NULL, NULL, 0};
+	return flow_prep(d_blk, n, max_lit, d_tok, ntok, all, ntok, d_streams, d_out, size, A, d_bad, d_fail, st) ||
+	       flow_run<false>(d_tok, ntok, all, (ntok + 31) / 32, d_out, A, d_fail, st);
+}
+
+extern "C" size_t wlz_gpu_flow_granules(uint64_t size)
+{
+	return granules(size);
+}
+
+static tranges split_ranges(const wlz_gpu_flow_split *sp)
+{
+	const tranges R = {sp->rfirst, sp->rtok, sp->rchunk, sp->nr};
+	return R;
+}
+
+static flow_area split_area(const wlz_gpu_flow_split *sp)
+{
+	flow_area A;
+	A.gidx = sp->gidx;
+	A.state = sp->state;
+	A.rstate = sp->rstate;
+	A.npeers = sp->npeers < WLZ_GPU_FLOW_PEERS ? sp->npeers : WLZ_GPU_FLOW_PEERS;
+	A.epoch = sp->epoch;
+	for (unsigned g = 0; g < A.npeers; g++)
+		A.peer_gidx[g] = sp->peer_gidx[g], A.peer_rstate[g] = sp->peer_rstate[g];
+	A.ticket = sp->ticket;
+	return A;
+}
+
+extern "C" int wlz_gpu_flow_split_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit,
+				       const wlz_gpu_flow_split *sp, const uint8_t *d_streams, uint8_t *d_out,
+				       uint64_t size, const uint32_t *d_bad, uint32_t *d_fail, void *stream)
+{
+	return flow_prep(d_blk, n, max_lit, sp->tok, sp->ntok, split_ranges(sp), sp->count, d_streams, d_out, size,
+			 split_area(sp), d_bad, d_fail, (cudaStream_t)stream);
+}
+
+extern "C" int wlz_gpu_flow_split_run(const wlz_gpu_flow_split *sp, uint8_t *d_out, uint32_t *d_fail, void *stream)
+{
+	return flow_run<true>(sp->tok, sp->ntok, split_ranges(sp), sp->nchunk, d_out, split_area(sp), d_fail,
+			      (cudaStream_t)stream);
 }

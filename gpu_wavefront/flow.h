@@ -36,6 +36,52 @@ int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gp
 		 const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work, const uint32_t *d_bad,
 		 uint32_t *d_fail, void *stream);
 
+/* One member split over GPUs by blocks (bench/gpu_split.cu): every GPU
+ * decodes the streams, tokens and literals of its own blocks, and runs the
+ * pass over its own tokens, reading other GPUs' bytes and polling their
+ * tokens' states over peer access.  The output, tok, gidx and state are
+ * one range of addresses every GPU reads (the output at the member's
+ * positions, tok at the blocks' tok_off).  A token's state is published
+ * at the GPU's scope for its own GPU, and once its chunk is done at system
+ * scope into every other GPU's memory, where they poll it.  A GPU's tokens are nr ranges of consecutive tokens, in
+ * member order (groups of blocks dealt to the GPUs in turn keep their
+ * fronts close, so that few sources lie in bytes another GPU has yet to
+ * write).  The range arrays are in device memory. */
+#define WLZ_GPU_FLOW_PEERS 7
+typedef struct wlz_gpu_flow_split {
+	wlz_gpu_token *tok;      /* every token of the member */
+	uint64_t ntok;
+	const uint32_t *rfirst;  /* nr: each range's first token */
+	const uint32_t *rtok;    /* nr + 1: this GPU's tokens before each range (rtok[nr]: all of them) */
+	const uint32_t *rchunk;  /* nr + 1: its chunks (32 tokens, a range's last one short) before each */
+	uint32_t nr;
+	uint64_t count, nchunk;  /* rtok[nr] and rchunk[nr] */
+	/* In this GPU's memory, ntok words each but gidx
+	 * (wlz_gpu_flow_granules(size)): the granule table, every GPU's
+	 * granules; its own tokens' states; the other GPUs' tokens' states,
+	 * which they write here once a chunk is done. */
+	uint32_t *gidx, *state, *rstate;
+	/* The other GPUs' gidx and rstate, where this one writes its own. */
+	uint32_t *peer_gidx[WLZ_GPU_FLOW_PEERS], *peer_rstate[WLZ_GPU_FLOW_PEERS];
+	unsigned npeers;
+	/* A done token's rstate in this call: rstate is zeroed once, and each
+	 * call has a new epoch (so that no GPU clears another's words). */
+	uint32_t epoch;
+	uint32_t *ticket;        /* one word, this GPU's */
+} wlz_gpu_flow_split;
+
+size_t wlz_gpu_flow_granules(uint64_t size);
+
+/* Step 1 on one GPU (its n blocks d_blk, their streams d_streams):
+ * literals, and the granules and states of its tokens.  It reads the
+ * token after each of its ranges: every GPU's parse must be done. */
+int wlz_gpu_flow_split_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, const wlz_gpu_flow_split *sp,
+			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, const uint32_t *d_bad,
+			    uint32_t *d_fail, void *stream);
+/* Step 2: the pass over this GPU's tokens.  Step 1 must be done on every
+ * GPU before it starts on any. */
+int wlz_gpu_flow_split_run(const wlz_gpu_flow_split *sp, uint8_t *d_out, uint32_t *d_fail, void *stream);
+
 #ifdef __cplusplus
 }
 #endif
