@@ -30,6 +30,7 @@
 #include "gpu_wavefront/prep.h"
 #include "gpu_wavefront/verify.h"
 #include "gpu_wavefront/xxh3.h"
+#include "gpu_wavefront/gdctx.h"
 #include "wavelz_gpu.h"
 
 /* Device buffers, kept and grown from call to call. */
@@ -275,6 +276,16 @@ void wlz_gdctx_free(wlz_gdctx *g)
 	wlz_gpu_call_free(&g->call);
 	wlz_gpu_prep_free(&g->prep);
 	free(g);
+}
+
+int wlz_gdctx_device(const wlz_gdctx *g)
+{
+	return g->device;
+}
+
+uint64_t wlz_gdctx_memory_limit(const wlz_gdctx *g)
+{
+	return g->memory_limit;
 }
 
 uint64_t wlz_gdctx_memory(wlz_gdctx *g)

@@ -83,6 +83,19 @@ wlz_error wlz_gpu_decompress_h2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, cons
 wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, const void *d_src, size_t src_size,
 				 size_t *dst_size, void *stream);
 wlz_error wlz_gdctx_wait(wlz_gdctx *g);
+/* One archive on several GPUs at once, host to host: each member's blocks
+ * in groups dealt to the ng GPUs of g in turn, every GPU reading the
+ * others' bytes over peer access, so that a large archive decodes faster
+ * than on one (bench/RESULTS.md).  Each member, its tokens and its stored
+ * bytes must fit in the GPUs' memory together, and every GPU must reach
+ * every other's (WLZ_ERR_GPU otherwise).  Checks and output as
+ * wlz_gpu_decompress (dst NULL: checks only); ng = 1 is that call.
+ * Synchronous.  Experimental: checked on small archives (tests/gpu_api);
+ * its one trial on a 2 GiB archive did not finish (bench/host/
+ * issue16-split.md), so the CLI does not use it yet. */
+wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
+				   size_t src_size, size_t *out_size);
+
 
 /* The context's GPU memory in bytes (0 if unknown): a decode needs about
  * three times the content. */

@@ -130,6 +130,15 @@ for a in def d2 two; do
 done
 "$W" -q -t --gpu "$tmp"/batch/good-*.wlz || { echo "FAIL: -t --gpu on a good batch"; exit 1; }
 echo "gpu.sh: a batch of 3 good and $n bad archives: the good decoded, the bad named, no output left"
+# One archive on every GPU at once (bench/gpu_split), where there are two
+# or more and the binary was built: output equal to the CPU's.
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [ "${ngpu:-0}" -ge 2 ] && [ -x "$B/gpu_split" ]; then
+	for a in def d2; do
+		"$B/gpu_split" "$tmp/$a.wlz" 1 > "$tmp/split.out" 2>&1 || { echo "FAIL: gpu_split $a"; cat "$tmp/split.out"; exit 1; }
+	done
+	echo "gpu.sh: one archive on $ngpu GPUs at once equal to the CPU's"
+fi
 if [ -n "$API" ]; then
 	"$API" "$tmp/in" || { echo "FAIL: gpu_api"; exit 1; }
 fi

@@ -300,6 +300,40 @@ static void batch(wlz_gdctx *g, const struct arc *xs, int nx)
 	free(dmg);
 }
 
+/* One archive on every GPU at once (wlz_gpu_decompress_split): each
+ * archive decodes to its content, a damaged payload is named, a damaged
+ * content checksum too.  With one GPU only the one-GPU path runs. */
+static void split(const struct arc *xs, int nx)
+{
+	const int ng = wlz_gpu_count() < 4 ? wlz_gpu_count() : 4;
+	wlz_gdctx *gs[4] = {0};
+	int made = 1;
+	for (int d = 0; d < ng; d++)
+		made &= (gs[d] = wlz_gdctx_create(d)) != NULL;
+	TU_CHECK(made, "split: a context on each of %d GPUs", ng);
+	for (int i = 0; made && i < nx; i++) {
+		uint8_t *out = tu_xmalloc(xs[i].size + 1);
+		size_t got = 0;
+		wlz_error e = wlz_gpu_decompress_split(gs, ng, out, xs[i].size, xs[i].a, xs[i].asize, &got);
+		TU_CHECK(e == WLZ_OK && got == xs[i].size && !memcmp(out, xs[i].want, got), "split: %s on %d GPUs: %s (%s)",
+			 xs[i].name, ng, wlz_error_name(e), wlz_error_detail());
+		free(out);
+	}
+	tu_block b[4096];
+	const long nb = made ? tu_walk_blocks(xs[0].a, xs[0].asize, 0, b, 4096, NULL) : 0;
+	if (nb > 4) {
+		uint8_t *bad = tu_xmalloc(xs[0].asize);
+		memcpy(bad, xs[0].a, xs[0].asize);
+		bad[b[nb - 2].payload + b[nb - 2].psize / 2] ^= 0x10;
+		wlz_error e = wlz_gpu_decompress_split(gs, ng, NULL, 0, bad, xs[0].asize, &(size_t){0});
+		TU_CHECK(e == WLZ_ERR_CHECKSUM, "split: damaged payload: %s (%s)", wlz_error_name(e), wlz_error_detail());
+		free(bad);
+	}
+	for (int d = 0; d < ng; d++)
+		wlz_gdctx_free(gs[d]);
+	printf("gpu_api: one archive at a time on %d GPUs at once: checked\n", ng);
+}
+
 int main(int argc, char **argv)
 {
 	if (wlz_gpu_count() < 1) {
@@ -366,8 +400,10 @@ int main(int argc, char **argv)
 		printf("gpu_api: %s (%zu bytes, %zu stored): checked\n", xs[i].name, xs[i].size, xs[i].asize);
 	}
 	damaged(g, &xs[0]);
-	if (!quick)
+	if (!quick) {
 		batch(g, xs, nx);
+		split(xs, nx);
+	}
 	for (int i = 0; i < nx; i++)
 		free(xs[i].a);
 	free(gen);

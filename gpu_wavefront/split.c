@@ -1,0 +1,537 @@
+/*
+ * split.c - one archive decoded by several GPUs at once
+ * (wlz_gpu_decompress_split, include/wavelz_gpu.h).
+ *
+ * Each member's blocks are cut into groups of GROUP blocks dealt to the
+ * GPUs in turn, so that the GPUs move through the member side by side and
+ * a source seldom lies in bytes another GPU has yet to write.  Every GPU
+ * decodes its own blocks' streams, tokens and literals and runs the pass
+ * over its own tokens (flow.h, wlz_gpu_flow_split), reading the others'
+ * bytes and token states over peer access; then it hashes its blocks.
+ * The member's output and tokens are each one range of addresses whose
+ * pages lie on the GPU that writes them (CUDA's virtual memory
+ * management, through the driver's entry points: the library links no
+ * driver library).  Measured: bench/host/issue16-split.md.
+ *
+ * The checks are the single-GPU decoder's: headers and index on the host
+ * (wlz_member_parse), payload checksums on the host before anything goes
+ * up, streams, tokens and content checksums on the GPUs.
+ */
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/wlz_internal.h"
+#include "format/format.h"
+#include "gpu_wavefront/entropy.h"
+#include "gpu_wavefront/flow.h"
+#include "gpu_wavefront/gdctx.h"
+#include "gpu_wavefront/parse.h"
+#include "gpu_wavefront/xxh3.h"
+#include "wavelz_gpu.h"
+
+#define GROUP 16                /* blocks a group (bench/host/issue16-split.md) */
+#define MAXG 8
+
+/* The driver's virtual memory calls. */
+typedef CUresult (*fn_gran)(size_t *, const CUmemAllocationProp *, CUmemAllocationGranularity_flags);
+typedef CUresult (*fn_reserve)(CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long);
+typedef CUresult (*fn_create)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *, unsigned long long);
+typedef CUresult (*fn_map)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long);
+typedef CUresult (*fn_access)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
+typedef CUresult (*fn_unmap)(CUdeviceptr, size_t);
+typedef CUresult (*fn_release)(CUmemGenericAllocationHandle);
+typedef CUresult (*fn_free)(CUdeviceptr, size_t);
+
+struct vmm {
+	fn_gran gran;
+	fn_reserve reserve;
+	fn_create create;
+	fn_map map;
+	fn_access access;
+	fn_unmap unmap;
+	fn_release release;
+	fn_free free;
+};
+
+static int vmm_load(struct vmm *v)
+{
+	static const char *const name[] = {"cuMemGetAllocationGranularity", "cuMemAddressReserve", "cuMemCreate",
+					   "cuMemMap", "cuMemSetAccess", "cuMemUnmap", "cuMemRelease",
+					   "cuMemAddressFree"};
+	void *f[8];
+	for (int i = 0; i < 8; i++) {
+		enum cudaDriverEntryPointQueryResult q;
+		if (cudaGetDriverEntryPointByVersion(name[i], &f[i], 12000, cudaEnableDefault, &q) != cudaSuccess ||
+		    q != cudaDriverEntryPointSuccess || !f[i])
+			return 0;
+	}
+	v->gran = (fn_gran)f[0], v->reserve = (fn_reserve)f[1], v->create = (fn_create)f[2];
+	v->map = (fn_map)f[3], v->access = (fn_access)f[4], v->unmap = (fn_unmap)f[5];
+	v->release = (fn_release)f[6], v->free = (fn_free)f[7];
+	return 1;
+}
+
+/* One range of addresses readable and writable by the ng GPUs dev[]:
+ * segment k from at[k] (at[0] = 0) to the next lies on GPU owner[k], its
+ * edges rounded down to the allocation granularity. */
+struct spread {
+	CUdeviceptr base;
+	size_t size, n;
+	CUmemGenericAllocationHandle *h;
+	size_t *at, *len;
+};
+
+static void spread_free(const struct vmm *v, struct spread *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		v->unmap(m->base + m->at[i], m->len[i]);
+		v->release(m->h[i]);
+	}
+	if (m->base)
+		v->free(m->base, m->size);
+	free(m->h);
+	free(m->at);
+	free(m->len);
+	memset(m, 0, sizeof *m);
+}
+
+static int spread_alloc(const struct vmm *v, struct spread *m, size_t size, const size_t *at, const int *owner,
+			size_t nseg, const int *dev, int ng)
+{
+	memset(m, 0, sizeof *m);
+	size_t g = 0;
+	for (int d = 0; d < ng; d++) {
+		CUmemAllocationProp p;
+		memset(&p, 0, sizeof p);
+		p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+		p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+		p.location.id = dev[d];
+		size_t x;
+		if (v->gran(&x, &p, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED) != CUDA_SUCCESS)
+			return 0;
+		g = x > g ? x : g;
+	}
+	m->size = (size + g - 1) / g * g;
+	m->h = calloc(nseg, sizeof *m->h);
+	m->at = calloc(nseg, sizeof *m->at);
+	m->len = calloc(nseg, sizeof *m->len);
+	if (!m->h || !m->at || !m->len || v->reserve(&m->base, m->size, g, 0, 0) != CUDA_SUCCESS) {
+		m->base = 0;
+		return 0;
+	}
+	CUmemAccessDesc acc[MAXG];
+	for (int d = 0; d < ng; d++) {
+		acc[d].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+		acc[d].location.id = dev[d];
+		acc[d].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+	}
+	for (size_t k = 0; k < nseg;) {
+		/* (neighbours on one GPU, and segments that round to nothing,
+		 * join the mapping before them) */
+		const size_t k0 = k;
+		const size_t a = k == 0 ? 0 : at[k] / g * g < m->size ? at[k] / g * g : m->size;
+		size_t e = k + 1;
+		while (e < nseg && (owner[e] == owner[k] || at[e] / g * g <= a))
+			e++;
+		const size_t b = e < nseg && at[e] / g * g < m->size ? at[e] / g * g : m->size;
+		k = e;
+		if (b <= a)
+			continue;
+		CUmemAllocationProp p;
+		memset(&p, 0, sizeof p);
+		p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+		p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+		p.location.id = dev[owner[k0]];
+		CUmemGenericAllocationHandle h;
+		if (v->create(&h, b - a, &p, 0) != CUDA_SUCCESS)
+			return 0;
+		if (v->map(m->base + a, b - a, 0, h, 0) != CUDA_SUCCESS) {
+			v->release(h);
+			return 0;
+		}
+		m->h[m->n] = h, m->at[m->n] = a, m->len[m->n++] = b - a;
+		if (v->access(m->base + a, b - a, acc, (size_t)ng) != CUDA_SUCCESS)
+			return 0;
+	}
+	return 1;
+}
+
+/* One GPU's share of a member. */
+struct share {
+	int dev;
+	cudaStream_t st;
+	cudaEvent_t parsed, prepped;
+	wlz_gpu_ent_plan plan;
+	wlz_gpu_pblock *blk;
+	uint64_t *bix, *boff, *blen;
+	size_t nb;
+	uint32_t *rfirst, *rtok, *rchunk, nr;
+	uint64_t sbytes, nscr, ntok;
+	uint32_t max_lit, max_tok;
+	/* device */
+	uint8_t *d_in, *d_st, *d_codes;
+	int *d_err;
+	wlz_gpu_seg *d_seg;
+	wlz_gpu_group *d_grp;
+	uint16_t *d_tab;
+	wlz_gpu_pblock *d_blk;
+	uint32_t *d_scr, *d_bad, *d_fail, *d_ticket, *d_gidx, *d_state, *d_rstate, *d_r;
+	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
+};
+
+static void share_free(struct share *s)
+{
+	if (cudaSetDevice(s->dev) == cudaSuccess)
+		cudaDeviceSynchronize();
+	void *d[] = {s->d_in,	s->d_st,  s->d_codes, s->d_err,	 s->d_seg,   s->d_grp,	s->d_tab,  s->d_blk,
+		     s->d_scr,	s->d_bad, s->d_fail,  s->d_ticket, s->d_gidx, s->d_state, s->d_rstate, s->d_r,
+		     s->d_boff, s->d_blen, s->d_hash, s->d_hscr};
+	for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+		if (d[i])
+			cudaFree(d[i]);
+	if (s->st)
+		cudaStreamDestroy(s->st);
+	if (s->parsed)
+		cudaEventDestroy(s->parsed);
+	if (s->prepped)
+		cudaEventDestroy(s->prepped);
+	wlz_gpu_ent_plan_free(&s->plan);
+	free(s->blk);
+	free(s->bix);
+	free(s->boff);
+	free(s->blen);
+	free(s->rfirst);
+	free(s->rtok);
+	free(s->rchunk);
+	memset(s, 0, sizeof *s);
+}
+
+#define TRY_CU(x, what)                                                                                  \
+	do {                                                                                             \
+		cudaError_t e_ = (x);                                                                    \
+		if (e_ != cudaSuccess) {                                                                 \
+			err = wlz_fail(e_ == cudaErrorMemoryAllocation ? WLZ_ERR_NOMEM : WLZ_ERR_GPU, "%s: %s", \
+				       what, cudaGetErrorString(e_));                                    \
+			goto out;                                                                        \
+		}                                                                                        \
+	} while (0)
+
+#define DMALLOC(p, n) TRY_CU(cudaMalloc((void **)&(p), (n) + 16), "GPU memory")
+
+/* Member m of the archive arc decoded on the GPUs into dst (host, room
+ * for its content; NULL: checks only). */
+static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8_t *arc, const wlz_member *m,
+			uint8_t *dst)
+{
+	wlz_error err = WLZ_OK;
+	struct share sh[MAXG];
+	struct spread s_out, s_tok;
+	memset(sh, 0, sizeof sh);
+	memset(&s_out, 0, sizeof s_out);
+	memset(&s_tok, 0, sizeof s_tok);
+	const uint64_t nb = m->nblocks, size = m->content_size, ngroups = (nb + GROUP - 1) / GROUP;
+	size_t *at_out = calloc(ngroups + 1, sizeof *at_out), *at_tok = calloc(ngroups + 1, sizeof *at_tok);
+	int *owner = calloc(ngroups + 1, sizeof *owner);
+	if (!at_out || !at_tok || !owner) {
+		err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (int d = 0; d < ng; d++) {
+		struct share *s = &sh[d];
+		s->dev = dev[d];
+		const uint64_t most = (nb / ((uint64_t)GROUP * ng) + 1) * GROUP, mostg = ngroups / ng + 1;
+		s->blk = calloc(most, sizeof *s->blk);
+		s->bix = calloc(most, sizeof *s->bix);
+		s->boff = calloc(most, sizeof *s->boff);
+		s->blen = calloc(most, sizeof *s->blen);
+		s->rfirst = calloc(mostg, 4);
+		s->rtok = calloc(mostg + 1, 4);
+		s->rchunk = calloc(mostg + 1, 4);
+		if (!s->blk || !s->bix || !s->boff || !s->blen || !s->rfirst || !s->rtok || !s->rchunk) {
+			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	/* Blocks in member order to their groups' GPUs: payload checksums
+	 * first, then the streams into the GPU's plan (tokens numbered
+	 * across the member, streams and scratch per GPU). */
+	uint64_t ntok = 0, bstart = 0;
+	for (uint64_t b = 0; b < nb; b++) {
+		const uint64_t grp = b / GROUP;
+		struct share *s = &sh[grp % (uint64_t)ng];
+		const wlz_block_entry *e = &m->blocks[b];
+		if (wlz_xxh3(arc + e->data_offset, (size_t)wlz_payload_size(e)) != e->payload_checksum) {
+			err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)b);
+			goto out;
+		}
+		if (b % GROUP == 0) {
+			at_out[grp] = bstart;
+			at_tok[grp] = ntok * sizeof(wlz_gpu_token);
+			owner[grp] = (int)(grp % (uint64_t)ng);
+			s->rfirst[s->nr] = (uint32_t)ntok;
+			s->rtok[s->nr++] = (uint32_t)s->ntok;
+		}
+		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, bstart, 0, (uint64_t)1 << m->h.window_log, &s->sbytes,
+							     &ntok, &s->nscr);
+		/* (stored bytes at their offsets in the member: its copy on the GPU) */
+		uint64_t in = e->data_offset;
+		for (int k = 0; k < WLZ_NSTREAMS; k++) {
+			s->plan.blk = (uint32_t)s->nb;
+			if (!wlz_gpu_ent_add(&s->plan, arc + in, in - m->offset, e->csize[k], e->codec[k], e->rsize[k],
+					     p.s_off[k])) {
+				if (s->plan.nomem)
+					err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+				else if (e->codec[k] == WLZ_CODEC_ZSTD)
+					err = wlz_fail(WLZ_ERR_GPU, "block %llu: zstd-coded streams cannot be decoded on a GPU",
+						       (unsigned long long)b);
+				else
+					err = wlz_fail(WLZ_ERR_BAD_STREAM, "block %llu: stream %d: bad codec-2 header",
+						       (unsigned long long)b, k);
+				goto out;
+			}
+			in += e->csize[k];
+		}
+		s->bix[s->nb] = b;
+		s->boff[s->nb] = bstart;
+		s->blen[s->nb] = e->length;
+		s->blk[s->nb++] = p;
+		s->max_lit = e->rsize[WLZ_S_LIT] > s->max_lit ? e->rsize[WLZ_S_LIT] : s->max_lit;
+		s->max_tok = p.ntok > s->max_tok ? p.ntok : s->max_tok;
+		s->ntok += p.ntok;
+		bstart += e->length;
+	}
+	if (ntok >= UINT32_MAX) {
+		err = wlz_fail(WLZ_ERR_GPU, "2^32 tokens or more in one member");
+		goto out;
+	}
+	for (int d = 0; d < ng; d++) {
+		struct share *s = &sh[d];
+		s->rtok[s->nr] = (uint32_t)s->ntok;
+		s->rchunk[0] = 0;
+		for (uint32_t r = 0; r < s->nr; r++)
+			s->rchunk[r + 1] = s->rchunk[r] + (s->rtok[r + 1] - s->rtok[r] + 31) / 32;
+		if (!wlz_gpu_ent_plan_finish(&s->plan)) {
+			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (!spread_alloc(v, &s_out, size + 64, at_out, owner, ngroups, dev, ng) ||
+	    !spread_alloc(v, &s_tok, (ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner, ngroups, dev, ng)) {
+		err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory for the member's content and tokens");
+		goto out;
+	}
+	uint8_t *out = (uint8_t *)s_out.base;
+	wlz_gpu_token *tok = (wlz_gpu_token *)s_tok.base;
+	const size_t gran = wlz_gpu_flow_granules(size);
+	for (int d = 0; d < ng; d++) {
+		struct share *s = &sh[d];
+		const wlz_gpu_ent_plan *pl = &s->plan;
+		TRY_CU(cudaSetDevice(s->dev), "device");
+		TRY_CU(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking), "stream");
+		TRY_CU(cudaEventCreateWithFlags(&s->parsed, cudaEventDisableTiming), "event");
+		TRY_CU(cudaEventCreateWithFlags(&s->prepped, cudaEventDisableTiming), "event");
+		DMALLOC(s->d_in, m->size);
+		TRY_CU(cudaMemcpyAsync(s->d_in, arc + m->offset, m->size, cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemsetAsync(s->d_in + m->size, 0, 16, s->st), "memset");
+		DMALLOC(s->d_st, s->sbytes + 48);
+		TRY_CU(cudaMemsetAsync(s->d_st, 0, s->sbytes + 64, s->st), "memset");
+		DMALLOC(s->d_err, 8);
+		DMALLOC(s->d_seg, pl->nseg * sizeof(wlz_gpu_seg));
+		DMALLOC(s->d_grp, pl->ngrp * sizeof(wlz_gpu_group));
+		DMALLOC(s->d_tab, pl->ntab * WLZ_GPU_TAB * 2);
+		DMALLOC(s->d_codes, pl->ntab * 256);
+		DMALLOC(s->d_blk, s->nb * sizeof(wlz_gpu_pblock));
+		DMALLOC(s->d_scr, (s->nscr + 1) * 4);
+		DMALLOC(s->d_bad, (s->nb + 1) * 4);
+		DMALLOC(s->d_fail, WLZ_GPU_FLOW_FAIL * 4);
+		DMALLOC(s->d_ticket, 4);
+		DMALLOC(s->d_gidx, gran * 4);
+		DMALLOC(s->d_state, ntok * 4);
+		DMALLOC(s->d_rstate, ntok * 4);
+		DMALLOC(s->d_r, (3 * (size_t)s->nr + 2) * 4);
+		DMALLOC(s->d_boff, s->nb * 8);
+		DMALLOC(s->d_blen, s->nb * 8);
+		DMALLOC(s->d_hash, s->nb * 8);
+		DMALLOC(s->d_hscr, wlz_gpu_xxh3_scratch(size));
+		TRY_CU(cudaMemcpyAsync(s->d_seg, pl->seg, pl->nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemcpyAsync(s->d_grp, pl->grp, pl->ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemcpyAsync(s->d_codes, pl->codes, pl->ntab * 256, cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemcpyAsync(s->d_blk, s->blk, s->nb * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemcpyAsync(s->d_r, s->rfirst, s->nr * 4, cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemcpyAsync(s->d_r + s->nr, s->rtok, (s->nr + 1) * 4, cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemcpyAsync(s->d_r + 2 * s->nr + 1, s->rchunk, (s->nr + 1) * 4, cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemcpyAsync(s->d_boff, s->boff, s->nb * 8, cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemcpyAsync(s->d_blen, s->blen, s->nb * 8, cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemsetAsync(s->d_err, 0, 8, s->st), "memset");
+		TRY_CU(cudaMemsetAsync(s->d_bad, 0, (s->nb + 1) * 4, s->st), "memset");
+		TRY_CU(cudaMemsetAsync(s->d_rstate, 0, ntok * 4 + 4, s->st), "memset");
+		/* (the pass on every GPU writes into this one's states: all
+		 * memory set before any launch below) */
+		TRY_CU(cudaStreamSynchronize(s->st), "upload");
+	}
+	wlz_gpu_flow_split sp[MAXG];
+	for (int d = 0; d < ng; d++) {
+		struct share *s = &sh[d];
+		wlz_gpu_flow_split *x = &sp[d];
+		memset(x, 0, sizeof *x);
+		x->tok = tok, x->ntok = ntok;
+		x->rfirst = s->d_r, x->rtok = s->d_r + s->nr, x->rchunk = s->d_r + 2 * s->nr + 1, x->nr = s->nr;
+		x->count = s->ntok, x->nchunk = s->rchunk[s->nr];
+		x->gidx = s->d_gidx, x->state = s->d_state, x->rstate = s->d_rstate;
+		for (int o = 0; o < ng; o++)
+			if (o != d) {
+				x->peer_gidx[x->npeers] = sh[o].d_gidx;
+				x->peer_rstate[x->npeers++] = sh[o].d_rstate;
+			}
+		x->epoch = 1;
+		x->ticket = s->d_ticket;
+	}
+	for (int d = 0; d < ng; d++) {
+		struct share *s = &sh[d];
+		TRY_CU(cudaSetDevice(s->dev), "device");
+		if (wlz_gpu_ent_tables(s->d_codes, s->plan.ntab, s->d_tab, s->st) ||
+		    wlz_gpu_ent_launch(&s->plan, s->d_seg, s->d_grp, s->d_tab, s->d_in, s->d_st, s->d_err, s->d_bad, s->st) ||
+		    wlz_gpu_parse(s->d_blk, s->nb, s->max_tok, s->d_st, s->d_scr, tok, s->d_bad, s->st))
+			TRY_CU(cudaGetLastError(), "launch");
+		TRY_CU(cudaEventRecord(s->parsed, s->st), "event");
+	}
+	for (int d = 0; d < ng; d++) {
+		struct share *s = &sh[d];
+		TRY_CU(cudaSetDevice(s->dev), "device");
+		for (int o = 0; o < ng; o++)
+			if (o != d)
+				TRY_CU(cudaStreamWaitEvent(s->st, sh[o].parsed, 0), "event");
+		if (wlz_gpu_flow_split_prep(s->d_blk, s->nb, s->max_lit, &sp[d], s->d_st, out, size, s->d_bad, s->d_fail, s->st))
+			TRY_CU(cudaGetLastError(), "launch");
+		TRY_CU(cudaEventRecord(s->prepped, s->st), "event");
+	}
+	for (int d = 0; d < ng; d++) {
+		struct share *s = &sh[d];
+		TRY_CU(cudaSetDevice(s->dev), "device");
+		for (int o = 0; o < ng; o++)
+			if (o != d)
+				TRY_CU(cudaStreamWaitEvent(s->st, sh[o].prepped, 0), "event");
+		if (wlz_gpu_flow_split_run(&sp[d], out, s->d_fail, s->st) ||
+		    (s->nb && wlz_gpu_xxh3(out, s->d_boff, s->d_blen, s->d_hash, s->nb, s->d_hscr, s->st)))
+			TRY_CU(cudaGetLastError(), "launch");
+	}
+	/* Verdicts, in block order within each GPU's share (the first block
+	 * that failed is named). */
+	uint64_t first_bad = UINT64_MAX;
+	const char *why = NULL;
+	for (int d = 0; d < ng; d++) {
+		struct share *s = &sh[d];
+		TRY_CU(cudaSetDevice(s->dev), "device");
+		TRY_CU(cudaStreamSynchronize(s->st), "decode");
+		uint32_t *bad = malloc((s->nb + 1) * 4), fail[WLZ_GPU_FLOW_FAIL];
+		uint64_t *hash = malloc((s->nb + 1) * 8);
+		if (!bad || !hash) {
+			free(bad);
+			free(hash);
+			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		cudaError_t ce = cudaMemcpy(bad, s->d_bad, (s->nb + 1) * 4, cudaMemcpyDeviceToHost);
+		if (ce == cudaSuccess)
+			ce = cudaMemcpy(hash, s->d_hash, s->nb * 8, cudaMemcpyDeviceToHost);
+		if (ce == cudaSuccess)
+			ce = cudaMemcpy(fail, s->d_fail, sizeof fail, cudaMemcpyDeviceToHost);
+		for (size_t i = 0; ce == cudaSuccess && i < s->nb; i++) {
+			const uint64_t b = s->bix[i];
+			const char *w = bad[i] & WLZ_GPU_ENT_BAD ? "a stream does not decode"
+					: bad[i]		 ? "its tokens break the format"
+					: hash[i] != m->blocks[b].checksum ? "content checksum mismatch"
+									     : NULL;
+			if (w && b < first_bad)
+				first_bad = b, why = w;
+		}
+		if (ce == cudaSuccess && fail[0] && !why)
+			why = "the pass gave up", first_bad = 0;
+		free(bad);
+		free(hash);
+		TRY_CU(ce, "download");
+	}
+	if (why) {
+		err = wlz_fail(strstr(why, "checksum") ? WLZ_ERR_CHECKSUM : WLZ_ERR_BAD_STREAM, "block %llu: %s",
+			       (unsigned long long)first_bad, why);
+		goto out;
+	}
+	if (dst && size) {
+		TRY_CU(cudaSetDevice(dev[0]), "device");
+		TRY_CU(cudaMemcpy(dst, out, size, cudaMemcpyDeviceToHost), "download");
+	}
+out:
+	for (int d = 0; d < ng; d++)
+		share_free(&sh[d]);
+	spread_free(v, &s_out);
+	spread_free(v, &s_tok);
+	free(at_out);
+	free(at_tok);
+	free(owner);
+	return err;
+}
+
+wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
+				   size_t src_size, size_t *out_size)
+{
+	wlz_detail_clear();
+	if (out_size)
+		*out_size = 0;
+	if (!g || ng < 1 || ng > MAXG || (!src && src_size))
+		return wlz_fail(WLZ_ERR_PARAM, "1 to %d GPU contexts and an archive", MAXG);
+	if (ng == 1)
+		return wlz_gpu_decompress(g[0], dst, dst_cap, src, src_size, out_size);
+	int dev[MAXG];
+	for (int d = 0; d < ng; d++) {
+		if (!g[d])
+			return wlz_fail(WLZ_ERR_PARAM, "GPU context %d is NULL", d);
+		dev[d] = wlz_gdctx_device(g[d]);
+		for (int o = 0; o < d; o++)
+			if (dev[o] == dev[d])
+				return wlz_fail(WLZ_ERR_PARAM, "GPU %d given twice", dev[d]);
+	}
+	for (int d = 0; d < ng; d++)
+		for (int o = 0; o < ng; o++) {
+			int can = 1;
+			if (o != d && (cudaDeviceCanAccessPeer(&can, dev[d], dev[o]) != cudaSuccess || !can))
+				return wlz_fail(WLZ_ERR_GPU, "GPU %d cannot reach GPU %d's memory", dev[d], dev[o]);
+			if (o != d) {
+				if (cudaSetDevice(dev[d]) != cudaSuccess)
+					return wlz_fail(WLZ_ERR_GPU, "GPU %d", dev[d]);
+				const cudaError_t e = cudaDeviceEnablePeerAccess(dev[o], 0);
+				if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+					return wlz_fail(WLZ_ERR_GPU, "peer access from GPU %d to %d: %s", dev[d], dev[o],
+							cudaGetErrorString(e));
+				cudaGetLastError();
+			}
+		}
+	struct vmm v;
+	if (!vmm_load(&v))
+		return wlz_fail(WLZ_ERR_GPU, "the CUDA driver has no virtual memory management");
+	const uint8_t *arc = src;
+	const uint64_t limit = wlz_gdctx_memory_limit(g[0]);
+	uint64_t at = 0, total = 0;
+	if (src_size == 0)
+		return wlz_fail(WLZ_ERR_TRUNCATED, "empty input");
+	while (at < src_size) {
+		wlz_member m;
+		WLZ_TRY(wlz_member_parse(arc, src_size, at, &m));
+		wlz_error e = WLZ_OK;
+		if (((uint64_t)1 << m.h.window_log) > limit)
+			e = wlz_fail(WLZ_ERR_WINDOW, "a window of 2^%u bytes is over the memory limit", m.h.window_log);
+		else if (dst && m.content_size > dst_cap - total)
+			e = wlz_fail(WLZ_ERR_DST_TOO_SMALL, "output buffer too small");
+		else if (m.nblocks)
+			e = member(&v, dev, ng, arc, &m, dst ? (uint8_t *)dst + total : NULL);
+		total += m.content_size;
+		at += m.size;
+		wlz_member_free(&m);
+		if (e != WLZ_OK)
+			return e;
+	}
+	if (out_size)
+		*out_size = (size_t)total;
+	return WLZ_OK;
+}
