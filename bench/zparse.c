@@ -21,24 +21,16 @@
 #include "encoder/block_encode.h"
 #include "format/format.h"
 
-static uint8_t *slurp(const char *path, size_t *n)
+/* path whole (fio_load); exits on an error. */
+static const uint8_t *load(fio_input *in, const char *path, size_t *n)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		perror(path);
+	const int err = fio_load(in, path);
+	if (err) {
+		fprintf(stderr, "zparse: %s: %s\n", path, fio_strerror(err));
 		exit(2);
 	}
-	fseek(f, 0, SEEK_END);
-	const long sz = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc((size_t)sz + 64);
-	if (!b || fread(b, 1, (size_t)sz, f) != (size_t)sz) {
-		fprintf(stderr, "zparse: cannot read %s\n", path);
-		exit(2);
-	}
-	fclose(f);
-	*n = (size_t)sz;
-	return b;
+	*n = in->size;
+	return in->data;
 }
 
 int main(int argc, char **argv)
@@ -48,7 +40,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	size_t n;
-	uint8_t *src = slurp(argv[1], &n);
+	fio_input fin, fa;
+	const uint8_t *src = load(&fin, argv[1], &n);
 	const int level = atoi(argv[2]);
 	ZSTD_CCtx *cc = ZSTD_createCCtx();
 	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
@@ -139,7 +132,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)total, 100.0 * ((double)total / (double)zsize - 1), nt);
 	if (argc > 3) {
 		size_t an;
-		uint8_t *a = slurp(argv[3], &an);
+		const uint8_t *a = load(&fa, argv[3], &an);
 		wlz_member m;
 		uint64_t ntok = 0, nlit = 0;
 		if (wlz_member_parse(a, an, 0, &m) == WLZ_OK) {
@@ -149,7 +142,7 @@ int main(int argc, char **argv)
 		}
 		printf("wavelz's parse (%s): %zu bytes (%+.2f%% against zstd), %llu tokens, %llu literals\n", argv[3], an,
 		       100.0 * ((double)an / (double)zsize - 1), (unsigned long long)ntok, (unsigned long long)nlit);
-		free(a);
+		fio_unload(&fa);
 	}
 	wlz_benc_free(be);
 	ZSTD_freeCCtx(cc);
@@ -157,6 +150,6 @@ int main(int argc, char **argv)
 	free(seq);
 	free(tok);
 	free(first);
-	free(src);
+	fio_unload(&fin);
 	return 0;
 }
