@@ -342,6 +342,9 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			CK(cudaSetDevice(s.dev));
 			CK(cudaEventRecord(s.ev[2], s.st));
 		}
+		/* (every pass launched before the checksums: a first launch of
+		 * their module may wait for the device, and a pass for the
+		 * others') */
 		for (int d = 0; d < ng; d++) {
 			share &s = sh[d];
 			CK(cudaSetDevice(s.dev));
@@ -357,6 +360,9 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 					exit(3);
 			}
 			CK(cudaEventRecord(s.ev[3], s.st));
+		}
+		for (share &s : sh) {
+			CK(cudaSetDevice(s.dev));
 			if (s.blk.size() && wlz_gpu_xxh3(out, s.d_boff, s.d_blen, s.d_hash, s.blk.size(), s.d_hscr, s.st))
 				exit(3);
 			CK(cudaEventRecord(s.ev[4], s.st));

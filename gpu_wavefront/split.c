@@ -177,7 +177,7 @@ struct share {
 	wlz_gpu_group *d_grp;
 	uint16_t *d_tab;
 	wlz_gpu_pblock *d_blk;
-	uint32_t *d_scr, *d_bad, *d_fail, *d_ticket, *d_gidx, *d_state, *d_rstate, *d_r;
+	uint32_t *d_scr, *d_bad, *d_fl, *d_fail, *d_ticket, *d_gidx, *d_state, *d_rstate, *d_r;
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
 };
 
@@ -186,7 +186,7 @@ static void share_free(struct share *s)
 	if (cudaSetDevice(s->dev) == cudaSuccess)
 		cudaDeviceSynchronize();
 	void *d[] = {s->d_in,	s->d_st,  s->d_codes, s->d_err,	 s->d_seg,   s->d_grp,	s->d_tab,  s->d_blk,
-		     s->d_scr,	s->d_bad, s->d_fail,  s->d_ticket, s->d_gidx, s->d_state, s->d_rstate, s->d_r,
+		     s->d_scr,	s->d_bad, s->d_fl, s->d_fail,  s->d_ticket, s->d_gidx, s->d_state, s->d_rstate, s->d_r,
 		     s->d_boff, s->d_blen, s->d_hash, s->d_hscr};
 	for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
 		if (d[i])
@@ -220,12 +220,39 @@ static void share_free(struct share *s)
 
 #define DMALLOC(p, n) TRY_CU(cudaMalloc((void **)&(p), (n) + 16), "GPU memory")
 
+/* A launch wrapper's failure (nonzero), with or without a CUDA error. */
+#define TRY_LAUNCH(x, what)                                                                              \
+	do {                                                                                             \
+		if (x) {                                                                                 \
+			err = wlz_fail(WLZ_ERR_GPU, "%s: %s", what, cudaGetErrorString(cudaGetLastError())); \
+			goto out;                                                                        \
+		}                                                                                        \
+	} while (0)
+
+/* Makes every pass already launched give up (each polls its fail word
+ * while it waits), so that an error on one GPU does not leave the others
+ * waiting for its states. */
+static void stop_passes(struct share *sh, int launched)
+{
+	for (int d = 0; d < launched; d++) {
+		cudaStream_t st;
+		if (cudaSetDevice(sh[d].dev) == cudaSuccess &&
+		    cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) == cudaSuccess) {
+			cudaMemsetAsync(sh[d].d_fail, 0xFF, 4, st);
+			cudaStreamSynchronize(st);
+			cudaStreamDestroy(st);
+		}
+	}
+	cudaGetLastError();
+}
+
 /* Member m of the archive arc decoded on the GPUs into dst (host, room
  * for its content; NULL: checks only). */
 static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8_t *arc, const wlz_member *m,
 			uint8_t *dst)
 {
 	wlz_error err = WLZ_OK;
+	int launched = 0;       /* passes launched */
 	struct share sh[MAXG];
 	struct spread s_out, s_tok;
 	memset(sh, 0, sizeof sh);
@@ -345,6 +372,7 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		DMALLOC(s->d_blk, s->nb * sizeof(wlz_gpu_pblock));
 		DMALLOC(s->d_scr, (s->nscr + 1) * 4);
 		DMALLOC(s->d_bad, (s->nb + 1) * 4);
+		DMALLOC(s->d_fl, (s->nb + 1) * 4);
 		DMALLOC(s->d_fail, WLZ_GPU_FLOW_FAIL * 4);
 		DMALLOC(s->d_ticket, 4);
 		DMALLOC(s->d_gidx, gran * 4);
@@ -366,6 +394,7 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		TRY_CU(cudaMemcpyAsync(s->d_blen, s->blen, s->nb * 8, cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemsetAsync(s->d_err, 0, 8, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_bad, 0, (s->nb + 1) * 4, s->st), "memset");
+		TRY_CU(cudaMemsetAsync(s->d_fl, 0, (s->nb + 1) * 4, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_rstate, 0, ntok * 4 + 4, s->st), "memset");
 		/* (the pass on every GPU writes into this one's states: all
 		 * memory set before any launch below) */
@@ -391,10 +420,11 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
 		TRY_CU(cudaSetDevice(s->dev), "device");
-		if (wlz_gpu_ent_tables(s->d_codes, s->plan.ntab, s->d_tab, s->st) ||
-		    wlz_gpu_ent_launch(&s->plan, s->d_seg, s->d_grp, s->d_tab, s->d_in, s->d_st, s->d_err, s->d_bad, s->st) ||
-		    wlz_gpu_parse(s->d_blk, s->nb, s->max_tok, s->d_st, s->d_scr, tok, s->d_bad, s->st))
-			TRY_CU(cudaGetLastError(), "launch");
+		TRY_LAUNCH(wlz_gpu_ent_tables(s->d_codes, s->plan.ntab, s->d_tab, s->st) ||
+				   wlz_gpu_ent_launch(&s->plan, s->d_seg, s->d_grp, s->d_tab, s->d_in, s->d_st, s->d_err,
+						      s->d_fl, s->st) ||
+				   wlz_gpu_parse(s->d_blk, s->nb, s->max_tok, s->d_st, s->d_scr, tok, s->d_bad, s->st),
+			   "launch");
 		TRY_CU(cudaEventRecord(s->parsed, s->st), "event");
 	}
 	for (int d = 0; d < ng; d++) {
@@ -403,19 +433,28 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		for (int o = 0; o < ng; o++)
 			if (o != d)
 				TRY_CU(cudaStreamWaitEvent(s->st, sh[o].parsed, 0), "event");
-		if (wlz_gpu_flow_split_prep(s->d_blk, s->nb, s->max_lit, &sp[d], s->d_st, out, size, s->d_bad, s->d_fail, s->st))
-			TRY_CU(cudaGetLastError(), "launch");
+		TRY_LAUNCH(wlz_gpu_flow_split_prep(s->d_blk, s->nb, s->max_lit, &sp[d], s->d_st, out, size, s->d_bad,
+						   s->d_fail, s->st),
+			   "launch");
 		TRY_CU(cudaEventRecord(s->prepped, s->st), "event");
+	}
+	/* Every GPU's pass is launched before anything else that may block
+	 * the host: a pass waits on the others' states, and a first launch of
+	 * another module (the checksums'), or a copy from pageable memory, may
+	 * wait for the device's work, so it must not stand between two passes'
+	 * launches. */
+	for (launched = 0; launched < ng; launched++) {
+		struct share *s = &sh[launched];
+		TRY_CU(cudaSetDevice(s->dev), "device");
+		for (int o = 0; o < ng; o++)
+			if (o != launched)
+				TRY_CU(cudaStreamWaitEvent(s->st, sh[o].prepped, 0), "event");
+		TRY_LAUNCH(wlz_gpu_flow_split_run(&sp[launched], out, s->d_fail, s->st), "launch");
 	}
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
 		TRY_CU(cudaSetDevice(s->dev), "device");
-		for (int o = 0; o < ng; o++)
-			if (o != d)
-				TRY_CU(cudaStreamWaitEvent(s->st, sh[o].prepped, 0), "event");
-		if (wlz_gpu_flow_split_run(&sp[d], out, s->d_fail, s->st) ||
-		    (s->nb && wlz_gpu_xxh3(out, s->d_boff, s->d_blen, s->d_hash, s->nb, s->d_hscr, s->st)))
-			TRY_CU(cudaGetLastError(), "launch");
+		TRY_LAUNCH(s->nb && wlz_gpu_xxh3(out, s->d_boff, s->d_blen, s->d_hash, s->nb, s->d_hscr, s->st), "launch");
 	}
 	/* Verdicts, in block order within each GPU's share (the first block
 	 * that failed is named). */
@@ -425,31 +464,38 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		struct share *s = &sh[d];
 		TRY_CU(cudaSetDevice(s->dev), "device");
 		TRY_CU(cudaStreamSynchronize(s->st), "decode");
-		uint32_t *bad = malloc((s->nb + 1) * 4), fail[WLZ_GPU_FLOW_FAIL];
+		uint32_t *bad = malloc((s->nb + 1) * 4), *fl = malloc((s->nb + 1) * 4), fail[WLZ_GPU_FLOW_FAIL];
 		uint64_t *hash = malloc((s->nb + 1) * 8);
-		if (!bad || !hash) {
+		int ent_err = 0;
+		if (!bad || !fl || !hash) {
 			free(bad);
+			free(fl);
 			free(hash);
 			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 			goto out;
 		}
 		cudaError_t ce = cudaMemcpy(bad, s->d_bad, (s->nb + 1) * 4, cudaMemcpyDeviceToHost);
 		if (ce == cudaSuccess)
+			ce = cudaMemcpy(fl, s->d_fl, (s->nb + 1) * 4, cudaMemcpyDeviceToHost);
+		if (ce == cudaSuccess)
+			ce = cudaMemcpy(&ent_err, s->d_err, sizeof ent_err, cudaMemcpyDeviceToHost);
+		if (ce == cudaSuccess)
 			ce = cudaMemcpy(hash, s->d_hash, s->nb * 8, cudaMemcpyDeviceToHost);
 		if (ce == cudaSuccess)
 			ce = cudaMemcpy(fail, s->d_fail, sizeof fail, cudaMemcpyDeviceToHost);
 		for (size_t i = 0; ce == cudaSuccess && i < s->nb; i++) {
 			const uint64_t b = s->bix[i];
-			const char *w = bad[i] & WLZ_GPU_ENT_BAD ? "a stream does not decode"
+			const char *w = fl[i] & WLZ_GPU_ENT_BAD ? "a stream does not decode"
 					: bad[i]		 ? "its tokens break the format"
 					: hash[i] != m->blocks[b].checksum ? "content checksum mismatch"
 									     : NULL;
 			if (w && b < first_bad)
 				first_bad = b, why = w;
 		}
-		if (ce == cudaSuccess && fail[0] && !why)
-			why = "the pass gave up", first_bad = 0;
+		if (ce == cudaSuccess && (fail[0] || ent_err) && !why)
+			why = fail[0] ? "the pass gave up" : "a stream does not decode", first_bad = 0;
 		free(bad);
+		free(fl);
 		free(hash);
 		TRY_CU(ce, "download");
 	}
@@ -463,6 +509,8 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		TRY_CU(cudaMemcpy(dst, out, size, cudaMemcpyDeviceToHost), "download");
 	}
 out:
+	if (err != WLZ_OK && launched)
+		stop_passes(sh, launched);
 	for (int d = 0; d < ng; d++)
 		share_free(&sh[d]);
 	spread_free(v, &s_out);

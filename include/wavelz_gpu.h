@@ -91,8 +91,9 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * every other's (WLZ_ERR_GPU otherwise).  Checks and output as
  * wlz_gpu_decompress (dst NULL: checks only); ng = 1 is that call.
  * Synchronous.  Experimental: checked on small archives (tests/gpu_api);
- * its one trial on a 2 GiB archive did not finish (bench/host/
- * issue16-split.md), so the CLI does not use it yet. */
+ * its one trial, through the CLI in a fresh process, did not finish (a
+ * launch order, since changed: bench/host/issue16-split.md), so the CLI
+ * does not use it yet. */
 wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
 				   size_t src_size, size_t *out_size);
 
