@@ -651,7 +651,7 @@ static void case_parts(writer *w)
  * halves, in two frames each). */
 static void many_tokens(writer *w, uint64_t end)
 {
-	uint8_t s[256];
+	uint8_t s[512];   /* (the tail: at most 400 bytes) */
 	while (w->pos < end - 400) {
 		const size_t n = below(4);
 		skewed(s, n);
