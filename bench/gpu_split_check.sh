@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gpu_split_check.sh - the one-archive split through the API, in one call
 # on the two-GPU host: tests/gpu_api on every GPU (its split check on each
-# archive), tests/gpu.sh on the first GPU, then GIB GiB of resampled FASTQ
+# archive; then again with the split as the process's first GPU work),
+# tests/gpu.sh on the first GPU, then GIB GiB of resampled FASTQ
 # (-1 --depth=10) decoded by `wavelz -d --gpu=0` and `--gpu=0,1` (timed,
 # wall) against the CPU's output (the CLI decodes one archive on the first
 # GPU listed until it uses wlz_gpu_decompress_split).
@@ -16,6 +17,8 @@ rc=0
 zstd -q -dc tests/data/illumina_1000k.fastq.zst > "$T/slice.fq" || exit 1
 echo "== gpu_api (every GPU)" | tee "$OUT/check.log"
 timeout 200 gpu_api "$T/slice.fq" >> "$OUT/check.log" 2>&1 || { echo "gpu_api FAILED"; rc=1; }
+echo "== gpu_api --split-first (every GPU; the split before any other GPU work)" >> "$OUT/check.log"
+timeout 120 gpu_api --split-first "$T/slice.fq" >> "$OUT/check.log" 2>&1 || { echo "gpu_api --split-first FAILED"; rc=1; }
 echo "== tests/gpu.sh (GPU 0)" >> "$OUT/check.log"
 CUDA_VISIBLE_DEVICES=0 timeout 200 bash tests/gpu.sh "$B/wavelz" "$B" tests/data tests/golden-bad "$B/gpu_api" \
 	>> "$OUT/check.log" 2>&1 || { echo "tests/gpu.sh FAILED"; rc=1; }

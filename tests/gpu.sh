@@ -141,5 +141,11 @@ if [ "${ngpu:-0}" -ge 2 ] && [ -x "$B/gpu_split" ]; then
 fi
 if [ -n "$API" ]; then
 	"$API" "$tmp/in" || { echo "FAIL: gpu_api"; exit 1; }
+	# (the split as a fresh process's first GPU work: no kernel loaded)
+	if [ "${ngpu:-0}" -ge 2 ]; then
+		timeout 120 "$API" --split-first "$tmp/in" > "$tmp/split-first.out" 2>&1 ||
+			{ echo "FAIL: gpu_api --split-first"; cat "$tmp/split-first.out"; exit 1; }
+		echo "gpu.sh: the split as a process's first GPU work: checked"
+	fi
 fi
 echo "gpu.sh: all GPU checks passed"

@@ -4,7 +4,9 @@
  * only, host to device, device to device into an unaligned place on a
  * stream of the caller's), in pieces of a few blocks, and with so little
  * GPU memory that only the window stays resident.  Exit 77 without a GPU.
- *   gpu_api [FILE]   (FILE: real data to add, e.g. a FASTQ slice)
+ *   gpu_api [--split-first] [FILE]   (FILE: real data to add, e.g. a FASTQ
+ *   slice; --split-first: the split check before any other GPU work, as a
+ *   fresh process's first call, when no kernel is loaded yet)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +349,9 @@ int main(int argc, char **argv)
 		return tu_finish("gpu_api");
 	const uint64_t seed = tu_seed(15);
 	quick = getenv("WLZ_GPU_API_QUICK") != NULL;
+	const int split_first = argc > 1 && !strcmp(argv[1], "--split-first");
+	if (split_first)
+		argc--, argv++;
 	struct arc xs[5];
 	int nx = 0;
 
@@ -388,6 +393,8 @@ int main(int argc, char **argv)
 		nx++;
 	}
 
+	if (split_first)
+		split(xs, nx);
 	for (int i = 0; i < (quick ? 1 : nx); i++) {
 		/* the CPU decoder agrees first */
 		uint8_t *cpu = tu_xmalloc(xs[i].size + 1);
@@ -402,7 +409,8 @@ int main(int argc, char **argv)
 	damaged(g, &xs[0]);
 	if (!quick) {
 		batch(g, xs, nx);
-		split(xs, nx);
+		if (!split_first)
+			split(xs, nx);
 	}
 	for (int i = 0; i < nx; i++)
 		free(xs[i].a);
