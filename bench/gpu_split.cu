@@ -398,7 +398,9 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		for (size_t b = 0; b < n; b++)
 			nbad += bad[b] != 0, nsum += hash[b] != bi[s.bix[b]].e->checksum;
 		if (err[0] || nbad || nsum || f[0]) {
-			fprintf(stderr, "gpu_split: GPU %d of %d: entropy errors %d, bad blocks %zu, checksum mismatches %zu, pass %s (token %u waits on %u..%u)\n",
+			fprintf(stderr,
+				"gpu_split: GPU %d of %d: entropy errors %d, bad blocks %zu, checksum mismatches %zu, "
+				"pass %s (token %u waits on %u..%u)\n",
 				s.dev, ng, err[0], nbad, nsum, f[0] ? "gave up" : "ok", f[1], f[2], f[3]);
 			ok = false;
 		}
