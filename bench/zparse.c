@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	 * index and footer as a member has them). */
 	wlz_benc *be = wlz_benc_create(B);
 	const wlz_bparams bp = {WLZ_STREAMS_HUF, 19, 16};
-	uint64_t total = 32 + 40 + 16 * nb + 24;
+	uint64_t total = 32 + 40 + 16 * nb + 24, cs[WLZ_NSTREAMS] = {0}, rs[WLZ_NSTREAMS] = {0};
 	for (size_t k = 0; k < nb; k++) {
 		const uint8_t *out;
 		size_t osz;
@@ -125,11 +125,17 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		total += 80 + osz;
+		for (int st = 0; st < WLZ_NSTREAMS; st++)
+			cs[st] += e.csize[st], rs[st] += e.rsize[st];
 	}
 	printf("input %zu bytes; zstd -%d --long=27: %zu bytes, %llu matches (%llu bytes), %llu literals\n", n, level,
 	       zsize, (unsigned long long)matches, (unsigned long long)mbytes, (unsigned long long)lits);
 	printf("zstd's parse in wavelz's format: %llu bytes (%+.2f%% against zstd), %zu tokens\n",
 	       (unsigned long long)total, 100.0 * ((double)total / (double)zsize - 1), nt);
+	static const char *const sname[WLZ_NSTREAMS] = {"cmd", "lit", "len", "off"};
+	for (int k = 0; k < WLZ_NSTREAMS; k++)
+		printf("  %s: %llu bytes stored, %llu decoded (%.2f bits a token)\n", sname[k], (unsigned long long)cs[k],
+		       (unsigned long long)rs[k], nt ? 8.0 * (double)cs[k] / (double)nt : 0);
 	if (argc > 3) {
 		size_t an;
 		const uint8_t *a = load(&fa, argv[3], &an);
