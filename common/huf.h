@@ -73,6 +73,10 @@ size_t wlz_huf_bound(size_t n, unsigned seg_log);
 #define WLZ_HUF_WORK_SIZE ((size_t)257 * 256 * (sizeof(uint32_t) + sizeof(float)))
 size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
 		      size_t cap, void *work);
+/* The same, trying up to more_tables tables too (two clusterings of the
+ * same counts), and keeping whichever codes smaller. */
+size_t wlz_huf_encode2(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, unsigned more_tables,
+		       uint8_t *dst, size_t cap, void *work);
 
 /* Parses a body's header and checks every rule of its tables (complete
  * codes, lengths, next tables) without building them. */

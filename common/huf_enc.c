@@ -294,7 +294,8 @@ static inline int bitw_flush(bitw *w)
 
 /* The body of src[0..n) from its counts cnt (tot: each context's total,
  * all: each symbol's). */
-static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
+static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables,
+			     unsigned more_tables, uint8_t *dst,
 			     size_t cap, const uint32_t (*cnt)[256], const uint64_t *tot, const uint32_t *all,
 			     float *dense)
 {
@@ -305,14 +306,18 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 	if (k < 2)
 		return 0;
 
-	/* One table, and the clustered ones: keep the smaller. */
+	/* One table, and the clustered ones (at most max_tables, then at most
+	 * more_tables): keep the smallest. */
 	uint8_t len[WLZ_HUF_MAX_TABLES][256], grp[NCTX] = {0};
 	uint64_t bits = build_table(all, len[0]);
 	unsigned T = 1;
 	size_t hdr_nib = k;
-	if (max_tables > 1) {
+	for (unsigned pass = 0; pass < 2; pass++) {
+		const unsigned want = pass ? more_tables : max_tables;
+		if (want <= 1 || (pass && want <= max_tables))
+			continue;
 		uint8_t lc[WLZ_HUF_MAX_TABLES][256], gc[NCTX] = {0};
-		const unsigned tc = cluster(cnt, tot, max_tables, gc, dense);
+		const unsigned tc = cluster(cnt, tot, want, gc, dense);
 		uint64_t bc = 0;
 		for (unsigned g = 0; g < tc; g++) {
 			uint32_t h[256] = {0};
@@ -412,6 +417,12 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
 		      size_t cap, void *work)
 {
+	return wlz_huf_encode2(src, n, seg_log, max_tables, max_tables, dst, cap, work);
+}
+
+size_t wlz_huf_encode2(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, unsigned more_tables,
+		       uint8_t *dst, size_t cap, void *work)
+{
 	if (n == 0 || seg_log < WLZ_HUF_SEG_MIN || seg_log > WLZ_HUF_SEG_MAX)
 		return 0;
 	if (max_tables < 1)
@@ -439,7 +450,9 @@ size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned m
 	for (unsigned c = 0; c < NCTX; c++)
 		for (unsigned s = 0; s < 256; s++)
 			tot[c] += cnt[c][s], all[s] += cnt[c][s];
-	const size_t r = encode_counted(src, n, seg_log, max_tables, dst, cap, (const uint32_t(*)[256])cnt, tot, all,
+	if (more_tables > WLZ_HUF_MAX_TABLES)
+		more_tables = WLZ_HUF_MAX_TABLES;
+	const size_t r = encode_counted(src, n, seg_log, max_tables, more_tables, dst, cap, (const uint32_t(*)[256])cnt, tot, all,
 					(float *)(cnt + NCTX));
 	/* The scratch goes back zeroed: only the contexts seen have counts. */
 	if (work) {

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!c || !out)
 		abort();
 	const size_t cut = arg % (n + 1);
-	const size_t cs = wlz_ent_encode(in, n, &cut, 1, 1 + (mode >> 1) % WLZ_HUF_MAX_TABLES, c, cap, NULL);
+	const size_t cs = wlz_ent_encode(in, n, &cut, 1, 1 + (mode >> 1) % WLZ_HUF_MAX_TABLES, (mode >> 5) & 1 ? 1024 : 0, c, cap, NULL);
 	if (cs == 0 || wlz_ent_decode(c, cs, out, n, &t) != WLZ_OK || memcmp(out, in, n))
 		abort();
 	free(c);
