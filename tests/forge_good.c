@@ -99,8 +99,6 @@ static void die(const char *msg)
 }
 
 static void put16(uint8_t *p, unsigned v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> 8 * i); }
-static void put64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> 8 * i); }
 
 static size_t varint(uint8_t *p, uint64_t v)
 {
@@ -340,7 +338,7 @@ static size_t huf_body(uint8_t *o, const uint8_t *s, size_t n, const part *pt)
 				put16(seg + 2 * l, (unsigned)(p - lane));
 			}
 		}
-		put32(sizes + 4 * g, (uint32_t)(p - seg));
+		tu_wr32(sizes + 4 * g, (uint32_t)(p - seg));
 	}
 	return (size_t)(p - o);
 }
@@ -435,8 +433,8 @@ static void block_end(writer *w, const store st[NS])
 	uint8_t *h = w->file + w->at;
 	memset(h, 0, 80);
 	memcpy(h, "wlzB", 4);
-	put32(h + 4, L);
-	put32(h + 8, (uint32_t)w->nt);
+	tu_wr32(h + 4, L);
+	tu_wr32(h + 8, (uint32_t)w->nt);
 	h[12] = (uint8_t)(w->max_level > 255 ? 255 : w->max_level);
 	const uint32_t ch = w->chained < 0xFFFFFF ? w->chained : 0xFFFFFF;
 	h[13] = (uint8_t)ch;
@@ -462,14 +460,14 @@ static void block_end(writer *w, const store st[NS])
 			die("a coded stream no smaller than raw");
 		}
 		h[16 + s] = (uint8_t)(how == S_RAW ? 0 : how == S_C2 ? 2 : 1);
-		put32(h + 20 + 8 * s, (uint32_t)c);
-		put32(h + 24 + 8 * s, (uint32_t)n[s]);
+		tu_wr32(h + 20 + 8 * s, (uint32_t)c);
+		tu_wr32(h + 24 + 8 * s, (uint32_t)n[s]);
 		P += c;
 	}
 	const uint64_t sum = tu_xxh3(w->content + w->bstart, L);
-	put64(h + 56, sum);
-	put64(h + 64, tu_xxh3(pay, P));
-	put64(h + 72, tu_xxh3(h, 72));
+	tu_wr64(h + 56, sum);
+	tu_wr64(h + 64, tu_xxh3(pay, P));
+	tu_wr64(h + 72, tu_xxh3(h, 72));
 	w->boff[w->nb] = w->at - w->mstart;
 	w->bsum[w->nb++] = sum;
 	memcpy(w->file + w->at + 80, pay, P);
@@ -487,25 +485,25 @@ static void member_end(writer *w, unsigned level)
 	hd[9] = (uint8_t)level;
 	hd[10] = (uint8_t)w->depth;
 	hd[11] = (uint8_t)w->window_log;
-	put64(hd + 16, w->stated ? w->pos : UINT64_MAX);
-	put64(hd + 24, tu_xxh3(hd, 24));
+	tu_wr64(hd + 16, w->stated ? w->pos : UINT64_MAX);
+	tu_wr64(hd + 24, tu_xxh3(hd, 24));
 	const uint64_t ioff = w->at - w->mstart;
 	uint8_t *x = w->file + w->at, sums[8 * MAXBLK];
 	memset(x, 0, 16);
 	memcpy(x, "wlzI", 4);
-	put64(x + 8, w->nb);
+	tu_wr64(x + 8, w->nb);
 	for (uint64_t b = 0; b < w->nb; b++) {
-		put64(x + 16 + 16 * b, w->boff[b]);
-		put64(x + 24 + 16 * b, w->bsum[b]);
-		put64(sums + 8 * b, w->bsum[b]);
+		tu_wr64(x + 16 + 16 * b, w->boff[b]);
+		tu_wr64(x + 24 + 16 * b, w->bsum[b]);
+		tu_wr64(sums + 8 * b, w->bsum[b]);
 	}
 	const size_t e = 16 + 16 * (size_t)w->nb;
-	put64(x + e, w->pos);
-	put64(x + e + 8, tu_xxh3(sums, 8 * (size_t)w->nb));
-	put64(x + e + 16, tu_xxh3(x, e + 16));
+	tu_wr64(x + e, w->pos);
+	tu_wr64(x + e + 8, tu_xxh3(sums, 8 * (size_t)w->nb));
+	tu_wr64(x + e + 16, tu_xxh3(x, e + 16));
 	w->at += e + 24;
-	put64(w->file + w->at, ioff);
-	put64(w->file + w->at + 8, w->at + 24 - w->mstart);
+	tu_wr64(w->file + w->at, ioff);
+	tu_wr64(w->file + w->at + 8, w->at + 24 - w->mstart);
 	memcpy(w->file + w->at + 16, "wlzEND\r\n", 8);
 	w->at += 24;
 	w->nall += w->pos;
