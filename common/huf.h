@@ -21,12 +21,13 @@
 #define WLZ_HUF_H
 
 #include "common/wlz_internal.h"
+#include "common/huf_len.h"
 
 #define WLZ_HUF_LANES 32
 /* Codes of at most 10 bits: tables of 2^10 entries stay in a CPU's L1 or
  * L2 and leave a GPU room for more blocks per SM; 11 bits made the
  * archives under 0.4% smaller. */
-#define WLZ_HUF_MAX_BITS 10
+#define WLZ_HUF_MAX_BITS WLZ_HUF_LEN_MAX
 #define WLZ_HUF_MAX_TABLES 16
 #define WLZ_HUF_SEG_MIN 12
 #define WLZ_HUF_SEG_MAX 20

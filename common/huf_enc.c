@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include "common/huf.h"
+#include "common/huf_len.h"
 
 #define MB WLZ_HUF_MAX_BITS
 #define NCTX 257                /* previous symbol 0..255, 256 = a lane's start */
@@ -16,73 +17,6 @@ size_t wlz_huf_bound(size_t n, unsigned seg_log)
 	const size_t nseg = (n + ((size_t)1 << seg_log) - 1) >> seg_log;
 	return 2 + 32 + (256 + WLZ_HUF_MAX_TABLES * 256) / 2 + nseg * (4 + WLZ_HUF_LANE_HDR + WLZ_HUF_LANES) +
 	       (n * MB + 7) / 8;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Code lengths of the k >= 2 symbols with counts c, at most MB bits:
- * Huffman's, then lengths over MB clamped and the Kraft sum repaired. */
-static void code_lengths(const uint32_t *c, unsigned k, uint8_t *len)
-{
-	/* Leaves sorted by weight (symbol index below it: keys are unique, so
-	 * the order is the same each run); the nodes merged are then made in
-	 * order of weight, and two queues give the lightest pair in constant
-	 * time. */
-	uint64_t key[256];
-	for (unsigned i = 0; i < k; i++)
-		key[i] = (uint64_t)c[i] << 8 | i;
-	qsort(key, k, sizeof(key[0]), cmp_u64);
-	uint64_t w[511];
-	uint16_t parent[511];
-	uint8_t depth[511];
-	for (unsigned i = 0; i < k; i++)
-		w[i] = key[i] >> 8;
-	unsigned leaf = 0, node = k;
-	const unsigned root = 2 * k - 2;
-	for (unsigned nn = k; nn <= root; nn++) {
-		w[nn] = 0;
-		for (int t = 0; t < 2; t++) {
-			const unsigned x = leaf < k && (node >= nn || w[leaf] <= w[node]) ? leaf++ : node++;
-			parent[x] = (uint16_t)nn;
-			w[nn] += w[x];
-		}
-	}
-	depth[root] = 0;
-	for (unsigned x = root; x-- > 0;)
-		depth[x] = (uint8_t)(depth[parent[x]] + 1);
-	for (unsigned i = 0; i < k; i++)
-		len[key[i] & 0xFF] = (uint8_t)(depth[i] > MB ? MB : depth[i]);
-	uint32_t kraft = 0;
-	for (unsigned i = 0; i < k; i++)
-		kraft += 1u << (MB - len[i]);
-	/* Over-full: lengthen the rarest of the longest codes below MB. */
-	while (kraft > (1u << MB)) {
-		unsigned best = k;
-		for (unsigned i = 0; i < k; i++)
-			if (len[i] < MB && (best == k || len[i] > len[best] ||
-					    (len[i] == len[best] && c[i] < c[best])))
-				best = i;
-		kraft -= 1u << (MB - len[best] - 1);
-		len[best]++;
-	}
-	/* Room left: shorten the commonest codes that fit. */
-	for (int again = 1; again && kraft < (1u << MB);) {
-		again = 0;
-		unsigned best = k;
-		for (unsigned i = 0; i < k; i++)
-			if (len[i] > 1 && kraft + (1u << (MB - len[i])) <= (1u << MB) &&
-			    (best == k || c[i] > c[best]))
-				best = i;
-		if (best < k) {
-			kraft += 1u << (MB - len[best]);
-			len[best]--;
-			again = 1;
-		}
-	}
 }
 
 /* One table: lengths of the symbols 0..255 from counts h (0: no code; a
@@ -102,7 +36,7 @@ static uint64_t build_table(const uint32_t h[256], uint8_t len[256])
 		len[s[0]] = 1;
 		return 0;
 	}
-	code_lengths(c, k, l);
+	(void)wlz_huf_code_lengths(c, k, l);  /* complete for every count seen; the tests decode */
 	uint64_t bits = 0;
 	for (unsigned i = 0; i < k; i++)
 		len[s[i]] = l[i], bits += (uint64_t)c[i] * l[i];

@@ -149,6 +149,57 @@ typedef struct wlz_gpu_stats {
 } wlz_gpu_stats;
 void wlz_gdctx_stats(const wlz_gdctx *g, wlz_gpu_stats *s);
 
+/* ---------------------------------------------------------- compression
+ *
+ * The GPU compressor (gpu_compress/) writes the same format with an LZSS
+ * front end made for a GPU: a dense near finder per block, a sparse far
+ * finder over the whole input, a greedy parse per 4 KiB chunk, dependency
+ * levels under a depth limit, and codec 2 streams, every stage on the GPU.
+ * Its archives are larger than the CPU encoder's (SPEC.md section 8) and
+ * decode on both decoders.  Output is byte-identical to the CPU reference
+ * of the same steps (wlz_gc_ref_compress, tests only).  An input over
+ * 2 GiB is written as members of up to 2 GiB each. */
+typedef struct wlz_gpu_copts {
+	unsigned block_log;  /* 16..22 (default 20: 1 MiB blocks) */
+	int depth;           /* dependency depth limit 0..200 (default 10) */
+	unsigned symbol;     /* 1, 2 or 4 (default 1): matches start, end and
+			      * reach back on whole S-byte elements (int16,
+			      * int32, float arrays) */
+} wlz_gpu_copts;
+void wlz_gpu_copts_init(wlz_gpu_copts *o);
+
+/* A GPU compression context: device, buffers (kept and grown from call to
+ * call) and a stream.  NULL when the device does not exist. */
+typedef struct wlz_gcctx wlz_gcctx;
+wlz_gcctx *wlz_gcctx_create(int device);
+void wlz_gcctx_free(wlz_gcctx *g);
+
+/* The largest archive an input of n bytes gives. */
+size_t wlz_gpu_compress_bound(uint64_t n);
+
+/* Host to host: src (host memory) compressed into dst (host memory, of at
+ * least wlz_gpu_compress_bound(src_size) bytes for certain success).
+ * Synchronous. */
+wlz_error wlz_gpu_compress(wlz_gcctx *g, const wlz_gpu_copts *o, void *dst, size_t dst_cap, const void *src,
+			   size_t src_size, size_t *dst_size);
+
+/* Device to device, asynchronous on the caller's stream (a cudaStream_t;
+ * NULL: the context's own): d_src and d_dst are device memory; the call
+ * returns once every stage is queued, and *dst_size (host memory) is
+ * valid after wlz_gcctx_wait.  The input must stay valid until then. */
+wlz_error wlz_gpu_compress_d2d(wlz_gcctx *g, const wlz_gpu_copts *o, void *d_dst, size_t dst_cap,
+			       const void *d_src, size_t src_size, size_t *dst_size, void *stream);
+wlz_error wlz_gcctx_wait(wlz_gcctx *g);
+
+/* Seconds of the context's last call per stage, on the GPU (read after
+ * the call's wait): find (near and far finders), parse, levels, streams
+ * (token streams), entropy (codec 2), checksums and assembly. */
+typedef struct wlz_gpu_cstats {
+	double find_s, parse_s, levels_s, streams_s, entropy_s, finish_s;
+	unsigned waves;      /* level passes run */
+} wlz_gpu_cstats;
+void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s);
+
 /* Pinned host memory (for wlz_gpu_decompress's dst and src: transfers at
  * full speed); NULL when it cannot be had. */
 void *wlz_gpu_host_alloc(size_t size);

@@ -19,39 +19,6 @@
 
 #define SKIP 77
 
-static uint8_t *read_zst(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *z, *out;
-	long zn;
-	unsigned long long size;
-	size_t got;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) != 0 || (zn = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		return NULL;
-	}
-	z = tu_xmalloc((size_t)zn);
-	got = fread(z, 1, (size_t)zn, f);
-	fclose(f);
-	size = ZSTD_getFrameContentSize(z, got);
-	if (got != (size_t)zn || size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) {
-		free(z);
-		return NULL;
-	}
-	out = tu_xmalloc((size_t)size);
-	got = ZSTD_decompress(out, (size_t)size, z, (size_t)zn);
-	free(z);
-	if (ZSTD_isError(got) || got != size) {
-		free(out);
-		return NULL;
-	}
-	*n = (size_t)size;
-	return out;
-}
-
 /* The stream APIs read buffers in pieces of 1 to 128 KiB (varying). */
 static const tu_pieces PIECES = { 128u << 10, 2654435761u, 5 };
 
@@ -60,7 +27,7 @@ static void one_file(const char *path, wlz_dctx *d1, wlz_dctx *d2)
 	static const int levels[] = { 1, 3, 19 };
 	static const unsigned logs[] = { 16, 20 };
 	size_t n = 0;
-	uint8_t *src = read_zst(path, &n);
+	uint8_t *src = tu_read_zst(path, &n);
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
 	TU_CHECK(src != NULL, "cannot read %s", path);

@@ -62,6 +62,8 @@ void *tu_xmalloc(size_t n); /* never NULL; malloc(0) is avoided */
  * libwavelz.) */
 uint8_t *tu_compress(const uint8_t *src, size_t n, unsigned block_log, unsigned window_log, size_t *out);
 uint64_t tu_xxh3(const void *p, size_t n);
+/* The content of a one-frame .zst file (NULL if unreadable); free() it. */
+uint8_t *tu_read_zst(const char *path, size_t *n);
 double tu_now(void);        /* seconds, monotonic enough for reports */
 size_t tu_block_count(uint64_t n, unsigned block_log);
 /* The gap of the --parallel rule (SPEC.md section 8) for an input of nb

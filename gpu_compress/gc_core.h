@@ -1,0 +1,699 @@
+/*
+ * gc_core.h - the GPU compressor's per-unit steps, shared by its CUDA
+ * kernels (gc_kernels.cu) and its CPU reference (gc_ref.c).
+ *
+ * Every step works on one unit (a chunk, a block, a part, a segment) and
+ * reads only what earlier steps left, so the kernels and the reference
+ * produce the same bytes: a GPU archive can be checked byte for byte
+ * against the reference, and the reference is tested (decoded by the CPU
+ * decoder) on machines without a GPU.
+ *
+ * Pipeline, for an input of n bytes cut into blocks of B and parse chunks
+ * of CH bytes (SPEC.md for every field written):
+ *   near    per block, tiles of GC_TILE positions: each position's most
+ *           recent earlier position in the block with the same 4-byte hash,
+ *           seen from the tiles before its own (distance, 16 bits)
+ *   far     one table of 2^far_log positions, keyed by a hash of GC_FK
+ *           bytes, holding each key's earliest position in the input;
+ *           only anchors (positions whose hash has two chosen bits clear,
+ *           a quarter of them) are entered and looked up, so that both
+ *           copies of a repeat use the same positions
+ *   parse   per chunk, greedy: candidates rep, run, near, far; a match
+ *           never crosses its chunk's end
+ *   levels  dependency levels (SPEC.md 6.1); a match whose level would
+ *           pass the depth limit becomes literals
+ *   streams per chunk counts, per block a scan, per chunk the bytes of
+ *           cmd, lit, len and off (heads, then low bytes)
+ *   codec 2 per part (cmd, lit, len, off heads, off low bytes) one table,
+ *           segments of 2^14 symbols in 32 lanes
+ */
+#ifndef WLZ_GC_CORE_H
+#define WLZ_GC_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/huf_len.h"
+
+#ifdef __CUDACC__
+#define GC_HD __host__ __device__ __forceinline__
+#else
+#define GC_HD static inline
+#endif
+
+#define GC_TILE 256          /* near finder: positions looked up before inserted */
+#define GC_FK 12             /* far finder: bytes hashed */
+#define GC_FAR_EMPTY 0xFFFFFFFFu
+#define GC_MAXBITS WLZ_HUF_LEN_MAX
+#define GC_SEG_LOG 14        /* codec 2: symbols a segment */
+#define GC_LANES 32
+#define GC_PARTS 5           /* cmd, lit, len, off heads, off low bytes */
+#define GC_DROPPED 0xFE      /* level of a match made literals */
+#define GC_UNRESOLVED 0xFF
+#define GC_MAX_DEPTH 200
+
+/* Part kinds (SPEC.md 5.2) and what a part is when it is not stored. */
+enum { GC_RAW = 0, GC_RUN = 1, GC_HUF = 2, GC_EMPTY = 3 };
+
+typedef struct gc_geom {
+	uint64_t n;          /* input bytes */
+	uint64_t nblocks, nchunks;
+	uint32_t block_log, chunk_log, cap;  /* cap: token slots a chunk */
+	uint32_t near_log, far_log;
+	uint32_t sym;        /* symbol size S: 1, 2 or 4 */
+	uint32_t depth;      /* 0..GC_MAX_DEPTH */
+	uint64_t window;     /* W */
+	uint64_t raw_stride; /* raw stream bytes a block */
+	uint32_t segmax;     /* segments a part at most */
+} gc_geom;
+
+/* A token: dist, then literal count (low 16 bits) and match length. */
+typedef struct gc_tok {
+	uint32_t dist;
+	uint32_t lm;
+} gc_tok;
+
+/* Per chunk, after levels: what the block scan needs. */
+typedef struct gc_cstat {
+	uint32_t nk;         /* tokens kept */
+	uint32_t lead;       /* bytes before the first kept token */
+	uint32_t tail;       /* bytes after the last kept token (all if none) */
+	uint32_t f_mlen, f_dist, last_dist;
+	uint32_t lit;        /* literal bytes */
+	uint32_t lenb, heads, lows;  /* len bytes, heads, low bytes: all but the first kept token's */
+	uint32_t chained, maxlev;
+	/* set by the block scan: */
+	uint32_t carry_in, prev_in;
+	uint32_t o_cmd, o_lit, o_len, o_head, o_low;
+} gc_cstat;
+
+typedef struct gc_part {
+	uint32_t n;          /* symbols */
+	uint32_t src;        /* offset in the block's raw streams */
+	uint32_t c;          /* huf: body bytes */
+	uint32_t dst;        /* body's offset in the payload */
+	uint16_t k;          /* symbols present */
+	uint8_t kind, stream;
+} gc_part;
+
+typedef struct gc_blk {
+	uint32_t L, T, maxlev, chained;
+	uint32_t H, lows, lenb, lit;
+	uint32_t rsize[4], csize[4];
+	uint8_t codec[4];
+	uint32_t P;          /* payload bytes */
+	gc_part part[GC_PARTS];
+	uint64_t stage;      /* payload's offset in the (8-aligned) staging area */
+	uint64_t final;      /* block header's offset in the member */
+	uint64_t content_hash, payload_hash;
+} gc_blk;
+
+/* Per part's code: lengths and bit-reversed codes, 256 symbols each. */
+typedef struct gc_code {
+	uint8_t len[256];
+	uint16_t code[256];
+} gc_code;
+
+/* Offsets of the raw streams in a block's raw area. */
+GC_HD uint64_t gc_raw_cmd(const gc_geom *g) { (void)g; return 0; }
+GC_HD uint64_t gc_raw_lit(const gc_geom *g) { return ((((uint64_t)1 << g->block_log) / 3 + 8) + 7) & ~(uint64_t)7; }
+GC_HD uint64_t gc_raw_len(const gc_geom *g) { return gc_raw_lit(g) + ((uint64_t)1 << g->block_log); }
+GC_HD uint64_t gc_raw_head(const gc_geom *g) { return gc_raw_len(g) + ((uint64_t)1 << g->block_log) / 8 + 64; }
+GC_HD uint64_t gc_raw_low(const gc_geom *g) { return gc_raw_head(g) + ((uint64_t)1 << g->block_log) / 3 + 8; }
+GC_HD uint64_t gc_raw_end(const gc_geom *g) { return gc_raw_low(g) + ((uint64_t)1 << g->block_log) / 2 + 64; }
+
+/* ------------------------------------------------------------ bytes */
+
+GC_HD uint32_t gc_rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+GC_HD uint64_t gc_rd64(const uint8_t *p) { return (uint64_t)gc_rd32(p) | (uint64_t)gc_rd32(p + 4) << 32; }
+
+GC_HD uint32_t gc_hash_near(const uint8_t *p, unsigned bits) { return (gc_rd32(p) * 2654435761u) >> (32 - bits); }
+
+/* The far table's bucket for position p, or -1 when p is not an anchor. */
+GC_HD int64_t gc_far_key(const uint8_t *p, unsigned bits)
+{
+	uint64_t x = gc_rd64(p) * 0x9E3779B97F4A7C15ull + (uint64_t)gc_rd32(p + 8);
+	x ^= x >> 29;
+	x *= 0xBF58476D1CE4E5B9ull;
+	x ^= x >> 32;
+	if (x & 3)
+		return -1;
+	return (int64_t)(x >> (64 - bits));
+}
+
+GC_HD unsigned gc_varint_len(uint64_t v)
+{
+	unsigned b = 1;
+	while (v >= 0x80)
+		v >>= 7, b++;
+	return b;
+}
+
+GC_HD uint8_t *gc_put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Low bytes an explicit offset dist needs after its head (SPEC.md 6). */
+GC_HD unsigned gc_off_low(uint32_t dist)
+{
+	const uint64_t x = (uint64_t)dist - 1;
+	unsigned k = 0;
+	while (x >> (5 + 8 * k))
+		k++;
+	return k;
+}
+
+/* Bytes of the len stream a token takes. */
+GC_HD unsigned gc_len_bytes(uint32_t lit, uint32_t mlen)
+{
+	return (lit >= 7 ? gc_varint_len(lit - 7) : 0) + (mlen - 3 >= 15 ? gc_varint_len(mlen - 3 - 15) : 0);
+}
+
+/* ------------------------------------------------------------ parse */
+
+/* Shortest match worth an offset of k low bytes: a FASTQ base costs about
+ * 2 bits as a literal, so far offsets must buy long matches. */
+GC_HD uint32_t gc_min_match(unsigned k) { return 4 + 2 * k; }
+
+GC_HD uint32_t gc_match_len(const uint8_t *in, uint64_t p, uint64_t s, uint32_t max)
+{
+	uint32_t l = 0;
+	while (l < max && in[p + l] == in[s + l])
+		l++;
+	return l;
+}
+
+/* Parses chunk c into tok[c * cap ...]; returns the number of tokens. */
+GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_t *near, const uint32_t *far,
+			       uint64_t c, gc_tok *tok)
+{
+	const uint64_t cs = c << g->chunk_log;
+	const uint64_t ce = cs + ((uint64_t)1 << g->chunk_log) < g->n ? cs + ((uint64_t)1 << g->chunk_log) : g->n;
+	const uint32_t S = g->sym;
+	gc_tok *t = tok + c * g->cap;
+	uint32_t nt = 0, prev = 0;
+	uint64_t p = cs, lit0 = cs;
+	while (p + 4 <= ce) {
+		uint32_t cand[4], nc = 0;
+		if (prev && prev <= p)
+			cand[nc++] = prev;
+		if (p >= S && S != prev)
+			cand[nc++] = S;
+		if (near[p] && near[p] != prev && near[p] != S)
+			cand[nc++] = near[p];
+		if (p + GC_FK <= g->n) {
+			const int64_t h = gc_far_key(in + p, g->far_log);
+			const uint32_t q = h < 0 ? GC_FAR_EMPTY : far[h];
+			if (q != GC_FAR_EMPTY && q < p && p - q <= g->window && p - q != prev && p - q != S)
+				cand[nc++] = (uint32_t)(p - q);
+		}
+		uint32_t best_len = 0, best_d = 0;
+		int32_t best_sc = 0;
+		for (uint32_t i = 0; i < nc; i++) {
+			const uint32_t d = cand[i];
+			uint32_t len = gc_match_len(in, p, p - d, (uint32_t)(ce - p));
+			len -= len % S;
+			const int rep = d == prev;
+			const unsigned k = rep ? 0 : gc_off_low(d);
+			if (len < (rep ? 3u : gc_min_match(k)) || len < S)
+				continue;
+			const int32_t sc = (int32_t)len * 4 - (rep ? 0 : 8 * (int32_t)(k + 1));
+			if (sc > best_sc)
+				best_sc = sc, best_len = len, best_d = d;
+		}
+		if (!best_len) {
+			p += S;
+			continue;
+		}
+		/* Into the literals before it, which a far anchor or a near entry
+		 * from an earlier tile can skip. */
+		while (p >= lit0 + S && p - best_d >= S && best_len + S <= ((uint32_t)1 << g->chunk_log)) {
+			uint32_t e = 0;
+			while (e < S && in[p - S + e] == in[p - best_d - S + e])
+				e++;
+			if (e < S)
+				break;
+			p -= S, best_len += S;
+		}
+		t[nt].dist = best_d;
+		t[nt].lm = (uint32_t)(p - lit0) | best_len << 16;
+		nt++;
+		p += best_len;
+		lit0 = p;
+		prev = best_d;
+	}
+	return nt;
+}
+
+/* ------------------------------------------------------------ levels */
+
+/* One pass over chunk c's unresolved tokens (SPEC.md 6.1): a token whose
+ * source bytes are all final gets its level, or is made literals when
+ * that is over the depth; its bytes' map values are set.  Returns the
+ * tokens still unresolved.  Bytes go from GC_UNRESOLVED to their final
+ * value once, so a stale read only delays a token. */
+GC_HD uint32_t gc_level_chunk(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev,
+			       volatile uint8_t *map, uint64_t c)
+{
+	const gc_tok *t = tok + c * g->cap;
+	uint8_t *lv = lev + c * g->cap;
+	uint64_t pos = c << g->chunk_log;
+	uint32_t left = 0;
+	for (uint32_t i = 0; i < ntok[c]; i++) {
+		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
+		pos += lit;
+		if (lv[i] == GC_UNRESOLVED) {
+			const uint64_t src = pos - t[i].dist;
+			const uint64_t end = src + mlen < pos ? src + mlen : pos;
+			unsigned m = 0;
+			for (uint64_t s = src; s < end; s++) {
+				const unsigned v = map[s];
+				m = v > m ? v : m;
+			}
+			if (m == GC_UNRESOLVED) {
+				left++;
+			} else {
+				const uint8_t v = m > g->depth ? 0 : (uint8_t)(m + 1);
+				lv[i] = m > g->depth ? GC_DROPPED : (uint8_t)m;
+				for (uint32_t j = 0; j < mlen; j++)
+					map[pos + j] = v;
+			}
+		}
+		pos += mlen;
+	}
+	return left;
+}
+
+/* Map values of chunk c before levels: 0 for literal bytes, unresolved for
+ * match bytes; the chunk's levels unresolved. */
+GC_HD void gc_level_init(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			 uint64_t c)
+{
+	const gc_tok *t = tok + c * g->cap;
+	const uint64_t cs = c << g->chunk_log;
+	const uint64_t ce = cs + ((uint64_t)1 << g->chunk_log) < g->n ? cs + ((uint64_t)1 << g->chunk_log) : g->n;
+	uint64_t pos = cs;
+	for (uint32_t i = 0; i < ntok[c]; i++) {
+		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
+		for (uint32_t j = 0; j < lit; j++)
+			map[pos + j] = 0;
+		pos += lit;
+		for (uint32_t j = 0; j < mlen; j++)
+			map[pos + j] = GC_UNRESOLVED;
+		pos += mlen;
+		lev[c * g->cap + i] = GC_UNRESOLVED;
+	}
+	for (; pos < ce; pos++)
+		map[pos] = 0;
+}
+
+/* ------------------------------------------------------------ streams */
+
+/* Chunk c's counts once levels are final (map holds final values). */
+GC_HD void gc_chunk_stat(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, const uint8_t *lev,
+			 const uint8_t *map, uint64_t c, gc_cstat *cs_out)
+{
+	const gc_tok *t = tok + c * g->cap;
+	const uint8_t *lv = lev + c * g->cap;
+	const uint64_t cs = c << g->chunk_log;
+	const uint64_t ce = cs + ((uint64_t)1 << g->chunk_log) < g->n ? cs + ((uint64_t)1 << g->chunk_log) : g->n;
+	const uint64_t bs = (c >> (g->block_log - g->chunk_log)) << g->block_log;
+	gc_cstat st;
+	st.nk = st.lead = st.tail = st.f_mlen = st.f_dist = st.last_dist = 0;
+	st.lit = st.lenb = st.heads = st.lows = st.chained = st.maxlev = 0;
+	st.carry_in = st.prev_in = st.o_cmd = st.o_lit = st.o_len = st.o_head = st.o_low = 0;
+	uint64_t pos = cs, last_end = cs;
+	uint32_t mbytes = 0, prev = 0;
+	for (uint32_t i = 0; i < ntok[c]; i++) {
+		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
+		pos += lit;
+		if (lv[i] <= g->depth) {
+			if (!st.nk) {
+				st.lead = (uint32_t)(pos - cs);
+				st.f_mlen = mlen;
+				st.f_dist = d;
+			} else {
+				st.lenb += gc_len_bytes((uint32_t)(pos - last_end), mlen);
+				if (d != prev)
+					st.heads++, st.lows += gc_off_low(d);
+			}
+			const uint64_t src = pos - d;
+			const uint64_t lo = src > bs ? src : bs;
+			const uint64_t hi = src + mlen < pos ? src + mlen : pos;
+			int ch = 0;
+			for (uint64_t s = lo; s < hi && !ch; s++)
+				ch = map[s] != 0;
+			st.chained += (uint32_t)ch;
+			st.maxlev = lv[i] > st.maxlev ? lv[i] : st.maxlev;
+			st.nk++;
+			mbytes += mlen;
+			prev = d;
+			last_end = pos + mlen;
+		}
+		pos += mlen;
+	}
+	st.tail = (uint32_t)(ce - last_end);
+	st.last_dist = prev;
+	st.lit = (uint32_t)(ce - cs) - mbytes;
+	*cs_out = st;
+}
+
+/* Block b's scan over its chunks' counts: each chunk's literal carry and
+ * previous offset coming in, its stream offsets, and the block's totals. */
+GC_HD void gc_block_scan(const gc_geom *g, gc_cstat *cst, uint64_t b, gc_blk *blk)
+{
+	const uint64_t c0 = b << (g->block_log - g->chunk_log);
+	const uint64_t bs = b << g->block_log;
+	uint64_t c1 = c0 + ((uint64_t)1 << (g->block_log - g->chunk_log));
+	if (c1 > g->nchunks)
+		c1 = g->nchunks;
+	uint32_t carry = 0, prev = 0, T = 0, lit = 0, lenb = 0, H = 0, lows = 0, chained = 0, maxlev = 0;
+	for (uint64_t c = c0; c < c1; c++) {
+		gc_cstat *s = &cst[c];
+		const uint64_t cs = c << g->chunk_log;
+		const uint32_t clen = (uint32_t)(cs + ((uint64_t)1 << g->chunk_log) < g->n ? (uint64_t)1 << g->chunk_log
+											   : g->n - cs);
+		s->carry_in = carry;
+		s->prev_in = prev;
+		s->o_cmd = T, s->o_lit = lit, s->o_len = lenb, s->o_head = H, s->o_low = lows;
+		if (s->nk) {
+			const uint32_t flit = carry + s->lead;
+			lenb += gc_len_bytes(flit, s->f_mlen);
+			if (s->f_dist != prev)
+				H++, lows += gc_off_low(s->f_dist);
+			carry = s->tail;
+			prev = s->last_dist;
+		} else {
+			carry += clen;
+		}
+		T += s->nk, lit += s->lit, lenb += s->lenb, H += s->heads, lows += s->lows;
+		chained += s->chained;
+		maxlev = s->maxlev > maxlev ? s->maxlev : maxlev;
+	}
+	blk->L = (uint32_t)((bs + ((uint64_t)1 << g->block_log) < g->n ? (uint64_t)1 << g->block_log : g->n - bs));
+	blk->T = T, blk->lit = lit, blk->lenb = lenb, blk->H = H, blk->lows = lows;
+	blk->chained = chained, blk->maxlev = maxlev;
+	blk->rsize[0] = T, blk->rsize[1] = lit, blk->rsize[2] = lenb, blk->rsize[3] = H + lows;
+}
+
+/* Writes chunk c's kept tokens into its block's raw streams. */
+GC_HD void gc_chunk_write(const gc_geom *g, const uint8_t *in, const gc_tok *tok, const uint32_t *ntok,
+			  const uint8_t *lev, const gc_cstat *cst, uint64_t c, uint8_t *raw)
+{
+	const gc_tok *t = tok + c * g->cap;
+	const uint8_t *lv = lev + c * g->cap;
+	const gc_cstat *s = &cst[c];
+	const uint64_t b = c >> (g->block_log - g->chunk_log);
+	const uint64_t cs = c << g->chunk_log;
+	const uint64_t ce = cs + ((uint64_t)1 << g->chunk_log) < g->n ? cs + ((uint64_t)1 << g->chunk_log) : g->n;
+	uint8_t *r = raw + b * g->raw_stride;
+	uint8_t *cmd = r + gc_raw_cmd(g) + s->o_cmd, *lit = r + gc_raw_lit(g) + s->o_lit;
+	uint8_t *len = r + gc_raw_len(g) + s->o_len, *head = r + gc_raw_head(g) + s->o_head;
+	uint8_t *low = r + gc_raw_low(g) + s->o_low;
+	uint64_t pos = cs, last_end = cs;
+	uint32_t prev = s->prev_in, carry = s->carry_in;
+	for (uint32_t i = 0; i < ntok[c]; i++) {
+		const uint32_t l = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
+		pos += l;
+		if (lv[i] <= g->depth) {
+			const uint32_t nl = (uint32_t)(pos - last_end) + carry;
+			for (uint64_t x = last_end; x < pos; x++)
+				*lit++ = in[x];
+			carry = 0;
+			const uint32_t m = mlen - 3;
+			const int rep = d == prev;
+			*cmd++ = (uint8_t)((nl >= 7 ? 7 : nl) << 5 | (rep ? 16 : 0) | (m >= 15 ? 15 : m));
+			if (nl >= 7)
+				len = gc_put_varint(len, nl - 7);
+			if (m >= 15)
+				len = gc_put_varint(len, m - 15);
+			if (!rep) {
+				const unsigned k = gc_off_low(d);
+				const uint64_t x = (uint64_t)d - 1;
+				*head++ = (uint8_t)(k << 5 | (uint32_t)(x >> (8 * k)));
+				for (unsigned j = 0; j < k; j++)
+					*low++ = (uint8_t)(x >> (8 * j));
+			}
+			prev = d;
+			last_end = pos + mlen;
+		}
+		pos += mlen;
+	}
+	for (uint64_t x = last_end; x < ce; x++)
+		*lit++ = in[x];
+}
+
+/* ------------------------------------------------------------ codec 2 */
+
+/* Part p of block b from its histogram: kind, present symbols, code. */
+GC_HD void gc_part_code(const uint32_t *hist, gc_part *pt, gc_code *code)
+{
+	uint8_t sym[256];
+	uint32_t cnt[256];
+	unsigned k = 0;
+	for (unsigned i = 0; i < 256; i++) {
+		code->len[i] = 0;
+		code->code[i] = 0;
+		if (hist[i])
+			cnt[k] = hist[i], sym[k++] = (uint8_t)i;
+	}
+	pt->k = (uint16_t)k;
+	if (pt->n == 0) {
+		pt->kind = GC_EMPTY;
+		return;
+	}
+	if (k == 1) {
+		pt->kind = GC_RUN;
+		return;
+	}
+	if (pt->n <= 64) {
+		pt->kind = GC_RAW;
+		return;
+	}
+	uint8_t l[256];
+	if (!wlz_huf_code_lengths(cnt, k, l)) {
+		pt->kind = GC_RAW;
+		return;
+	}
+	for (unsigned i = 0; i < k; i++)
+		code->len[sym[i]] = l[i];
+	/* canonical codes by (length, symbol), stored bit-reversed: the first
+	 * bit read is a lane's lowest */
+	uint32_t next = 0;
+	unsigned prevlen = 0;
+	int first = 1;
+	for (unsigned L = 1; L <= GC_MAXBITS; L++)
+		for (unsigned i = 0; i < 256; i++) {
+			if (code->len[i] != L)
+				continue;
+			if (first)
+				next = 0, first = 0;
+			else
+				next = (next + 1) << (L - prevlen);
+			prevlen = L;
+			uint32_t r = 0;
+			for (unsigned j = 0; j < L; j++)
+				r |= ((next >> j) & 1) << (L - 1 - j);
+			code->code[i] = (uint16_t)r;
+		}
+	pt->kind = GC_HUF;
+}
+
+/* Lanes of a segment of m symbols: lane l holds [l*q, (l+1)*q) of it. */
+GC_HD uint32_t gc_lane_q(uint32_t m) { return (m + GC_LANES - 1) / GC_LANES; }
+
+/* Bytes of lane l of segment g of a part of n symbols at src. */
+GC_HD uint32_t gc_lane_bytes(const uint8_t *src, uint32_t n, const gc_code *code, uint32_t g, unsigned l)
+{
+	const uint32_t s0 = g << GC_SEG_LOG;
+	const uint32_t m = n - s0 < ((uint32_t)1 << GC_SEG_LOG) ? n - s0 : (uint32_t)1 << GC_SEG_LOG;
+	const uint32_t q = gc_lane_q(m);
+	const uint32_t a = l * q < m ? l * q : m, e = (l + 1) * q < m ? (l + 1) * q : m;
+	uint64_t bits = 0;
+	for (uint32_t i = a; i < e; i++)
+		bits += code->len[src[s0 + i]];
+	return (uint32_t)((bits + 7) / 8);
+}
+
+/* Writes lane l of segment g (its bytes start at dst). */
+GC_HD void gc_lane_write(const uint8_t *src, uint32_t n, const gc_code *code, uint32_t g, unsigned l, uint8_t *dst)
+{
+	const uint32_t s0 = g << GC_SEG_LOG;
+	const uint32_t m = n - s0 < ((uint32_t)1 << GC_SEG_LOG) ? n - s0 : (uint32_t)1 << GC_SEG_LOG;
+	const uint32_t q = gc_lane_q(m);
+	const uint32_t a = l * q < m ? l * q : m, e = (l + 1) * q < m ? (l + 1) * q : m;
+	uint64_t acc = 0;
+	unsigned nb = 0;
+	for (uint32_t i = a; i < e; i++) {
+		const uint8_t s = src[s0 + i];
+		acc |= (uint64_t)code->code[s] << nb;
+		nb += code->len[s];
+		while (nb >= 8) {
+			*dst++ = (uint8_t)acc;
+			acc >>= 8;
+			nb -= 8;
+		}
+	}
+	if (nb)
+		*dst++ = (uint8_t)acc;
+}
+
+/* Bytes of a huf body before its segments. */
+GC_HD uint32_t gc_huf_prelude(unsigned k, uint32_t G) { return 2 + 32 + (k + 1) / 2 + 4 * G; }
+
+/* Writes a huf body's prelude: seg_log, one table, bitmap, lengths, and
+ * the G segment sizes (from seg[] sizes, each the segment's bytes). */
+GC_HD uint8_t *gc_huf_prelude_write(uint8_t *p, const gc_code *code, const uint32_t *segsz, uint32_t G)
+{
+	*p++ = GC_SEG_LOG;
+	*p++ = 1;
+	for (unsigned i = 0; i < 32; i++) {
+		uint8_t m = 0;
+		for (unsigned j = 0; j < 8; j++)
+			m |= (uint8_t)((code->len[i * 8 + j] != 0) << j);
+		*p++ = m;
+	}
+	unsigned half = 0;
+	uint8_t acc = 0;
+	for (unsigned i = 0; i < 256; i++) {
+		if (!code->len[i])
+			continue;
+		if (!half) {
+			acc = code->len[i];
+			half = 1;
+		} else {
+			*p++ = (uint8_t)(acc | code->len[i] << 4);
+			half = 0;
+		}
+	}
+	if (half)
+		*p++ = acc;
+	for (uint32_t g = 0; g < G; g++) {
+		*p++ = (uint8_t)segsz[g], *p++ = (uint8_t)(segsz[g] >> 8);
+		*p++ = (uint8_t)(segsz[g] >> 16), *p++ = (uint8_t)(segsz[g] >> 24);
+	}
+	return p;
+}
+
+/* The part's stored body bytes. */
+GC_HD uint32_t gc_part_body(const gc_part *pt)
+{
+	return pt->kind == GC_RAW ? pt->n : pt->kind == GC_RUN ? 1 : pt->kind == GC_HUF ? pt->c : 0;
+}
+
+/* Block b's layout once its huf parts know their body sizes (pt->c): the
+ * kind of every part, each stream's codec and size, the payload size, and
+ * every part body's offset in the payload. */
+GC_HD void gc_block_layout(gc_blk *blk)
+{
+	/* stream s holds parts [first[s], first[s+1]) */
+	const unsigned first[5] = {0, 1, 2, 3, 5};
+	uint32_t at = 0;
+	for (unsigned s = 0; s < 4; s++) {
+		const uint32_t rs = blk->rsize[s];
+		uint32_t cs = 1;
+		unsigned np = 0;
+		for (unsigned i = first[s]; i < first[s + 1]; i++) {
+			gc_part *pt = &blk->part[i];
+			if (pt->kind == GC_EMPTY)
+				continue;
+			if (pt->kind == GC_HUF && (uint64_t)pt->c >= pt->n - pt->n / 16)
+				pt->kind = GC_RAW;
+			np++;
+			cs += 1 + gc_varint_len(pt->n) + (pt->kind == GC_HUF ? gc_varint_len(pt->c) : 0) + gc_part_body(pt);
+		}
+		if (rs == 0 || cs >= rs) {
+			blk->codec[s] = 0;
+			blk->csize[s] = rs;
+		} else {
+			blk->codec[s] = 2;
+			blk->csize[s] = cs;
+		}
+		/* body offsets: after the stream's part list */
+		uint32_t b = at;
+		if (blk->codec[s] == 2) {
+			b += 1;
+			for (unsigned i = first[s]; i < first[s + 1]; i++) {
+				const gc_part *pt = &blk->part[i];
+				if (pt->kind != GC_EMPTY)
+					b += 1 + gc_varint_len(pt->n) + (pt->kind == GC_HUF ? gc_varint_len(pt->c) : 0);
+			}
+		}
+		for (unsigned i = first[s]; i < first[s + 1]; i++) {
+			gc_part *pt = &blk->part[i];
+			pt->stream = (uint8_t)s;
+			pt->dst = b;
+			if (blk->codec[s] == 2)
+				b += gc_part_body(pt);
+			else
+				b += pt->kind == GC_EMPTY ? 0 : pt->n;  /* raw stream: the parts' bytes back to back */
+		}
+		(void)np;
+		at += blk->csize[s];
+	}
+	blk->P = at;
+}
+
+/* Writes stream s's codec-2 part list at the start of the stream. */
+GC_HD void gc_stream_head_write(const gc_blk *blk, unsigned s, uint8_t *payload)
+{
+	const unsigned first[5] = {0, 1, 2, 3, 5};
+	if (blk->codec[s] != 2)
+		return;
+	uint32_t at = 0;
+	for (unsigned i = 0; i < s; i++)
+		at += blk->csize[i];
+	uint8_t *p = payload + at;
+	unsigned np = 0;
+	for (unsigned i = first[s]; i < first[s + 1]; i++)
+		np += blk->part[i].kind != GC_EMPTY;
+	*p++ = (uint8_t)np;
+	for (unsigned i = first[s]; i < first[s + 1]; i++) {
+		const gc_part *pt = &blk->part[i];
+		if (pt->kind == GC_EMPTY)
+			continue;
+		*p++ = pt->kind;
+		p = gc_put_varint(p, pt->n);
+		if (pt->kind == GC_HUF)
+			p = gc_put_varint(p, pt->c);
+	}
+}
+
+/* The 80-byte block header, but for its checksum (bytes 72..79). */
+GC_HD void gc_block_header(const gc_blk *blk, uint8_t *h)
+{
+	for (unsigned i = 0; i < 80; i++)
+		h[i] = 0;
+	h[0] = 'w', h[1] = 'l', h[2] = 'z', h[3] = 'B';
+	for (unsigned i = 0; i < 4; i++) {
+		h[4 + i] = (uint8_t)(blk->L >> (8 * i));
+		h[8 + i] = (uint8_t)(blk->T >> (8 * i));
+	}
+	h[12] = (uint8_t)blk->maxlev;
+	const uint32_t ch = blk->chained > 0xFFFFFF ? 0xFFFFFF : blk->chained;
+	h[13] = (uint8_t)ch, h[14] = (uint8_t)(ch >> 8), h[15] = (uint8_t)(ch >> 16);
+	/* the header's stream order is cmd, lit, len, off: ours too */
+	for (unsigned s = 0; s < 4; s++) {
+		h[16 + s] = blk->codec[s];
+		for (unsigned i = 0; i < 4; i++) {
+			h[20 + 8 * s + i] = (uint8_t)(blk->csize[s] >> (8 * i));
+			h[24 + 8 * s + i] = (uint8_t)(blk->rsize[s] >> (8 * i));
+		}
+	}
+	for (unsigned i = 0; i < 8; i++) {
+		h[56 + i] = (uint8_t)(blk->content_hash >> (8 * i));
+		h[64 + i] = (uint8_t)(blk->payload_hash >> (8 * i));
+	}
+}
+
+#endif
