@@ -18,7 +18,8 @@
  *           only anchors (positions whose hash has two chosen bits clear,
  *           a quarter of them) are entered and looked up, so that both
  *           copies of a repeat use the same positions
- *   parse   per chunk, greedy: candidates rep, run, near, far; a match
+ *   find    per position, the best of the run, near and far candidates
+ *   parse   per chunk, greedy over those and the repeat offset; a match
  *           never crosses its chunk's end
  *   levels  dependency levels (SPEC.md 6.1); a match whose level would
  *           pass the depth limit becomes literals
@@ -44,6 +45,7 @@
 #define GC_TILE 256          /* near finder: positions looked up before inserted */
 #define GC_FK 12             /* far finder: bytes hashed */
 #define GC_FAR_EMPTY 0xFFFFFFFFu
+#define GC_FIND_MAX 64       /* finder: longest match measured; the parse goes on */
 #define GC_MAXBITS WLZ_HUF_LEN_MAX
 #define GC_SEG_LOG 14        /* codec 2: symbols a segment */
 #define GC_LANES 32
@@ -193,8 +195,62 @@ GC_HD uint32_t gc_match_len(const uint8_t *in, uint64_t p, uint64_t s, uint32_t 
 	return l;
 }
 
-/* Parses chunk c into tok[c * cap ...]; returns the number of tokens. */
-GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_t *near, const uint32_t *far,
+/* A candidate's score: bytes it covers, less what its offset costs. */
+GC_HD int32_t gc_score(uint32_t len, uint32_t d, uint32_t prev)
+{
+	return (int32_t)len * 4 - (d == prev ? 0 : 8 * (int32_t)(gc_off_low(d) + 1));
+}
+
+/* Whether a match of len at distance d is worth taking. */
+GC_HD int gc_worth(uint32_t len, uint32_t d, uint32_t prev, uint32_t S)
+{
+	return len >= S && len >= (d == prev ? 3u : gc_min_match(gc_off_low(d)));
+}
+
+/* The best match at position p by the near, far and run candidates (not
+ * the repeat offset, which depends on the parse): its length, at most
+ * GC_FIND_MAX and never past p's chunk, to *len (0: none; the near slot of
+ * p, which it replaces) and its distance to *dist.  Every position at
+ * once: the parse then only walks. */
+GC_HD void gc_find_pos(const gc_geom *g, const uint8_t *in, const uint32_t *far, uint64_t p, uint16_t *len,
+		       uint32_t *dist)
+{
+	const uint32_t S = g->sym;
+	const uint64_t ce = ((p >> g->chunk_log) + 1) << g->chunk_log;
+	const uint64_t end = ce < g->n ? ce : g->n;
+	uint32_t cand[3], nc = 0;
+	const uint32_t nd = *len;
+	if (p >= S)
+		cand[nc++] = S;
+	if (nd && nd != S)
+		cand[nc++] = nd;
+	if (p + GC_FK <= g->n) {
+		const int64_t h = gc_far_key(in + p, g->far_log);
+		const uint32_t q = h < 0 ? GC_FAR_EMPTY : far[h];
+		if (q != GC_FAR_EMPTY && q < p && p - q <= g->window && p - q != S && p - q != nd)
+			cand[nc++] = (uint32_t)(p - q);
+	}
+	uint32_t best_len = 0, best_d = 0;
+	int32_t best_sc = 0;
+	if (p + 4 <= end)
+		for (uint32_t i = 0; i < nc; i++) {
+			const uint32_t d = cand[i];
+			const uint32_t room = (uint32_t)(end - p) < GC_FIND_MAX ? (uint32_t)(end - p) : GC_FIND_MAX;
+			uint32_t l = gc_match_len(in, p, p - d, room);
+			l -= l % S;
+			if (!gc_worth(l, d, 0, S))
+				continue;
+			const int32_t sc = gc_score(l, d, 0);
+			if (sc > best_sc)
+				best_sc = sc, best_len = l, best_d = d;
+		}
+	*len = (uint16_t)best_len;
+	*dist = best_d;
+}
+
+/* Parses chunk c into tok[c * cap ...] from every position's best match
+ * (blen, bdist) and the repeat offset; returns the number of tokens. */
+GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_t *blen, const uint32_t *bdist,
 			       uint64_t c, gc_tok *tok)
 {
 	const uint64_t cs = c << g->chunk_log;
@@ -204,32 +260,24 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 	uint32_t nt = 0, prev = 0;
 	uint64_t p = cs, lit0 = cs;
 	while (p + 4 <= ce) {
-		uint32_t cand[4], nc = 0;
-		if (prev && prev <= p)
-			cand[nc++] = prev;
-		if (p >= S && S != prev)
-			cand[nc++] = S;
-		if (near[p] && near[p] != prev && near[p] != S)
-			cand[nc++] = near[p];
-		if (p + GC_FK <= g->n) {
-			const int64_t h = gc_far_key(in + p, g->far_log);
-			const uint32_t q = h < 0 ? GC_FAR_EMPTY : far[h];
-			if (q != GC_FAR_EMPTY && q < p && p - q <= g->window && p - q != prev && p - q != S)
-				cand[nc++] = (uint32_t)(p - q);
-		}
 		uint32_t best_len = 0, best_d = 0;
 		int32_t best_sc = 0;
-		for (uint32_t i = 0; i < nc; i++) {
-			const uint32_t d = cand[i];
-			uint32_t len = gc_match_len(in, p, p - d, (uint32_t)(ce - p));
-			len -= len % S;
-			const int rep = d == prev;
-			const unsigned k = rep ? 0 : gc_off_low(d);
-			if (len < (rep ? 3u : gc_min_match(k)) || len < S)
-				continue;
-			const int32_t sc = (int32_t)len * 4 - (rep ? 0 : 8 * (int32_t)(k + 1));
+		if (prev && prev <= p) {
+			uint32_t l = gc_match_len(in, p, p - prev, (uint32_t)(ce - p));
+			l -= l % S;
+			if (gc_worth(l, prev, prev, S))
+				best_len = l, best_d = prev, best_sc = gc_score(l, prev, prev);
+		}
+		if (blen[p] && bdist[p] != prev) {
+			uint32_t l = blen[p];
+			const uint32_t d = bdist[p];
+			if (l == GC_FIND_MAX) {  /* the finder stops there; the match may go on */
+				l = gc_match_len(in, p, p - d, (uint32_t)(ce - p));
+				l -= l % S;
+			}
+			const int32_t sc = gc_score(l, d, prev);
 			if (sc > best_sc)
-				best_sc = sc, best_len = len, best_d = d;
+				best_sc = sc, best_len = l, best_d = d;
 		}
 		if (!best_len) {
 			p += S;
@@ -291,6 +339,21 @@ GC_HD uint32_t gc_level_chunk(const gc_geom *g, const gc_tok *tok, const uint32_
 		}
 		pos += mlen;
 	}
+	return left;
+}
+
+/* The same over block b's chunks in order: every chain inside the block
+ * settles in one pass. */
+GC_HD uint32_t gc_level_block(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev,
+			       volatile uint8_t *map, uint64_t b)
+{
+	const uint64_t c0 = b << (g->block_log - g->chunk_log);
+	uint64_t c1 = c0 + ((uint64_t)1 << (g->block_log - g->chunk_log));
+	if (c1 > g->nchunks)
+		c1 = g->nchunks;
+	uint32_t left = 0;
+	for (uint64_t c = c0; c < c1; c++)
+		left += gc_level_chunk(g, tok, ntok, lev, map, c);
 	return left;
 }
 
@@ -404,6 +467,23 @@ GC_HD void gc_block_scan(const gc_geom *g, gc_cstat *cst, uint64_t b, gc_blk *bl
 	blk->T = T, blk->lit = lit, blk->lenb = lenb, blk->H = H, blk->lows = lows;
 	blk->chained = chained, blk->maxlev = maxlev;
 	blk->rsize[0] = T, blk->rsize[1] = lit, blk->rsize[2] = lenb, blk->rsize[3] = H + lows;
+}
+
+/* Block b's parts: its raw streams, the off stream cut into heads and low
+ * bytes (SPEC.md 5.2's encoder rule). */
+GC_HD void gc_block_parts(const gc_geom *g, gc_blk *blk)
+{
+	const uint32_t n[GC_PARTS] = {blk->T, blk->lit, blk->lenb, blk->H, blk->lows};
+	const uint64_t src[GC_PARTS] = {gc_raw_cmd(g), gc_raw_lit(g), gc_raw_len(g), gc_raw_head(g), gc_raw_low(g)};
+	for (unsigned i = 0; i < GC_PARTS; i++) {
+		gc_part *pt = &blk->part[i];
+		pt->n = n[i];
+		pt->src = (uint32_t)src[i];
+		pt->c = pt->dst = 0;
+		pt->k = 0;
+		pt->kind = GC_EMPTY;
+		pt->stream = 0;
+	}
 }
 
 /* Writes chunk c's kept tokens into its block's raw streams. */

@@ -12,6 +12,7 @@
 typedef struct ref {
 	gc_geom g;
 	uint16_t *near;
+	uint32_t *bdist;
 	uint32_t *far, *ntok, *hist;
 	gc_tok *tok;
 	uint8_t *lev, *map, *raw, *pay;
@@ -22,7 +23,7 @@ typedef struct ref {
 
 static void ref_free(ref *r)
 {
-	free(r->near), free(r->far), free(r->ntok), free(r->hist), free(r->tok);
+	free(r->near), free(r->bdist), free(r->far), free(r->ntok), free(r->hist), free(r->tok);
 	free(r->lev), free(r->map), free(r->raw), free(r->pay), free(r->cst), free(r->blk), free(r->code);
 }
 
@@ -67,18 +68,6 @@ static void ref_far(ref *r, const uint8_t *in)
 	}
 }
 
-/* Parts of block b: the raw streams cut as SPEC.md 5.2's encoder does. */
-static void ref_parts(const gc_geom *g, gc_blk *blk)
-{
-	const uint32_t n[GC_PARTS] = {blk->T, blk->lit, blk->lenb, blk->H, blk->lows};
-	const uint64_t src[GC_PARTS] = {gc_raw_cmd(g), gc_raw_lit(g), gc_raw_len(g), gc_raw_head(g), gc_raw_low(g)};
-	for (unsigned i = 0; i < GC_PARTS; i++) {
-		memset(&blk->part[i], 0, sizeof(blk->part[i]));
-		blk->part[i].n = n[i];
-		blk->part[i].src = (uint32_t)src[i];
-	}
-}
-
 static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, const uint8_t *in, uint64_t n,
 			    size_t *out)
 {
@@ -90,6 +79,7 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	const gc_geom *g = &r.g;
 	const uint64_t nb = g->nblocks, nc = g->nchunks;
 	r.near = calloc(n + 1, sizeof(uint16_t));
+	r.bdist = calloc(n + 1, sizeof(uint32_t));
 	r.far = malloc(sizeof(uint32_t) << g->far_log);
 	r.ntok = calloc(nc + 1, sizeof(uint32_t));
 	r.tok = malloc((nc * g->cap + 1) * sizeof(gc_tok));
@@ -103,15 +93,17 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	r.pay = malloc(wlz_gc_member_bound((uint64_t)1 << g->block_log, g->block_log));
 	uint64_t *boff = malloc((nb + 1) * sizeof(uint64_t)), *bhash = malloc((nb + 1) * sizeof(uint64_t));
 	uint32_t *segsz = malloc((g->segmax + 1) * sizeof(uint32_t));
-	if (!r.near || !r.far || !r.ntok || !r.tok || !r.lev || !r.map || !r.cst || !r.blk || !r.raw || !r.hist ||
+	if (!r.near || !r.bdist || !r.far || !r.ntok || !r.tok || !r.lev || !r.map || !r.cst || !r.blk || !r.raw || !r.hist ||
 	    !r.code || !r.pay || !boff || !bhash || !segsz) {
 		e = wlz_fail(WLZ_ERR_NOMEM, "GPU compression reference: out of memory");
 		goto done;
 	}
 	ref_near(&r, in);
 	ref_far(&r, in);
+	for (uint64_t p = 0; p < n; p += g->sym)
+		gc_find_pos(g, in, r.far, p, &r.near[p], &r.bdist[p]);
 	for (uint64_t c = 0; c < nc; c++)
-		r.ntok[c] = gc_parse_chunk(g, in, r.near, r.far, c, r.tok);
+		r.ntok[c] = gc_parse_chunk(g, in, r.near, r.bdist, c, r.tok);
 	for (uint64_t c = 0; c < nc; c++)
 		gc_level_init(g, r.tok, r.ntok, r.lev, r.map, c);
 	for (uint64_t c = 0; c < nc; c++)
@@ -137,7 +129,7 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	for (uint64_t b = 0; b < nb; b++) {
 		gc_blk *blk = &r.blk[b];
 		const uint8_t *raw = r.raw + b * g->raw_stride;
-		ref_parts(g, blk);
+		gc_block_parts(g, blk);
 		for (unsigned i = 0; i < GC_PARTS; i++) {
 			gc_part *pt = &blk->part[i];
 			memset(r.hist, 0, 256 * sizeof(uint32_t));

@@ -69,6 +69,8 @@ struct prefs {
 	int gpu;                /* --gpu[=LIST]: 1 on GPUs, -1 on the CPU */
 	int ngpu;               /* GPUs listed (0: every visible one) */
 	int gpus[WLZ_CLI_MAX_GPUS];
+	int depth_given;        /* --depth was given */
+	unsigned symbol;        /* --symbol: GPU compression's element size */
 };
 
 struct progress {
@@ -88,6 +90,7 @@ struct job {
 	wlz_gdctx *gctx;        /* the first GPU's: one archive at a time */
 	wlz_gdctx *gctxs[WLZ_CLI_MAX_GPUS]; /* every GPU's: batches */
 	int ngctx;
+	wlz_gcctx *gcc;         /* compression on the GPU */
 #endif
 	int progress_ok;        /* may progress be shown at all */
 	struct progress prog;
@@ -368,6 +371,39 @@ static void summary(struct job *job, const char *name, const char *dst, uint64_t
 		     dt > 0 ? (double)raw / dt / 1e6 : 0.0);
 }
 
+#ifdef WLZ_HAVE_GPU
+static void read_pinned(const char *name, size_t (*rd)(void *, void *, size_t), void *opaque, size_t cap,
+			uint8_t **buf, size_t *n);
+
+/* --gpu: the whole input read into pinned memory, compressed on the GPU
+ * (gpu_compress/), written at once.  WLZ_ERR_READ when the read failed
+ * (and was said). */
+static wlz_error compress_gpu(struct job *job, const char *name, fio_input *in, struct sink *sk)
+{
+	const struct prefs *p = job->p;
+	uint8_t *src = NULL, *dst;
+	size_t n = 0, an = 0;
+	read_pinned(name, read_cb, in, in->size_ == ~0ull || in->size_ == 0 ? (size_t)1 << 20 : (size_t)in->size_ + 1,
+		    &src, &n);
+	if (!src)
+		return WLZ_ERR_READ;
+	wlz_gpu_copts o;
+	wlz_gpu_copts_init(&o);
+	if (p->depth_given)
+		o.depth = p->depth;  /* unlimited (-1) is refused: the GPU writes a limit */
+	o.block_log = p->block_log;
+	o.symbol = p->symbol ? p->symbol : 1;
+	const size_t cap = wlz_gpu_compress_bound(n);
+	dst = wlz_gpu_host_alloc(cap);
+	wlz_error e = dst ? wlz_gpu_compress(job->gcc, &o, dst, cap, src, n, &an) : WLZ_ERR_NOMEM;
+	wlz_gpu_host_free(src);
+	if (!e && write_cb(sk, dst, an))
+		e = WLZ_ERR_WRITE;
+	wlz_gpu_host_free(dst);
+	return e;
+}
+#endif
+
 static int compress_file(struct job *job, const char *src)
 {
 	const char *name = display_name(src);
@@ -387,10 +423,19 @@ static int compress_file(struct job *job, const char *src)
 		goto free_name;
 
 	t0 = now_sec();
-	progress_start(job, name, in.size_ == ~0ull ? 0 : in.size_);
-	e = wlz_compress_stream(job->cctx, read_cb, &in, write_cb, &sk,
-				in.size_ == ~0ull ? UINT64_MAX : (uint64_t)in.size_);
-	progress_end(job);
+#ifdef WLZ_HAVE_GPU
+	if (job->gcc) {
+		e = compress_gpu(job, name, &in, &sk);
+		if (e == WLZ_ERR_READ)
+			goto abort;  /* said */
+	} else
+#endif
+	{
+		progress_start(job, name, in.size_ == ~0ull ? 0 : in.size_);
+		e = wlz_compress_stream(job->cctx, read_cb, &in, write_cb, &sk,
+					in.size_ == ~0ull ? UINT64_MAX : (uint64_t)in.size_);
+		progress_end(job);
+	}
 	if (e != WLZ_OK) {
 		if (e == WLZ_ERR_WRITE && sk.err)
 			file_error(dst ? dst : STDOUT_DISPLAY, "write error: %s", fio_strerror(sk.err));
@@ -982,7 +1027,11 @@ static void usage(FILE *f, const char *prog)
 "      --gpu[=LIST]     decode (-d, -t) on the GPUs (CUDA builds): every stage and\n"
 "                       check on a GPU; LIST: 0 or 0,1 (default: every one); many\n"
 "                       files go as batches spread over the GPUs, a bad one named\n"
-"                       and the others kept; zstd-coded streams cannot be read\n"
+"                       and the others kept; zstd-coded streams cannot be read.\n"
+"                       Without -d: compress on the first GPU listed (an LZSS\n"
+"                       made for GPUs: fast, larger archives; levels do not\n"
+"                       apply; --depth 0..200, default 10)\n"
+"      --symbol=S       with --gpu: matches on whole S-byte elements (1, 2, 4)\n"
 "  -dcf                 pass input that is not an archive through unchanged\n"
 "\n"
 "General:\n"
@@ -1129,7 +1178,12 @@ static void long_option(struct prefs *p, const char *prog, const char *arg)
 			if (!read_size(&s, &v) || *s)
 				bad_usage(prog, "bad size '%s'", val);
 			p->block_log = block_log_of(prog, v);
+		} else if (IS("--symbol")) {
+			if (!whole_uint(val, &v) || (v != 1 && v != 2 && v != 4))
+				bad_usage(prog, "bad symbol size '%s' (1, 2 or 4)", val);
+			p->symbol = (unsigned)v;
 		} else if (IS("--depth")) {
+			p->depth_given = 1;
 			if (!strcmp(val, "unlimited"))
 				p->depth = WLZ_DEPTH_UNLIMITED;
 			else if (whole_uint(val, &v) && v <= INT32_MAX)
@@ -1445,8 +1499,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 #endif
-	if (p.gpu >= 0 && (p.op == OP_COMPRESS || p.op == OP_LIST)) {
-		DISPLAYLEVEL(1, PROGRAM ": --gpu decodes only (-d, -t)\n");
+	if (p.gpu >= 0 && p.op == OP_LIST) {
+		DISPLAYLEVEL(1, PROGRAM ": --gpu compresses and decodes (-d, -t), it does not list\n");
+		return 1;
+	}
+	if (p.symbol && (p.gpu < 0 || p.op != OP_COMPRESS)) {
+		DISPLAYLEVEL(1, PROGRAM ": --symbol is for compression on the GPU (--gpu)\n");
 		return 1;
 	}
 
@@ -1477,6 +1535,16 @@ int main(int argc, char **argv)
 				     wlz_error_name(e));
 			return 1;
 		}
+#ifdef WLZ_HAVE_GPU
+		if (p.gpu >= 0) {
+			const int dev = p.ngpu ? p.gpus[0] : 0;
+			job.gcc = wlz_gcctx_create(dev);
+			if (!job.gcc) {
+				DISPLAYLEVEL(1, PROGRAM ": no GPU %d (%d visible)\n", dev, wlz_gpu_count());
+				return 1;
+			}
+		}
+#endif
 		job.cctx = wlz_cctx_create(&opt);
 		if (!job.cctx) {
 			DISPLAYLEVEL(1, PROGRAM ": cannot create a compression "
@@ -1566,6 +1634,7 @@ int main(int argc, char **argv)
 #ifdef WLZ_HAVE_GPU
 	for (int k = 0; k < job.ngctx; k++)
 		wlz_gdctx_free(job.gctxs[k]);
+	wlz_gcctx_free(job.gcc);
 #endif
 	if (p.recursive)
 		fio_list_free(&expanded);

@@ -1,0 +1,803 @@
+/*
+ * gc_kernels.cu - the GPU compressor: gc_core.h's steps as kernels, and
+ * the calls of include/wavelz_gpu.h that run them.
+ *
+ * One member (at most 2 GiB) is compressed by one launch sequence on the
+ * context's stream; only the level passes wait for the host, which counts
+ * the tokens they left (a few passes at a depth limit).  Order-free steps
+ * (histograms, far table, checksums) use the GPU's own methods; their
+ * results do not depend on the order, so the bytes equal the reference's.
+ */
+#include <cuda_runtime.h>
+#include <cub/device/device_scan.cuh>
+
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "common/wlz_internal.h"
+#include "gpu_compress/gc_host.h"
+#include "gpu_wavefront/xxh3.h"
+}
+
+#define CU(x, what)                                                                                    \
+	do {                                                                                           \
+		cudaError_t e_ = (x);                                                                  \
+		if (e_ != cudaSuccess) {                                                               \
+			err = wlz_fail(e_ == cudaErrorMemoryAllocation ? WLZ_ERR_NOMEM : WLZ_ERR_GPU,    \
+				       "GPU compression: %s: %s", what, cudaGetErrorString(e_));        \
+			goto out;                                                                      \
+		}                                                                                      \
+	} while (0)
+
+enum { EV_START, EV_FIND, EV_PARSE, EV_LEVELS, EV_STREAMS, EV_ENTROPY, EV_END, EV_COUNT };
+
+struct wlz_gcctx {
+	int device;
+	cudaStream_t own;
+	cudaStream_t st;       /* the call's stream */
+	void *arena;
+	size_t arena_size;
+	uint8_t *pin;          /* pinned: member header, counts, sizes */
+	cudaEvent_t ev[EV_COUNT];
+	wlz_gpu_cstats stats;
+	size_t *dst_size;      /* where _d2d's size goes after the wait */
+};
+
+/* Pinned area layout. */
+#define PIN_LEFT 0          /* unresolved tokens, u32 */
+#define PIN_SIZE 8          /* member size, u64 */
+#define PIN_FLAG 16         /* layout overflow flag, u32 */
+#define PIN_HEAD 128        /* member header, or a whole empty member */
+#define PIN_BYTES 256
+
+/* ------------------------------------------------------------ kernels */
+
+/* One CTA a 64 KiB segment of a block: its table first takes the 64 KiB
+ * before the segment (in the block), which holds every position a near
+ * match may reach, so each lookup sees what the block's whole table would
+ * show it (gc_ref.c's ref_near): the same most recent position within
+ * reach, or none.  Then tile by tile: look up, then insert. */
+#define NEAR_SEG ((uint64_t)1 << 16)
+__global__ void k_near(gc_geom g, const uint8_t *in, uint16_t *near)
+{
+	extern __shared__ uint32_t tab[];
+	const uint64_t segs = ((uint64_t)1 << g.block_log) / NEAR_SEG;
+	const uint64_t b = blockIdx.x / segs;
+	const uint64_t bs = b << g.block_log;
+	const uint64_t s0 = bs + (blockIdx.x % segs) * NEAR_SEG;
+	const uint64_t bend = bs + ((uint64_t)1 << g.block_log) < g.n ? bs + ((uint64_t)1 << g.block_log) : g.n;
+	const uint64_t be = s0 + NEAR_SEG < bend ? s0 + NEAR_SEG : bend;
+	if (s0 >= be)
+		return;
+	const unsigned tsz = 1u << g.near_log;
+	for (unsigned i = threadIdx.x; i < tsz; i += blockDim.x)
+		tab[i] = 0;
+	__syncthreads();
+	const uint64_t w0 = s0 - bs > 0xFFFF ? s0 - 0x10000 : bs;
+	for (uint64_t p = w0 + (uint64_t)threadIdx.x * g.sym; p < s0; p += (uint64_t)blockDim.x * g.sym)
+		if (p + 4 <= g.n)
+			atomicMax(&tab[gc_hash_near(in + p, g.near_log)], (uint32_t)(p - bs) + 1);
+	__syncthreads();
+	for (uint64_t t0 = s0; t0 < be; t0 += (uint64_t)GC_TILE * g.sym) {
+		const uint64_t p = t0 + (uint64_t)threadIdx.x * g.sym;
+		uint32_t h = UINT32_MAX;
+		if (p < be && p + 4 <= g.n) {
+			h = gc_hash_near(in + p, g.near_log);
+			const uint32_t v = tab[h];
+			near[p] = (uint16_t)(v && p - (bs + v - 1) <= 0xFFFF ? p - (bs + v - 1) : 0);
+		}
+		__syncthreads();
+		if (h != UINT32_MAX)
+			atomicMax(&tab[h], (uint32_t)(p - bs) + 1);
+		__syncthreads();
+	}
+}
+
+__global__ void k_far(gc_geom g, const uint8_t *in, uint32_t *far)
+{
+	const uint64_t p = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) * g.sym;
+	if (p + GC_FK > g.n)
+		return;
+	const int64_t k = gc_far_key(in + p, g.far_log);
+	if (k >= 0)
+		atomicMin(&far[k], (uint32_t)p);
+}
+
+__global__ void k_find(gc_geom g, const uint8_t *in, const uint32_t *far, uint16_t *near, uint32_t *bdist)
+{
+	const uint64_t p = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) * g.sym;
+	if (p < g.n)
+		gc_find_pos(&g, in, far, p, &near[p], &bdist[p]);
+}
+
+__global__ void k_parse(gc_geom g, const uint8_t *in, const uint16_t *blen, const uint32_t *bdist, uint32_t *ntok,
+			gc_tok *tok)
+{
+	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (c < g.nchunks)
+		ntok[c] = gc_parse_chunk(&g, in, blen, bdist, c, tok);
+}
+
+__global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map)
+{
+	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (c < g.nchunks)
+		gc_level_init(&g, tok, ntok, lev, map, c);
+}
+
+__global__ void k_level(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			uint32_t *left)
+{
+	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (c >= g.nchunks)
+		return;
+	const uint32_t l = gc_level_chunk(&g, tok, ntok, lev, map, c);
+	if (l)
+		atomicAdd(left, l);
+}
+
+/* A pass a thread a block, its chunks in order: what chains across chunks
+ * of a block (most of what the chunk passes leave) settles at once. */
+__global__ void k_level_block(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			      uint32_t *left)
+{
+	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (b >= g.nblocks)
+		return;
+	const uint32_t l = gc_level_block(&g, tok, ntok, lev, map, b);
+	if (l)
+		atomicAdd(left, l);
+}
+
+__global__ void k_chunk_stat(gc_geom g, const gc_tok *tok, const uint32_t *ntok, const uint8_t *lev,
+			     const uint8_t *map, gc_cstat *cst)
+{
+	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (c < g.nchunks)
+		gc_chunk_stat(&g, tok, ntok, lev, map, c, &cst[c]);
+}
+
+__global__ void k_block_scan(gc_geom g, gc_cstat *cst, gc_blk *blk)
+{
+	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (b >= g.nblocks)
+		return;
+	gc_block_scan(&g, cst, b, &blk[b]);
+	gc_block_parts(&g, &blk[b]);
+}
+
+__global__ void k_chunk_write(gc_geom g, const uint8_t *in, const gc_tok *tok, const uint32_t *ntok,
+			      const uint8_t *lev, const gc_cstat *cst, uint8_t *raw)
+{
+	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (c < g.nchunks)
+		gc_chunk_write(&g, in, tok, ntok, lev, cst, c, raw);
+}
+
+/* One CTA a (block, part): its byte histogram. */
+__global__ void k_hist(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint32_t *hist)
+{
+	__shared__ uint32_t h[256];
+	const uint64_t b = blockIdx.x / GC_PARTS;
+	const unsigned i = blockIdx.x % GC_PARTS;
+	const gc_part *pt = &blk[b].part[i];
+	for (unsigned s = threadIdx.x; s < 256; s += blockDim.x)
+		h[s] = 0;
+	__syncthreads();
+	const uint8_t *src = raw + b * g.raw_stride + pt->src;
+	for (uint32_t j = threadIdx.x; j < pt->n; j += blockDim.x)
+		atomicAdd(&h[src[j]], 1u);
+	__syncthreads();
+	for (unsigned s = threadIdx.x; s < 256; s += blockDim.x)
+		hist[(uint64_t)blockIdx.x * 256 + s] = h[s];
+}
+
+__global__ void k_code(gc_geom g, gc_blk *blk, const uint32_t *hist, gc_code *code)
+{
+	const uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (u >= g.nblocks * GC_PARTS)
+		return;
+	gc_part_code(hist + u * 256, &blk[u / GC_PARTS].part[u % GC_PARTS], &code[u]);
+}
+
+/* One warp a (block, part, segment), a lane a thread: lane byte counts. */
+__global__ void k_lanes(gc_geom g, const gc_blk *blk, const uint8_t *raw, const gc_code *code, uint32_t *lanes)
+{
+	const uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const unsigned l = threadIdx.x % 32;
+	const uint64_t u = w / g.segmax;
+	const uint32_t sg = (uint32_t)(w % g.segmax);
+	if (u >= g.nblocks * GC_PARTS)
+		return;
+	const gc_part *pt = &blk[u / GC_PARTS].part[u % GC_PARTS];
+	if (pt->kind != GC_HUF || ((uint64_t)sg << GC_SEG_LOG) >= pt->n)
+		return;
+	const uint8_t *src = raw + (u / GC_PARTS) * g.raw_stride + pt->src;
+	lanes[w * 32 + l] = gc_lane_bytes(src, pt->n, &code[u], sg, l);
+}
+
+GC_HD uint32_t seg_size(const uint32_t *lanes)
+{
+	uint32_t t = 2 * (GC_LANES - 1);
+	for (unsigned l = 0; l < GC_LANES; l++)
+		t += lanes[l];
+	return t;
+}
+
+/* One thread a block: huf body sizes, codecs, payload size. */
+__global__ void k_layout(gc_geom g, gc_blk *blk, const uint32_t *lanes, uint64_t *psz, uint64_t *fsz,
+			 uint32_t *flag)
+{
+	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (b >= g.nblocks)
+		return;
+	gc_blk *k = &blk[b];
+	for (unsigned i = 0; i < GC_PARTS; i++) {
+		gc_part *pt = &k->part[i];
+		if (pt->kind != GC_HUF)
+			continue;
+		const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
+		uint32_t c = gc_huf_prelude(pt->k, G);
+		for (uint32_t s = 0; s < G; s++)
+			c += seg_size(lanes + ((b * GC_PARTS + i) * g.segmax + s) * 32);
+		pt->c = c;
+	}
+	gc_block_layout(k);
+	if (k->P > k->L + k->L / 4 + 8)
+		atomicOr(flag, 1u);
+	psz[b] = ((uint64_t)k->P + 7) & ~(uint64_t)7;
+	fsz[b] = 80 + (uint64_t)k->P;
+}
+
+__global__ void k_offsets(gc_geom g, gc_blk *blk, const uint64_t *soff, const uint64_t *foff, uint64_t *hoff,
+			  uint64_t *hlen, uint64_t *poff, uint64_t *plen, uint64_t *coff, uint64_t *clen)
+{
+	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (b >= g.nblocks)
+		return;
+	blk[b].stage = soff[b];
+	blk[b].final = 32 + foff[b];
+	poff[b] = soff[b], plen[b] = blk[b].P;
+	coff[b] = b << g.block_log, clen[b] = blk[b].L;
+	hoff[b] = 80 * b, hlen[b] = 72;
+}
+
+/* One thread a (block, stream): the codec-2 part lists; a (block, part):
+ * the huf preludes and run bytes. */
+__global__ void k_write_meta(gc_geom g, const gc_blk *blk, const uint8_t *raw, const gc_code *code,
+			     const uint32_t *lanes, uint8_t *stage)
+{
+	const uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (u >= g.nblocks * GC_PARTS)
+		return;
+	const uint64_t b = u / GC_PARTS;
+	const unsigned i = (unsigned)(u % GC_PARTS);
+	const gc_blk *k = &blk[b];
+	uint8_t *pay = stage + k->stage;
+	if (i < 4)
+		gc_stream_head_write(k, i, pay);
+	const gc_part *pt = &k->part[i];
+	if (k->codec[pt->stream] != 2)
+		return;
+	if (pt->kind == GC_RUN) {
+		pay[pt->dst] = raw[b * g.raw_stride + pt->src];
+	} else if (pt->kind == GC_HUF) {
+		const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
+		uint32_t segsz[256];  /* segmax: at most 2^22 >> GC_SEG_LOG */
+		for (uint32_t s = 0; s < G; s++)
+			segsz[s] = seg_size(lanes + (u * g.segmax + s) * 32);
+		gc_huf_prelude_write(pay + pt->dst, &code[u], segsz, G);
+	}
+}
+
+/* One CTA a (block, part): bytes stored as they are (raw parts, and every
+ * part of a raw stream). */
+__global__ void k_write_raw(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint8_t *stage)
+{
+	const uint64_t b = blockIdx.x / GC_PARTS;
+	const unsigned i = blockIdx.x % GC_PARTS;
+	const gc_blk *k = &blk[b];
+	const gc_part *pt = &k->part[i];
+	if (pt->kind == GC_EMPTY || (k->codec[pt->stream] == 2 && pt->kind != GC_RAW))
+		return;
+	const uint8_t *src = raw + b * g.raw_stride + pt->src;
+	uint8_t *dst = stage + k->stage + pt->dst;
+	for (uint32_t j = threadIdx.x; j < pt->n; j += blockDim.x)
+		dst[j] = src[j];
+}
+
+/* One warp a (block, part, segment): lane sizes and lane bits. */
+__global__ void k_write_lanes(gc_geom g, const gc_blk *blk, const uint8_t *raw, const gc_code *code,
+			      const uint32_t *lanes, uint8_t *stage)
+{
+	const uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const unsigned l = threadIdx.x % 32;
+	const uint64_t u = w / g.segmax;
+	const uint32_t sg = (uint32_t)(w % g.segmax);
+	if (u >= g.nblocks * GC_PARTS)
+		return;
+	const gc_blk *k = &blk[u / GC_PARTS];
+	const gc_part *pt = &k->part[u % GC_PARTS];
+	if (pt->kind != GC_HUF || k->codec[pt->stream] != 2 || ((uint64_t)sg << GC_SEG_LOG) >= pt->n)
+		return;
+	const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
+	const uint32_t *ls = lanes + u * g.segmax * 32;
+	/* the segment's start: the segments before it, summed by the warp */
+	uint32_t before = 0;
+	for (uint32_t s = l; s < sg; s += 32)
+		before += seg_size(ls + s * 32);
+	for (int o = 16; o; o >>= 1)
+		before += __shfl_xor_sync(0xffffffffu, before, o);
+	uint8_t *seg = stage + k->stage + pt->dst + gc_huf_prelude(pt->k, G) + before;
+	const uint32_t mine = ls[sg * 32 + l];
+	uint32_t at = mine;
+	for (int o = 1; o < 32; o <<= 1) {
+		const uint32_t v = __shfl_up_sync(0xffffffffu, at, o);
+		if (l >= (unsigned)o)
+			at += v;
+	}
+	at -= mine;  /* exclusive: lane l's bytes start after lanes 0..l-1 */
+	if (l < GC_LANES - 1)
+		seg[2 * l] = (uint8_t)mine, seg[2 * l + 1] = (uint8_t)(mine >> 8);
+	const uint8_t *src = raw + (u / GC_PARTS) * g.raw_stride + pt->src;
+	gc_lane_write(src, pt->n, &code[u], sg, l, seg + 2 * (GC_LANES - 1) + at);
+}
+
+__global__ void k_one(uint64_t *off, uint64_t *len, uint64_t n)
+{
+	*off = 0;
+	*len = n;
+}
+
+__global__ void k_bhead(gc_geom g, gc_blk *blk, const uint64_t *chash, const uint64_t *phash, uint8_t *hdr)
+{
+	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (b >= g.nblocks)
+		return;
+	blk[b].content_hash = chash[b];
+	blk[b].payload_hash = phash[b];
+	gc_block_header(&blk[b], hdr + 80 * b);
+}
+
+/* One CTA a block: its header (with the checksum) and payload into place. */
+__global__ void k_assemble(gc_geom g, const gc_blk *blk, const uint8_t *hdr, const uint64_t *hhash,
+			   const uint8_t *stage, uint8_t *out)
+{
+	const uint64_t b = blockIdx.x;
+	const gc_blk *k = &blk[b];
+	uint8_t *d = out + k->final;
+	for (unsigned j = threadIdx.x; j < 80; j += blockDim.x)
+		d[j] = j < 72 ? hdr[80 * b + j] : (uint8_t)(hhash[b] >> (8 * (j - 72)));
+	const uint8_t *s = stage + k->stage;
+	for (uint32_t j = threadIdx.x; j < k->P; j += blockDim.x)
+		d[80 + j] = s[j];
+}
+
+/* The index (but its checksum) in an aligned scratch. */
+__global__ void k_index(gc_geom g, const gc_blk *blk, const uint64_t *chash, const uint64_t *digest,
+			uint8_t *idx)
+{
+	const uint64_t nb = g.nblocks;
+	for (uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; b < nb; b += (uint64_t)gridDim.x * blockDim.x)
+		for (unsigned i = 0; i < 8; i++) {
+			idx[16 + 16 * b + i] = (uint8_t)(blk[b].final >> (8 * i));
+			idx[24 + 16 * b + i] = (uint8_t)(chash[b] >> (8 * i));
+		}
+	if (blockIdx.x == 0 && threadIdx.x == 0) {
+		idx[0] = 'w', idx[1] = 'l', idx[2] = 'z', idx[3] = 'I';
+		for (unsigned i = 4; i < 8; i++)
+			idx[i] = 0;
+		for (unsigned i = 0; i < 8; i++) {
+			idx[8 + i] = (uint8_t)(nb >> (8 * i));
+			idx[16 + 16 * nb + i] = (uint8_t)(g.n >> (8 * i));
+			idx[24 + 16 * nb + i] = (uint8_t)(*digest >> (8 * i));
+		}
+	}
+}
+
+/* The index's checksum, the footer, and both into place after the blocks;
+ * the member header at the start. */
+__global__ void k_tail(gc_geom g, const uint8_t *idx, const uint64_t *ihash, const uint64_t *foff,
+		       const uint64_t *fsz, const uint8_t *head, uint8_t *out, uint64_t *size)
+{
+	const uint64_t nb = g.nblocks;
+	const uint64_t at = 32 + (nb ? foff[nb - 1] + fsz[nb - 1] : 0);
+	const uint64_t il = 40 + 16 * nb;
+	for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < il + 24 + 32;
+	     j += (uint64_t)gridDim.x * blockDim.x) {
+		if (j < il - 8)
+			out[at + j] = idx[j];
+		else if (j < il)
+			out[at + j] = (uint8_t)(*ihash >> (8 * (j - (il - 8))));
+		else if (j < il + 8)
+			out[at + j] = (uint8_t)(at >> (8 * (j - il)));
+		else if (j < il + 16)
+			out[at + j] = (uint8_t)((at + il + 24) >> (8 * (j - il - 8)));
+		else if (j < il + 24)
+			out[at + j] = (uint8_t)("wlzEND\r\n"[j - il - 16]);
+		else
+			out[j - il - 24] = head[j - il - 24];
+	}
+	if (blockIdx.x == 0 && threadIdx.x == 0)
+		*size = at + il + 24;
+}
+
+/* ------------------------------------------------------------ context */
+
+wlz_gcctx *wlz_gcctx_create(int device)
+{
+	int n = 0;
+	if (cudaGetDeviceCount(&n) != cudaSuccess || device < 0 || device >= n || cudaSetDevice(device) != cudaSuccess)
+		return NULL;
+	wlz_gcctx *g = (wlz_gcctx *)calloc(1, sizeof(*g));
+	if (!g)
+		return NULL;
+	g->device = device;
+	if (cudaStreamCreateWithFlags(&g->own, cudaStreamNonBlocking) != cudaSuccess ||
+	    cudaMallocHost((void **)&g->pin, PIN_BYTES) != cudaSuccess) {
+		if (g->own)
+			cudaStreamDestroy(g->own);
+		free(g);
+		return NULL;
+	}
+	for (int i = 0; i < EV_COUNT; i++)
+		cudaEventCreate(&g->ev[i]);
+	return g;
+}
+
+void wlz_gcctx_free(wlz_gcctx *g)
+{
+	if (!g)
+		return;
+	cudaSetDevice(g->device);
+	cudaStreamSynchronize(g->own);
+	for (int i = 0; i < EV_COUNT; i++)
+		cudaEventDestroy(g->ev[i]);
+	cudaFree(g->arena);
+	cudaFreeHost(g->pin);
+	cudaStreamDestroy(g->own);
+	free(g);
+}
+
+void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!g)
+		return;
+	float ms[EV_COUNT] = {0};
+	for (int i = 1; i < EV_COUNT; i++)
+		if (cudaEventElapsedTime(&ms[i], g->ev[i - 1], g->ev[i]) != cudaSuccess)
+			ms[i] = 0;
+	s->find_s = ms[EV_FIND] / 1e3;
+	s->parse_s = ms[EV_PARSE] / 1e3;
+	s->levels_s = ms[EV_LEVELS] / 1e3;
+	s->streams_s = ms[EV_STREAMS] / 1e3;
+	s->entropy_s = ms[EV_ENTROPY] / 1e3;
+	s->finish_s = ms[EV_END] / 1e3;
+	s->waves = g->stats.waves;
+}
+
+/* Device buffers of one member of n bytes, carved from the arena. */
+struct bufs {
+	uint16_t *near;
+	uint32_t *bdist;
+	uint32_t *far, *ntok, *hist, *lanes, *flag, *left;
+	gc_tok *tok;
+	uint8_t *lev, *map, *raw, *stage, *hdr, *idx, *head, *in, *out;
+	gc_cstat *cst;
+	gc_blk *blk;
+	gc_code *code;
+	uint64_t *psz, *soff, *fsz, *foff, *hoff, *hlen, *poff, *plen, *coff, *clen, *chash, *phash, *hhash, *dig,
+		*ihash, *one_off, *one_len, *size;
+	uint8_t *xs;
+	void *cub;
+	size_t cub_bytes;
+};
+
+static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_bytes, size_t xs_bytes, int need_in)
+{
+	size_t at = 0;
+#define TAKE(ptr, type, count)                                                                   \
+	do {                                                                                     \
+		if (base)                                                                        \
+			b->ptr = (type *)(base + at);                                            \
+		at += ((size_t)(count) * sizeof(type) + 255) & ~(size_t)255;                     \
+	} while (0)
+	const uint64_t nb = g->nblocks + 1, nc = g->nchunks + 1;
+	TAKE(near, uint16_t, g->n + 16);
+	TAKE(bdist, uint32_t, g->n + 16);
+	TAKE(far, uint32_t, (uint64_t)1 << g->far_log);
+	TAKE(ntok, uint32_t, nc);
+	TAKE(tok, gc_tok, nc * g->cap);
+	TAKE(lev, uint8_t, nc * g->cap);
+	TAKE(map, uint8_t, g->n + 16);
+	TAKE(cst, gc_cstat, nc);
+	TAKE(blk, gc_blk, nb);
+	TAKE(raw, uint8_t, nb * g->raw_stride);
+	TAKE(hist, uint32_t, nb * GC_PARTS * 256);
+	TAKE(code, gc_code, nb * GC_PARTS);
+	TAKE(lanes, uint32_t, nb * GC_PARTS * g->segmax * 32);
+	TAKE(stage, uint8_t, g->n + g->n / 4 + 16 * nb + 64);
+	TAKE(hdr, uint8_t, 80 * nb);
+	TAKE(idx, uint8_t, 40 + 16 * nb + 64);
+	TAKE(head, uint8_t, 32);
+	TAKE(flag, uint32_t, 1);
+	TAKE(left, uint32_t, 1);
+	TAKE(psz, uint64_t, nb);
+	TAKE(soff, uint64_t, nb);
+	TAKE(fsz, uint64_t, nb);
+	TAKE(foff, uint64_t, nb);
+	TAKE(hoff, uint64_t, nb);
+	TAKE(hlen, uint64_t, nb);
+	TAKE(poff, uint64_t, nb);
+	TAKE(plen, uint64_t, nb);
+	TAKE(coff, uint64_t, nb);
+	TAKE(clen, uint64_t, nb);
+	TAKE(chash, uint64_t, nb);
+	TAKE(phash, uint64_t, nb);
+	TAKE(hhash, uint64_t, nb);
+	TAKE(dig, uint64_t, 1);
+	TAKE(ihash, uint64_t, 1);
+	TAKE(one_off, uint64_t, 1);
+	TAKE(one_len, uint64_t, 1);
+	TAKE(size, uint64_t, 1);
+	TAKE(xs, uint8_t, xs_bytes);
+	TAKE(cub, uint8_t, cub_bytes);
+	if (need_in) {
+		TAKE(in, uint8_t, g->n + 16);
+		TAKE(out, uint8_t, wlz_gc_member_bound(g->n, g->block_log));
+	}
+#undef TAKE
+	b->cub_bytes = cub_bytes;
+	return at;
+}
+
+static unsigned grid(uint64_t n, unsigned t) { return (unsigned)((n + t - 1) / t); }
+
+/* Compresses one member: d_in (n bytes, device) to d_out (device, at
+ * least wlz_gc_member_bound), on g->st.  in_host: the input is host
+ * memory to upload first.  Waits for the level passes only. */
+static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src, int in_host, uint64_t n,
+			uint8_t *d_out, uint8_t **used)
+{
+	wlz_error err = WLZ_OK;
+	gc_geom geom;
+	struct bufs b;
+	memset(&b, 0, sizeof(b));
+	err = wlz_gc_geom(&geom, n, o);
+	if (err)
+		return err;
+	const gc_geom *gm = &geom;
+	const uint64_t nb = gm->nblocks, nc = gm->nchunks;
+	size_t cub_bytes = 0;
+	size_t need;
+	const uint8_t *in;
+	cudaStream_t st = g->st;
+	uint64_t waves = 0;
+	CU(cub::DeviceScan::ExclusiveSum(NULL, cub_bytes, (uint64_t *)NULL, (uint64_t *)NULL, (int)(nb + 1)), "scan size");
+	{
+		const uint64_t span = n + n / 4 + 16 * (nb + 1) + 64 + 80 * (nb + 1);
+		const size_t xs = wlz_gpu_xxh3_scratch(span > 8 * (nb + 1) ? span : 8 * (nb + 1));
+		need = carve(gm, NULL, &b, cub_bytes, xs, in_host);
+		if (need > g->arena_size) {
+			cudaFree(g->arena);
+			g->arena = NULL;
+			g->arena_size = 0;
+			CU(cudaMalloc(&g->arena, need), "memory");
+			g->arena_size = need;
+		}
+		carve(gm, (uint8_t *)g->arena, &b, cub_bytes, xs, in_host);
+	}
+	if (in_host) {
+		CU(cudaMemcpyAsync(b.in, src, n, cudaMemcpyHostToDevice, st), "upload");
+		in = b.in;
+		d_out = b.out;
+	} else {
+		in = src;
+	}
+	wlz_gc_member_head(gm, g->pin + PIN_HEAD);
+	CU(cudaMemcpyAsync(b.head, g->pin + PIN_HEAD, 32, cudaMemcpyHostToDevice, st), "header");
+	CU(cudaMemsetAsync(b.flag, 0, 4, st), "flag");
+	cudaEventRecord(g->ev[EV_START], st);
+	{
+		/* find */
+		if (gm->sym > 1)
+			CU(cudaMemsetAsync(b.near, 0, 2 * n, st), "near");
+		k_near<<<(unsigned)(nb * (((uint64_t)1 << gm->block_log) / NEAR_SEG)), GC_TILE, sizeof(uint32_t) << gm->near_log,
+			 st>>>(geom, in, b.near);
+		CU(cudaMemsetAsync(b.far, 0xFF, sizeof(uint32_t) << gm->far_log, st), "far");
+		k_far<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far);
+		k_find<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far, b.near, b.bdist);
+		cudaEventRecord(g->ev[EV_FIND], st);
+		k_parse<<<grid(nc, 64), 64, 0, st>>>(geom, in, b.near, b.bdist, b.ntok, b.tok);
+		cudaEventRecord(g->ev[EV_PARSE], st);
+		/* levels: passes until none is left */
+		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map);
+		/* two passes a thread a chunk settle most tokens; then passes a
+		 * thread a block, whose chains across chunks settle at once */
+		for (;;) {
+			const unsigned batch = waves ? 1 : 3;
+			for (unsigned i = 0; i < batch; i++) {
+				CU(cudaMemsetAsync(b.left, 0, 4, st), "count");
+				if (waves + i < 2)
+					k_level<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.left);
+				else
+					k_level_block<<<grid(nb, 32), 32, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map,
+										   b.left);
+			}
+			waves += batch;
+			CU(cudaMemcpyAsync(g->pin + PIN_LEFT, b.left, 4, cudaMemcpyDeviceToHost, st), "count");
+			CU(cudaStreamSynchronize(st), "levels");
+			if (*(uint32_t *)(g->pin + PIN_LEFT) == 0)
+				break;
+			if (waves > 4096) {
+				err = wlz_fail(WLZ_ERR_INTERNAL, "GPU compression: levels did not settle");
+				goto out;
+			}
+		}
+		cudaEventRecord(g->ev[EV_LEVELS], st);
+		/* token streams */
+		k_chunk_stat<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.cst);
+		k_block_scan<<<grid(nb, 64), 64, 0, st>>>(geom, b.cst, b.blk);
+		k_chunk_write<<<grid(nc, 128), 128, 0, st>>>(geom, in, b.tok, b.ntok, b.lev, b.cst, b.raw);
+		cudaEventRecord(g->ev[EV_STREAMS], st);
+		/* codec 2 */
+		k_hist<<<(unsigned)(nb * GC_PARTS), 256, 0, st>>>(geom, b.blk, b.raw, b.hist);
+		k_code<<<grid(nb * GC_PARTS, 32), 32, 0, st>>>(geom, b.blk, b.hist, b.code);
+		const uint64_t warps = nb * GC_PARTS * gm->segmax;
+		k_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes);
+		k_layout<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.lanes, b.psz, b.fsz, b.flag);
+		size_t cb = b.cub_bytes;
+		CU(cub::DeviceScan::ExclusiveSum(b.cub, cb, b.psz, b.soff, (int)nb, st), "scan");
+		cb = b.cub_bytes;
+		CU(cub::DeviceScan::ExclusiveSum(b.cub, cb, b.fsz, b.foff, (int)nb, st), "scan");
+		k_offsets<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.soff, b.foff, b.hoff, b.hlen, b.poff, b.plen,
+						      b.coff, b.clen);
+		k_write_meta<<<grid(nb * GC_PARTS, 32), 32, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes, b.stage);
+		k_write_raw<<<(unsigned)(nb * GC_PARTS), 256, 0, st>>>(geom, b.blk, b.raw, b.stage);
+		k_write_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes, b.stage);
+		cudaEventRecord(g->ev[EV_ENTROPY], st);
+		/* checksums and assembly */
+		if (wlz_gpu_xxh3(in, b.coff, b.clen, b.chash, nb, (uint64_t *)b.xs, st) ||
+		    wlz_gpu_xxh3(b.stage, b.poff, b.plen, b.phash, nb, (uint64_t *)b.xs, st)) {
+			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
+			goto out;
+		}
+		k_bhead<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.chash, b.phash, b.hdr);
+		if (wlz_gpu_xxh3(b.hdr, b.hoff, b.hlen, b.hhash, nb, (uint64_t *)b.xs, st)) {
+			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
+			goto out;
+		}
+		k_assemble<<<(unsigned)nb, 256, 0, st>>>(geom, b.blk, b.hdr, b.hhash, b.stage, d_out);
+		/* the index: its digest hashes the content checksums back to back */
+		k_one<<<1, 1, 0, st>>>(b.one_off, b.one_len, 8 * nb);
+		if (wlz_gpu_xxh3((const uint8_t *)b.chash, b.one_off, b.one_len, b.dig, 1, (uint64_t *)b.xs, st)) {
+			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
+			goto out;
+		}
+		k_index<<<grid(nb, 128), 128, 0, st>>>(geom, b.blk, b.chash, b.dig, b.idx);
+		k_one<<<1, 1, 0, st>>>(b.one_off, b.one_len, 32 + 16 * nb);
+		if (wlz_gpu_xxh3(b.idx, b.one_off, b.one_len, b.ihash, 1, (uint64_t *)b.xs, st)) {
+			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
+			goto out;
+		}
+		k_tail<<<grid(40 + 16 * nb + 24 + 32, 128), 128, 0, st>>>(geom, b.idx, b.ihash, b.foff, b.fsz, b.head, d_out,
+									 b.size);
+		cudaEventRecord(g->ev[EV_END], st);
+		CU(cudaMemcpyAsync(g->pin + PIN_SIZE, b.size, 8, cudaMemcpyDeviceToHost, st), "size");
+		CU(cudaMemcpyAsync(g->pin + PIN_FLAG, b.flag, 4, cudaMemcpyDeviceToHost, st), "flag");
+		CU(cudaGetLastError(), "launch");
+	}
+	*used = d_out;
+	err = WLZ_OK;
+out:
+	g->stats.waves = (unsigned)waves;
+	return err;
+}
+
+/* After a member's launches: its size, or the error its layout flagged. */
+static wlz_error member_result(wlz_gcctx *g, size_t *size)
+{
+	wlz_error err = WLZ_OK;
+	CU(cudaStreamSynchronize(g->st), "compression");
+	if (*(uint32_t *)(g->pin + PIN_FLAG))
+		return wlz_fail(WLZ_ERR_INTERNAL, "GPU compression: a payload over its reserve");
+	*size = (size_t)*(uint64_t *)(g->pin + PIN_SIZE);
+out:
+	return err;
+}
+
+/* ------------------------------------------------------------ API */
+
+wlz_error wlz_gpu_compress(wlz_gcctx *g, const wlz_gpu_copts *o, void *dst, size_t dst_cap, const void *src,
+			   size_t src_size, size_t *dst_size)
+{
+	if (!g || !o || !dst || !dst_size || (!src && src_size))
+		return wlz_fail(WLZ_ERR_PARAM, "GPU compression: NULL argument");
+	wlz_error err = WLZ_OK;
+	CU(cudaSetDevice(g->device), "device");
+	g->st = g->own;
+	{
+		const uint8_t *in = (const uint8_t *)src;
+		uint8_t *outp = (uint8_t *)dst;
+		size_t at = 0;
+		uint64_t left = src_size;
+		do {
+			const uint64_t m = left < WLZ_GC_PIECE ? left : WLZ_GC_PIECE;
+			size_t w = 0;
+			if (m == 0) {
+				/* an empty member: header, index and footer only */
+				err = wlz_gc_ref_compress(o, outp + at, dst_cap - at, in, 0, &w);
+				if (err)
+					return err;
+			} else {
+				uint8_t *d_out = NULL;
+				err = member(g, o, in, 1, m, NULL, &d_out);
+				if (!err)
+					err = member_result(g, &w);
+				if (err)
+					return err;
+				if (w > dst_cap - at)
+					return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "GPU compression: destination too small");
+				CU(cudaMemcpy(outp + at, d_out, w, cudaMemcpyDeviceToHost), "download");
+			}
+			at += w, in += m, left -= m;
+		} while (left);
+		*dst_size = at;
+	}
+out:
+	return err;
+}
+
+wlz_error wlz_gpu_compress_d2d(wlz_gcctx *g, const wlz_gpu_copts *o, void *d_dst, size_t dst_cap,
+			       const void *d_src, size_t src_size, size_t *dst_size, void *stream)
+{
+	if (!g || !o || !d_dst || !dst_size || (!d_src && src_size))
+		return wlz_fail(WLZ_ERR_PARAM, "GPU compression: NULL argument");
+	if (g->dst_size)
+		return wlz_fail(WLZ_ERR_PARAM, "GPU compression: the context's last call was not waited for");
+	if (src_size > WLZ_GC_PIECE)
+		return wlz_fail(WLZ_ERR_PARAM, "GPU compression: device to device takes at most 2 GiB a call");
+	gc_geom gm;
+	wlz_error err = wlz_gc_geom(&gm, src_size, o);
+	if (err)
+		return err;
+	if (dst_cap < wlz_gc_member_bound(src_size, o->block_log))
+		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "GPU compression: destination under wlz_gpu_compress_bound");
+	CU(cudaSetDevice(g->device), "device");
+	g->st = stream ? (cudaStream_t)stream : g->own;
+	if (src_size == 0) {
+		size_t w = 0;
+		uint8_t tmp[128];
+		err = wlz_gc_ref_compress(o, tmp, sizeof(tmp), NULL, 0, &w);
+		if (err)
+			return err;
+		memcpy(g->pin + PIN_HEAD, tmp, w);
+		CU(cudaMemcpyAsync(d_dst, g->pin + PIN_HEAD, w, cudaMemcpyHostToDevice, g->st), "upload");
+		*(uint64_t *)(g->pin + PIN_SIZE) = w;
+		*(uint32_t *)(g->pin + PIN_FLAG) = 0;
+	} else {
+		uint8_t *used = NULL;
+		err = member(g, o, (const uint8_t *)d_src, 0, src_size, (uint8_t *)d_dst, &used);
+		if (err)
+			return err;
+	}
+	g->dst_size = dst_size;
+out:
+	return err;
+}
+
+wlz_error wlz_gcctx_wait(wlz_gcctx *g)
+{
+	if (!g)
+		return wlz_fail(WLZ_ERR_PARAM, "GPU compression: NULL context");
+	if (!g->dst_size)
+		return WLZ_OK;
+	size_t w = 0;
+	const wlz_error err = member_result(g, &w);
+	if (!err)
+		*g->dst_size = w;
+	g->dst_size = NULL;
+	return err;
+}

@@ -1,0 +1,145 @@
+/*
+ * gpu_compress.c - the GPU compressor on a device: its archives equal the
+ * CPU reference's byte for byte, and decode bit-exact on the CPU and GPU
+ * decoders; host-to-host and device-to-device alike; hostile sizes,
+ * incompressible data, every symbol width and depth.  Exits 77 (skipped)
+ * without a GPU.
+ *
+ * usage: gpu_compress [FILE.zst ...]   (real-data slices, optional)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "wavelz.h"
+#include "wavelz_gpu.h"
+#include "gpu_compress/gc_host.h"
+#include "testutil.h"
+
+static wlz_gcctx *gc;
+static wlz_gdctx *gd;
+static wlz_dctx *cpu;
+
+static void one(const char *what, const uint8_t *src, size_t n, const wlz_gpu_copts *o)
+{
+	const size_t cap = wlz_gpu_compress_bound(n);
+	uint8_t *a = tu_xmalloc(cap), *r = tu_xmalloc(cap), *back = tu_xmalloc(n + 1);
+	size_t an = 0, rn = 0, dn = 0;
+	char tag[160];
+	snprintf(tag, sizeof(tag), "%s (%zu bytes, S=%u, depth %d, 2^%u blocks)", what, n, o->symbol, o->depth,
+		 o->block_log);
+	wlz_error e = wlz_gpu_compress(gc, o, a, cap, src, n, &an);
+	TU_CHECK(e == WLZ_OK, "%s: GPU compress: %s (%s)", tag, wlz_error_name(e), wlz_error_detail());
+	wlz_error er = wlz_gc_ref_compress(o, r, cap, src, n, &rn);
+	TU_CHECK(er == WLZ_OK, "%s: reference: %s", tag, wlz_error_name(er));
+	if (e || er)
+		goto done;
+	if (an != rn || memcmp(a, r, an) != 0) {
+		size_t i = 0;
+		while (i < an && i < rn && a[i] == r[i])
+			i++;
+		TU_CHECK(0, "%s: GPU archive (%zu bytes) differs from the reference's (%zu) at byte %zu", tag, an, rn, i);
+	}
+	e = wlz_decompress(cpu, back, n + 1, a, an, &dn);
+	TU_CHECK(e == WLZ_OK && dn == n && memcmp(back, src, n) == 0, "%s: CPU decode: %s (%s)", tag,
+		 wlz_error_name(e), wlz_error_detail());
+	memset(back, 0, n + 1);
+	e = wlz_gpu_decompress(gd, back, n + 1, a, an, &dn);
+	TU_CHECK(e == WLZ_OK && dn == n && memcmp(back, src, n) == 0, "%s: GPU decode: %s (%s)", tag,
+		 wlz_error_name(e), wlz_error_detail());
+	/* device to device gives the same bytes */
+	if (n <= (64u << 20)) {
+		void *d_src = NULL, *d_dst = NULL;
+		size_t dsz = 0;
+		if (cudaMalloc(&d_src, n + 1) == cudaSuccess && cudaMalloc(&d_dst, cap) == cudaSuccess &&
+		    cudaMemcpy(d_src, src, n, cudaMemcpyHostToDevice) == cudaSuccess) {
+			e = wlz_gpu_compress_d2d(gc, o, d_dst, cap, d_src, n, &dsz, NULL);
+			if (!e)
+				e = wlz_gcctx_wait(gc);
+			TU_CHECK(e == WLZ_OK, "%s: d2d: %s (%s)", tag, wlz_error_name(e), wlz_error_detail());
+			if (!e) {
+				memset(back, 0, n + 1);
+				TU_CHECK(dsz == an && cudaMemcpy(r, d_dst, dsz, cudaMemcpyDeviceToHost) == cudaSuccess &&
+						 memcmp(r, a, an) == 0,
+					 "%s: d2d archive (%zu bytes) differs from host-to-host (%zu)", tag, dsz, an);
+			}
+		} else {
+			TU_CHECK(0, "%s: no device memory for d2d", tag);
+		}
+		cudaFree(d_src);
+		cudaFree(d_dst);
+	}
+	printf("%-60s %10zu -> %10zu  %6.2f%%\n", tag, n, an, n ? 100.0 * an / n : 0.0);
+done:
+	free(a), free(r), free(back);
+}
+
+static void opts(wlz_gpu_copts *o, unsigned block_log, int depth, unsigned sym)
+{
+	wlz_gpu_copts_init(o);
+	o->block_log = block_log;
+	o->depth = depth;
+	o->symbol = sym;
+}
+
+int main(int argc, char **argv)
+{
+	if (wlz_gpu_count() < 1) {
+		printf("gpu_compress: no GPU here: skipped\n");
+		return 77;
+	}
+	const uint64_t seed = tu_seed(20261127);
+	gc = wlz_gcctx_create(0);
+	gd = wlz_gdctx_create(0);
+	cpu = wlz_dctx_create(0);
+	TU_CHECK(gc && gd && cpu, "contexts");
+	if (!gc || !gd || !cpu)
+		return tu_finish("gpu_compress");
+	wlz_gpu_copts o;
+	/* WLZ_GC_QUICK=1: the small cases only (under compute-sanitizer's
+	 * memcheck); 2: fewer still (racecheck, which is slower) */
+	const int quick = getenv("WLZ_GC_QUICK") ? atoi(getenv("WLZ_GC_QUICK")) : 0;
+	static const size_t sizes[] = {0, 1, 3, 4, 12, 13, 4095, 4097, 65535, 65536, 65537, 1u << 20, (1u << 20) - 1,
+				       (1u << 20) + 1, 5u << 20};
+	for (int k = 0; k < TU_KIND_COUNT; k++)
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			const size_t n = sizes[i];
+			if ((quick && n > (1u << 20)) || (quick > 1 && (n > 70000 || (k != TU_TEXT && k != TU_RANDOM))))
+				continue;
+			uint8_t *buf = tu_xmalloc(n + 1);
+			tu_fill(k, buf, n, seed + i);
+			opts(&o, n < (1u << 20) ? 16 : 20, 10, 1);
+			one(tu_kind_name(k), buf, n, &o);
+			free(buf);
+		}
+	const size_t n = quick > 1 ? 256u << 10 : quick ? 1u << 20 : 6u << 20;
+	uint8_t *buf = tu_xmalloc(n);
+	for (int k = TU_TEXT; k <= TU_FASTQ; k++) {
+		tu_fill(k, buf, n, seed ^ (uint64_t)k);
+		static const int depths[] = {0, 2, 10, 200};
+		for (size_t d = 0; d < 4; d++)
+			one(tu_kind_name(k), buf, n, (opts(&o, 20, depths[d], 1), &o));
+		for (unsigned s = 2; s <= 4; s += 2)
+			one(tu_kind_name(k), buf, n, (opts(&o, 20, 10, s), &o));
+		one(tu_kind_name(k), buf, n, (opts(&o, 16, 10, 1), &o));
+		one(tu_kind_name(k), buf, n, (opts(&o, 22, 10, 1), &o));
+	}
+	free(buf);
+	for (int i = 1; i < argc && !quick; i++) {
+		size_t rn = 0;
+		uint8_t *real = tu_read_zst(argv[i], &rn);
+		TU_CHECK(real != NULL, "%s: unreadable", argv[i]);
+		if (!real)
+			continue;
+		static const int depths[] = {2, 10, 200};
+		for (size_t d = 0; d < 3; d++)
+			one(argv[i], real, rn, (opts(&o, 20, depths[d], 1), &o));
+		free(real);
+	}
+	wlz_gcctx_free(gc);
+	wlz_gdctx_free(gd);
+	wlz_dctx_free(cpu);
+	return tu_finish("gpu_compress");
+}
