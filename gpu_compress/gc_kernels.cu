@@ -126,26 +126,16 @@ __global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok,
 		gc_level_init(&g, tok, ntok, lev, map, c);
 }
 
+/* A level pass: a thread a chunk, or (by_block) a thread a block with its
+ * chunks in order, so that what chains across the chunks of a block (most
+ * of what the chunk passes leave) settles at once. */
 __global__ void k_level(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			uint32_t *left)
+			uint32_t *left, int by_block)
 {
-	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (c >= g.nchunks)
+	const uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (u >= (by_block ? g.nblocks : g.nchunks))
 		return;
-	const uint32_t l = gc_level_chunk(&g, tok, ntok, lev, map, c);
-	if (l)
-		atomicAdd(left, l);
-}
-
-/* A pass a thread a block, its chunks in order: what chains across chunks
- * of a block (most of what the chunk passes leave) settles at once. */
-__global__ void k_level_block(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			      uint32_t *left)
-{
-	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (b >= g.nblocks)
-		return;
-	const uint32_t l = gc_level_block(&g, tok, ntok, lev, map, b);
+	const uint32_t l = by_block ? gc_level_block(&g, tok, ntok, lev, map, u) : gc_level_chunk(&g, tok, ntok, lev, map, u);
 	if (l)
 		atomicAdd(left, l);
 }
@@ -621,10 +611,9 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			for (unsigned i = 0; i < batch; i++) {
 				CU(cudaMemsetAsync(b.left, 0, 4, st), "count");
 				if (waves + i < 2)
-					k_level<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.left);
+					k_level<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.left, 0);
 				else
-					k_level_block<<<grid(nb, 32), 32, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map,
-										   b.left);
+					k_level<<<grid(nb, 32), 32, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.left, 1);
 			}
 			waves += batch;
 			CU(cudaMemcpyAsync(g->pin + PIN_LEFT, b.left, 4, cudaMemcpyDeviceToHost, st), "count");
