@@ -3,8 +3,7 @@
  * the calls of include/wavelz_gpu.h that run them.
  *
  * One member (at most 2 GiB) is compressed by one launch sequence on the
- * context's stream; only the level passes wait for the host, which counts
- * the tokens they left (a few passes at a depth limit).  Order-free steps
+ * context's stream, with no wait for the host.  Order-free steps
  * (histograms, far table, checksums) use the GPU's own methods; their
  * results do not depend on the order, so the bytes equal the reference's.
  */
@@ -30,7 +29,7 @@ extern "C" {
 		}                                                                                      \
 	} while (0)
 
-enum { EV_START, EV_FIND, EV_PARSE, EV_LEVELS, EV_STREAMS, EV_ENTROPY, EV_END, EV_COUNT };
+enum { EV_START, EV_TABLES, EV_FIND, EV_PARSE, EV_LEVELS, EV_STREAMS, EV_ENTROPY, EV_END, EV_COUNT };
 
 struct wlz_gcctx {
 	int device;
@@ -119,25 +118,97 @@ __global__ void k_parse(gc_geom g, const uint8_t *in, const uint16_t *blen, cons
 		ntok[c] = gc_parse_chunk(&g, in, blen, bdist, c, tok);
 }
 
-__global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map)
+__global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			     uint8_t *when)
 {
 	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (c < g.nchunks)
-		gc_level_init(&g, tok, ntok, lev, map, c);
+		gc_level_init(&g, tok, ntok, lev, map, when, c);
 }
 
-/* A level pass: a thread a chunk, or (by_block) a thread a block with its
- * chunks in order, so that what chains across the chunks of a block (most
- * of what the chunk passes leave) settles at once. */
-__global__ void k_level(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			uint32_t *left, int by_block)
+/* The largest map value in [a, e), four bytes at a time (the map is
+ * padded past the input's end); GC_UNRESOLVED, the largest value, where
+ * one is not final. */
+__device__ __forceinline__ unsigned range_max(const volatile uint8_t *map, uint64_t a, uint64_t e)
 {
-	const uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (u >= (by_block ? g.nblocks : g.nchunks))
+	if (a >= e)
+		return 0;
+	unsigned acc = 0;
+	for (uint64_t w = a & ~(uint64_t)3; w < e; w += 4) {
+		unsigned v = *(const volatile uint32_t *)(map + w);
+		if (w < a)
+			v &= 0xFFFFFFFFu << (8 * (a - w));
+		if (w + 4 > e)
+			v &= 0xFFFFFFFFu >> (8 * (w + 4 - e));
+		acc = __vmaxu4(acc, v);
+	}
+	return max(max(acc & 0xFF, (acc >> 8) & 0xFF), max((acc >> 16) & 0xFF, acc >> 24));
+}
+
+/* Level pass k, a warp a block: the block's tokens 32 at a time, a lane
+ * each; a lane whose token is ready (gc_level_ready) takes its level, the
+ * others try again once the lanes before them have written, until a round
+ * settles none (the rest wait for the next pass).  The result is
+ * gc_level_pass over the block's chunks in order. */
+__global__ void k_level_block(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			      uint8_t *when, unsigned k)
+{
+	const unsigned l = threadIdx.x % 32;
+	const uint64_t b = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	if (b >= g.nblocks)
 		return;
-	const uint32_t l = by_block ? gc_level_block(&g, tok, ntok, lev, map, u) : gc_level_chunk(&g, tok, ntok, lev, map, u);
-	if (l)
-		atomicAdd(left, l);
+	const volatile uint8_t *vmap = map, *vwhen = when;
+	const uint64_t bs = b << g.block_log;
+	const uint64_t c0 = b << (g.block_log - g.chunk_log);
+	const uint64_t cn = (uint64_t)1 << (g.block_log - g.chunk_log);
+	const uint64_t c1 = c0 + cn < g.nchunks ? c0 + cn : g.nchunks;
+	for (uint64_t c = c0; c < c1; c++) {
+		const gc_tok *t = tok + c * g.cap;
+		uint8_t *lv = lev + c * g.cap;
+		uint64_t base = c << g.chunk_log;
+		const uint32_t nt = ntok[c];
+		for (uint32_t i0 = 0; i0 < nt; i0 += 32) {
+			const uint32_t i = i0 + l;
+			uint32_t lit = 0, mlen = 0, d = 0;
+			bool pend = false;
+			if (i < nt) {
+				lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
+				pend = lv[i] == GC_UNRESOLVED;
+			}
+			const uint32_t x = lit + mlen;
+			uint32_t incl = x;
+			for (int o = 1; o < 32; o <<= 1) {
+				const uint32_t v = __shfl_up_sync(0xffffffffu, incl, o);
+				if (l >= (unsigned)o)
+					incl += v;
+			}
+			const uint64_t pos = base + (incl - x) + lit;
+			base += __shfl_sync(0xffffffffu, incl, 31);
+			for (;;) {
+				bool did = false;
+				if (pend) {
+					const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
+					const unsigned m = range_max(vmap, src, end);
+					if (m != GC_UNRESOLVED && (src >= bs || range_max(vwhen, src, end < bs ? end : bs) <= k)) {
+						gc_level_set(&g, &lv[i], map, when, pos, mlen, m, k);
+						pend = false;
+						did = true;
+					}
+				}
+				__syncwarp();
+				if (!__any_sync(0xffffffffu, did))
+					break;
+			}
+		}
+	}
+}
+
+__global__ void k_level_cut(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			    uint8_t *when, int apply)
+{
+	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (c < g.nchunks)
+		gc_level_cut(&g, tok, ntok, lev, map, when, c, apply);
 }
 
 __global__ void k_chunk_stat(gc_geom g, const gc_tok *tok, const uint32_t *ntok, const uint8_t *lev,
@@ -459,6 +530,7 @@ void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s)
 	for (int i = 1; i < EV_COUNT; i++)
 		if (cudaEventElapsedTime(&ms[i], g->ev[i - 1], g->ev[i]) != cudaSuccess)
 			ms[i] = 0;
+	s->tables_s = ms[EV_TABLES] / 1e3;
 	s->find_s = ms[EV_FIND] / 1e3;
 	s->parse_s = ms[EV_PARSE] / 1e3;
 	s->levels_s = ms[EV_LEVELS] / 1e3;
@@ -472,9 +544,9 @@ void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s)
 struct bufs {
 	uint16_t *near;
 	uint32_t *bdist;
-	uint32_t *far, *ntok, *hist, *lanes, *flag, *left;
+	uint32_t *far, *ntok, *hist, *lanes, *flag;
 	gc_tok *tok;
-	uint8_t *lev, *map, *raw, *stage, *hdr, *idx, *head, *in, *out;
+	uint8_t *lev, *map, *when, *raw, *stage, *hdr, *idx, *head, *in, *out;
 	gc_cstat *cst;
 	gc_blk *blk;
 	gc_code *code;
@@ -502,6 +574,7 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	TAKE(tok, gc_tok, nc * g->cap);
 	TAKE(lev, uint8_t, nc * g->cap);
 	TAKE(map, uint8_t, g->n + 16);
+	TAKE(when, uint8_t, g->n + 16);
 	TAKE(cst, gc_cstat, nc);
 	TAKE(blk, gc_blk, nb);
 	TAKE(raw, uint8_t, nb * g->raw_stride);
@@ -513,7 +586,6 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	TAKE(idx, uint8_t, 40 + 16 * nb + 64);
 	TAKE(head, uint8_t, 32);
 	TAKE(flag, uint32_t, 1);
-	TAKE(left, uint32_t, 1);
 	TAKE(psz, uint64_t, nb);
 	TAKE(soff, uint64_t, nb);
 	TAKE(fsz, uint64_t, nb);
@@ -545,9 +617,9 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 
 static unsigned grid(uint64_t n, unsigned t) { return (unsigned)((n + t - 1) / t); }
 
-/* Compresses one member: d_in (n bytes, device) to d_out (device, at
- * least wlz_gc_member_bound), on g->st.  in_host: the input is host
- * memory to upload first.  Waits for the level passes only. */
+/* Queues one member: d_in (n bytes, device) to d_out (device, at least
+ * wlz_gc_member_bound), on g->st.  in_host: the input is host memory to
+ * upload first. */
 static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src, int in_host, uint64_t n,
 			uint8_t *d_out, uint8_t **used)
 {
@@ -598,33 +670,20 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			 st>>>(geom, in, b.near);
 		CU(cudaMemsetAsync(b.far, 0xFF, sizeof(uint32_t) << gm->far_log, st), "far");
 		k_far<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far);
+		cudaEventRecord(g->ev[EV_TABLES], st);
 		k_find<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far, b.near, b.bdist);
 		cudaEventRecord(g->ev[EV_FIND], st);
 		k_parse<<<grid(nc, 64), 64, 0, st>>>(geom, in, b.near, b.bdist, b.ntok, b.tok);
 		cudaEventRecord(g->ev[EV_PARSE], st);
-		/* levels: passes until none is left */
-		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map);
-		/* two passes a thread a chunk settle most tokens; then passes a
-		 * thread a block, whose chains across chunks settle at once */
-		for (;;) {
-			const unsigned batch = waves ? 1 : 3;
-			for (unsigned i = 0; i < batch; i++) {
-				CU(cudaMemsetAsync(b.left, 0, 4, st), "count");
-				if (waves + i < 2)
-					k_level<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.left, 0);
-				else
-					k_level<<<grid(nb, 32), 32, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.left, 1);
-			}
-			waves += batch;
-			CU(cudaMemcpyAsync(g->pin + PIN_LEFT, b.left, 4, cudaMemcpyDeviceToHost, st), "count");
-			CU(cudaStreamSynchronize(st), "levels");
-			if (*(uint32_t *)(g->pin + PIN_LEFT) == 0)
-				break;
-			if (waves > 4096) {
-				err = wlz_fail(WLZ_ERR_INTERNAL, "GPU compression: levels did not settle");
-				goto out;
-			}
-		}
+		/* levels: GC_LEVEL_PASSES passes, the cut, and a last pass */
+		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when);
+		for (unsigned k = 0; k < GC_LEVEL_PASSES; k++)
+			k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, k);
+		for (int apply = 0; apply < 2; apply++)
+			k_level_cut<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, apply);
+		k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when,
+								GC_LEVEL_PASSES + 1);
+		waves = GC_LEVEL_PASSES + 1;
 		cudaEventRecord(g->ev[EV_LEVELS], st);
 		/* token streams */
 		k_chunk_stat<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.cst);

@@ -192,10 +192,11 @@ wlz_error wlz_gpu_compress_d2d(wlz_gcctx *g, const wlz_gpu_copts *o, void *d_dst
 wlz_error wlz_gcctx_wait(wlz_gcctx *g);
 
 /* Seconds of the context's last call per stage, on the GPU (read after
- * the call's wait): find (near and far finders), parse, levels, streams
- * (token streams), entropy (codec 2), checksums and assembly. */
+ * the call's wait): tables (near and far), find (each position's best
+ * match), parse, levels, streams (token streams), entropy (codec 2),
+ * finish (checksums, index and assembly). */
 typedef struct wlz_gpu_cstats {
-	double find_s, parse_s, levels_s, streams_s, entropy_s, finish_s;
+	double tables_s, find_s, parse_s, levels_s, streams_s, entropy_s, finish_s;
 	unsigned waves;      /* level passes run */
 } wlz_gpu_cstats;
 void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s);
