@@ -6,7 +6,9 @@
 # threads, on the same files in the same run; typed arrays at S = 1, 2, 4.
 #   bench/gpu_compress_round.sh BINDIR CORPDIR OUT [CORPUS ...]
 # CORPUS: a file of CORPDIR (.xz, .zst or plain).  env: REPS (5), DEPTHS
-# ("10"), TESTS (1: run the tests), SANITIZE (1), NUMERIC (1).
+# ("10"), TESTS (1: run the tests), SANITIZE (1), NUMERIC (1).  OUT gets
+# at most 6 files (the device returns 8): bench.csv, bench.log, test.txt,
+# sanitize.txt, gpu.txt, cpu.txt.
 set -u
 BIN=$1 C=$2 OUT=$3
 shift 3
@@ -29,6 +31,8 @@ if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer > /dev/null; then
 			> "$OUT/sanitize-$tool.txt" 2>&1
 		echo "compute-sanitizer $tool rc=$?" | tee -a "$OUT/sanitize-$tool.txt"
 		grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize-$tool.txt" | tail -2
+		tail -4 "$OUT/sanitize-$tool.txt" >> "$OUT/sanitize.txt"
+		rm -f "$OUT/sanitize-$tool.txt"
 	done
 fi
 best_of3() {  # best wall seconds of 3 runs of "$@" (output discarded)
@@ -54,7 +58,7 @@ for f in "$@"; do
 	for d in ${DEPTHS:-10}; do
 		if [ $first = 1 ]; then peers=${GPU_PEERS:-lz4,snappy,gdeflate,zstd}; else peers=none; fi
 		DEPTH=$d GPU_PEERS=$peers "$BIN/gpu_compress_bench" "$tmp/$base" "${REPS:-5}" \
-			2> "$OUT/bench-$base-d$d.err" | tee -a "$OUT/bench.csv"
+			2>> "$OUT/bench.log" | tee -a "$OUT/bench.csv"
 		first=0
 	done
 	n=$(stat -c %s "$tmp/$base")
@@ -71,10 +75,10 @@ if [ "${NUMERIC:-1}" = 1 ]; then
 		"$BIN/numgen" $k $((256 * 1024 * 1024 / w)) 1 > "$tmp/$k.bin"
 		for s in 1 $w; do
 			SYMBOL=$s GPU_PEERS=none "$BIN/gpu_compress_bench" "$tmp/$k.bin" "${REPS:-5}" \
-				2> "$OUT/bench-$k-s$s.err" | grep -v '^file,' | tee -a "$OUT/bench.csv"
+				2>> "$OUT/bench.log" | grep -v '^file,' | tee -a "$OUT/bench.csv"
 		done
 		GPU_PEERS=${GPU_PEERS:-lz4,snappy,gdeflate,zstd} SYMBOL=$w "$BIN/gpu_compress_bench" "$tmp/$k.bin" 1 \
-			2>> "$OUT/bench-$k-peers.err" | grep nvcomp | tee -a "$OUT/bench.csv"
+			2>> "$OUT/bench.log" | grep nvcomp | tee -a "$OUT/bench.csv"
 		rm -f "$tmp/$k.bin"
 	done
 fi
