@@ -21,9 +21,10 @@
  *   find    per position, the best of the run, near and far candidates
  *   parse   per chunk, greedy over those and the repeat offset; a match
  *           never crosses its chunk's end
- *   levels  dependency levels (SPEC.md 6.1), exactly as one pass in
- *           position order finds them; a match whose level would pass the
- *           depth limit becomes literals
+ *   levels  dependency levels (SPEC.md 6.1) in passes of every block at
+ *           once; a match whose level would pass the depth limit becomes
+ *           literals, and so does one still waiting on other blocks after
+ *           GC_LEVEL_PASSES passes (then one more pass settles the rest)
  *   streams per chunk counts, per block a scan, per chunk the bytes of
  *           cmd, lit, len and off (heads, then low bytes)
  *   codec 2 per part (cmd, lit, len, off heads, off low bytes) one table,
@@ -53,7 +54,9 @@
 #define GC_PARTS 5           /* cmd, lit, len, off heads, off low bytes */
 #define GC_DROPPED 0xFE      /* level of a match made literals */
 #define GC_UNRESOLVED 0xFF
+#define GC_MARKED 0xFD      /* to be made literals (gc_level_cut) */
 #define GC_MAX_DEPTH 200
+#define GC_LEVEL_PASSES 8   /* level passes before gc_level_cut */
 
 /* Part kinds (SPEC.md 5.2) and what a part is when it is not stored. */
 enum { GC_RAW = 0, GC_RUN = 1, GC_HUF = 2, GC_EMPTY = 3 };
@@ -327,7 +330,7 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 /* Map values of chunk c before levels: 0 for literal bytes, unresolved for
  * match bytes; the chunk's levels unresolved. */
 GC_HD void gc_level_init(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			 uint64_t c)
+			 uint8_t *when, uint64_t c)
 {
 	const gc_tok *t = tok + c * g->cap;
 	const uint64_t cs = c << g->chunk_log;
@@ -336,25 +339,29 @@ GC_HD void gc_level_init(const gc_geom *g, const gc_tok *tok, const uint32_t *nt
 	for (uint32_t i = 0; i < ntok[c]; i++) {
 		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
 		for (uint32_t j = 0; j < lit; j++)
-			map[pos + j] = 0;
+			map[pos + j] = 0, when[pos + j] = 0;
 		pos += lit;
 		for (uint32_t j = 0; j < mlen; j++)
-			map[pos + j] = GC_UNRESOLVED;
+			map[pos + j] = GC_UNRESOLVED, when[pos + j] = GC_UNRESOLVED;
 		pos += mlen;
 		lev[c * g->cap + i] = GC_UNRESOLVED;
 	}
 	for (; pos < ce; pos++)
-		map[pos] = 0;
+		map[pos] = 0, when[pos] = 0;
 }
 
-/* Whether every byte of [src, end) is final, and their largest map value,
- * the level of a token reading them (SPEC.md 6.1). */
-GC_HD int gc_level_ready(const uint8_t *map, uint64_t src, uint64_t end, unsigned *m)
+/* Whether a token reading [src, end) can take its level in pass k (SPEC.md
+ * 6.1), and that level (*m): every source byte is final, and those before
+ * its block (bs) were final before pass k began (when[] <= k), so that no
+ * block waits on another inside a pass and the outcome does not depend on
+ * which block runs first. */
+GC_HD int gc_level_ready(const uint8_t *map, const uint8_t *when, uint64_t src, uint64_t end, uint64_t bs, unsigned k,
+			 unsigned *m)
 {
 	unsigned x = 0;
 	for (uint64_t s = src; s < end; s++) {
 		const unsigned v = map[s];
-		if (v == GC_UNRESOLVED)
+		if (v == GC_UNRESOLVED || (s < bs && when[s] > k))
 			return 0;
 		x = v > x ? v : x;
 	}
@@ -362,29 +369,28 @@ GC_HD int gc_level_ready(const uint8_t *map, uint64_t src, uint64_t end, unsigne
 	return 1;
 }
 
-/* A token at pos takes level m: its bytes' map values, or literals (map
- * 0) when m is over the depth. */
-GC_HD void gc_level_set(const gc_geom *g, uint8_t *lv, uint8_t *map, uint64_t pos, uint32_t mlen, unsigned m)
+/* Token i of a chunk takes level m: its bytes' map values (none over the
+ * depth: then it is made literals), and when[] = k + 1. */
+GC_HD void gc_level_set(const gc_geom *g, uint8_t *lv, uint8_t *map, uint8_t *when, uint64_t pos, uint32_t mlen,
+			unsigned m, unsigned k)
 {
 	const uint8_t v = m > g->depth ? 0 : (uint8_t)(m + 1);
 	*lv = m > g->depth ? GC_DROPPED : (uint8_t)m;
 	for (uint32_t j = 0; j < mlen; j++)
-		map[pos + j] = v;
+		map[pos + j] = v, when[pos + j] = (uint8_t)(k + 1);
 }
 
-/* Chunk c's unresolved tokens in order: each whose source bytes are final
- * takes its level.  A token's level depends only on final values, so any
- * order that waits for them gives the levels of one pass in position
- * order: that pass (the reference), or passes of every chunk at once (the
- * GPU).  Returns the tokens left; with defer, lists them (index, then
- * offset in the chunk << 16) at defer[c * cap ...]. */
+/* Pass k over chunk c's unresolved tokens, in order: each that is ready
+ * takes its level.  A block's chunks in order, one pass settles every
+ * chain inside the block; a chain through other blocks takes a pass a
+ * step.  Returns the tokens left. */
 GC_HD uint32_t gc_level_pass(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			      uint64_t c, uint32_t *defer)
+			      uint8_t *when, unsigned k, uint64_t c)
 {
 	const gc_tok *t = tok + c * g->cap;
 	uint8_t *lv = lev + c * g->cap;
-	const uint64_t cs = c << g->chunk_log;
-	uint64_t pos = cs;
+	const uint64_t bs = (c >> (g->block_log - g->chunk_log)) << g->block_log;
+	uint64_t pos = c << g->chunk_log;
 	uint32_t left = 0;
 	for (uint32_t i = 0; i < ntok[c]; i++) {
 		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
@@ -392,17 +398,46 @@ GC_HD uint32_t gc_level_pass(const gc_geom *g, const gc_tok *tok, const uint32_t
 		if (lv[i] == GC_UNRESOLVED) {
 			const uint64_t src = pos - t[i].dist;
 			unsigned m;
-			if (gc_level_ready(map, src, src + mlen < pos ? src + mlen : pos, &m)) {
-				gc_level_set(g, &lv[i], map, pos, mlen, m);
-			} else {
-				if (defer)
-					defer[c * g->cap + left] = i | (uint32_t)(pos - cs) << 16;
+			if (gc_level_ready(map, when, src, src + mlen < pos ? src + mlen : pos, bs, k, &m))
+				gc_level_set(g, &lv[i], map, when, pos, mlen, m, k);
+			else
 				left++;
-			}
 		}
 		pos += mlen;
 	}
 	return left;
+}
+
+/* After GC_LEVEL_PASSES passes: chunk c's tokens still waiting on bytes
+ * of other blocks are marked (from the map as the passes left it, so the
+ * order of chunks does not matter), then (apply) made literals; a last
+ * pass (gc_level_pass with k = GC_LEVEL_PASSES + 1) then settles the rest,
+ * which wait only on their own block. */
+GC_HD void gc_level_cut(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			uint8_t *when, uint64_t c, int apply)
+{
+	const gc_tok *t = tok + c * g->cap;
+	uint8_t *lv = lev + c * g->cap;
+	const uint64_t bs = (c >> (g->block_log - g->chunk_log)) << g->block_log;
+	uint64_t pos = c << g->chunk_log;
+	for (uint32_t i = 0; i < ntok[c]; i++) {
+		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
+		pos += lit;
+		if (apply && lv[i] == GC_MARKED) {
+			lv[i] = GC_DROPPED;
+			for (uint32_t j = 0; j < mlen; j++)
+				map[pos + j] = 0, when[pos + j] = GC_LEVEL_PASSES + 1;
+		} else if (!apply && lv[i] == GC_UNRESOLVED) {
+			const uint64_t src = pos - t[i].dist;
+			const uint64_t end = src + mlen < bs ? src + mlen : bs;
+			for (uint64_t s = src; s < end; s++)
+				if (map[s] == GC_UNRESOLVED) {
+					lv[i] = GC_MARKED;
+					break;
+				}
+		}
+		pos += mlen;
+	}
 }
 
 /* ------------------------------------------------------------ streams */

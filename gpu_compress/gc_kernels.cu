@@ -118,32 +118,17 @@ __global__ void k_parse(gc_geom g, const uint8_t *in, const uint16_t *blen, cons
 		ntok[c] = gc_parse_chunk(&g, in, blen, bdist, c, tok);
 }
 
-__global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map)
+__global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			     uint8_t *when)
 {
 	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (c < g.nchunks)
-		gc_level_init(&g, tok, ntok, lev, map, c);
+		gc_level_init(&g, tok, ntok, lev, map, when, c);
 }
 
-/* A sweep of every chunk at once (gc_level_pass): most tokens read only
- * literals, their own chunk or what an earlier sweep settled.  The last
- * sweep lists what is left for k_level_flow.  A stale read of another
- * thread's byte only leaves a token for later: bytes change once, from
- * unresolved to final. */
-__global__ void k_level_sweep(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			      uint32_t *defer, uint32_t *ndefer)
-{
-	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (c >= g.nchunks)
-		return;
-	const uint32_t left = gc_level_pass(&g, tok, ntok, lev, map, c, defer);
-	if (defer)
-		ndefer[c] = left;
-}
-
-/* The largest map value in [a, e), four bytes at a time (the map is padded
- * past the input's end): GC_UNRESOLVED, the largest value, where a byte is
- * not final. */
+/* The largest map value in [a, e), four bytes at a time (the map is
+ * padded past the input's end); GC_UNRESOLVED, the largest value, where
+ * one is not final. */
 __device__ __forceinline__ unsigned range_max(const volatile uint8_t *map, uint64_t a, uint64_t e)
 {
 	if (a >= e)
@@ -160,73 +145,78 @@ __device__ __forceinline__ unsigned range_max(const volatile uint8_t *map, uint6
 	return max(max(acc & 0xFF, (acc >> 8) & 0xFF), max((acc >> 16) & 0xFF, acc >> 24));
 }
 
-/* What the sweeps left, a warp a block, blocks in order of a ticket: the
- * block's listed tokens in order, 32 at a time, a lane each; a lane whose
- * source bytes are final takes its level, the others look again.  A byte
- * of this block that is not final belongs to an earlier lane, one of an
- * earlier block to that block's warp, which took its ticket first and
- * waits on no later block: every wait ends. */
-__global__ void k_level_flow(gc_geom g, const gc_tok *tok, uint8_t *lev, uint8_t *map, const uint32_t *defer,
-			     const uint32_t *ndefer, uint32_t *ticket)
+/* Level pass k, a warp a block: the block's tokens 32 at a time, a lane
+ * each; a lane whose token is ready (gc_level_ready) takes its level, the
+ * others try again once the lanes before them have written, until a round
+ * settles none (the rest wait for the next pass).  The result is
+ * gc_level_pass over the block's chunks in order. */
+__global__ void k_level_block(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			      uint8_t *when, unsigned k)
 {
-	__shared__ uint32_t sb;
-	const unsigned l = threadIdx.x;
-	if (l == 0)
-		sb = atomicAdd(ticket, 1u);
-	__syncthreads();
-	const uint64_t b = sb;
+	const unsigned l = threadIdx.x % 32;
+	const uint64_t b = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
 	if (b >= g.nblocks)
 		return;
-	volatile uint8_t *vmap = map;
+	const volatile uint8_t *vmap = map, *vwhen = when;
+	const uint64_t bs = b << g.block_log;
 	const uint64_t c0 = b << (g.block_log - g.chunk_log);
 	const uint64_t cn = (uint64_t)1 << (g.block_log - g.chunk_log);
 	const uint64_t c1 = c0 + cn < g.nchunks ? c0 + cn : g.nchunks;
 	for (uint64_t c = c0; c < c1; c++) {
-		const uint32_t nd = ndefer[c];
-		const uint32_t *dl = defer + c * g.cap;
-		for (uint32_t j0 = 0; j0 < nd; j0 += 32) {
-			const uint32_t j = j0 + l;
-			bool pend = j < nd;
-			uint32_t i = 0, mlen = 0, d = 0;
-			uint64_t pos = 0;
-			if (pend) {
-				i = dl[j] & 0xFFFF;
-				pos = (c << g.chunk_log) + (dl[j] >> 16);
-				mlen = tok[c * g.cap + i].lm >> 16;
-				d = tok[c * g.cap + i].dist;
+		const gc_tok *t = tok + c * g.cap;
+		uint8_t *lv = lev + c * g.cap;
+		uint64_t base = c << g.chunk_log;
+		const uint32_t nt = ntok[c];
+		for (uint32_t i0 = 0; i0 < nt; i0 += 32) {
+			const uint32_t i = i0 + l;
+			uint32_t lit = 0, mlen = 0, d = 0;
+			bool pend = false;
+			if (i < nt) {
+				lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
+				pend = lv[i] == GC_UNRESOLVED;
 			}
-			while (__any_sync(0xffffffffu, pend)) {
+			const uint32_t x = lit + mlen;
+			uint32_t incl = x;
+			for (int o = 1; o < 32; o <<= 1) {
+				const uint32_t v = __shfl_up_sync(0xffffffffu, incl, o);
+				if (l >= (unsigned)o)
+					incl += v;
+			}
+			const uint64_t pos = base + (incl - x) + lit;
+			base += __shfl_sync(0xffffffffu, incl, 31);
+			for (;;) {
 				bool did = false;
 				if (pend) {
-					const uint64_t src = pos - d;
-					const unsigned m = range_max(vmap, src, src + mlen < pos ? src + mlen : pos);
-					if (m != GC_UNRESOLVED) {
-						const uint8_t v = m > g.depth ? 0 : (uint8_t)(m + 1);
-						lev[c * g.cap + i] = m > g.depth ? GC_DROPPED : (uint8_t)m;
-						for (uint32_t k = 0; k < mlen; k++)
-							vmap[pos + k] = v;
+					const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
+					const unsigned m = range_max(vmap, src, end);
+					if (m != GC_UNRESOLVED && (src >= bs || range_max(vwhen, src, end < bs ? end : bs) <= k)) {
+						gc_level_set(&g, &lv[i], map, when, pos, mlen, m, k);
 						pend = false;
 						did = true;
 					}
 				}
 				__syncwarp();
 				if (!__any_sync(0xffffffffu, did))
-					__nanosleep(100);
+					break;
 			}
 		}
 	}
 }
 
-__global__ void k_chunk_stat(gc_geom g, const gc_tok *tok, const uint32_t *ntok, const uint8_t *lev,
-			     const uint8_t *map, gc_cstat *cst, uint32_t *flag)
+__global__ void k_level_cut(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			    uint8_t *when, int apply)
 {
 	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (c >= g.nchunks)
-		return;
-	gc_chunk_stat(&g, tok, ntok, lev, map, c, &cst[c]);
-	for (uint32_t i = 0; i < ntok[c]; i++)
-		if (lev[c * g.cap + i] == GC_UNRESOLVED)
-			atomicOr(flag, 2u);  /* a level not found: a bug */
+	if (c < g.nchunks)
+		gc_level_cut(&g, tok, ntok, lev, map, when, c, apply);
+}
+
+__global__ void k_chunk_stat(gc_geom g, const gc_tok *tok, const uint32_t *ntok, const uint8_t *lev,
+			     const uint8_t *map, gc_cstat *cst)
+{
+	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (c < g.nchunks)
+		gc_chunk_stat(&g, tok, ntok, lev, map, c, &cst[c]);
 }
 
 __global__ void k_block_scan(gc_geom g, gc_cstat *cst, gc_blk *blk)
@@ -554,9 +544,9 @@ void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s)
 struct bufs {
 	uint16_t *near;
 	uint32_t *bdist;
-	uint32_t *far, *ntok, *hist, *lanes, *flag, *defer, *ndefer, *ticket;
+	uint32_t *far, *ntok, *hist, *lanes, *flag;
 	gc_tok *tok;
-	uint8_t *lev, *map, *raw, *stage, *hdr, *idx, *head, *in, *out;
+	uint8_t *lev, *map, *when, *raw, *stage, *hdr, *idx, *head, *in, *out;
 	gc_cstat *cst;
 	gc_blk *blk;
 	gc_code *code;
@@ -584,9 +574,7 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	TAKE(tok, gc_tok, nc * g->cap);
 	TAKE(lev, uint8_t, nc * g->cap);
 	TAKE(map, uint8_t, g->n + 16);
-	TAKE(defer, uint32_t, nc * g->cap);
-	TAKE(ndefer, uint32_t, nc);
-	TAKE(ticket, uint32_t, 1);
+	TAKE(when, uint8_t, g->n + 16);
 	TAKE(cst, gc_cstat, nc);
 	TAKE(blk, gc_blk, nb);
 	TAKE(raw, uint8_t, nb * g->raw_stride);
@@ -687,16 +675,18 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		cudaEventRecord(g->ev[EV_FIND], st);
 		k_parse<<<grid(nc, 64), 64, 0, st>>>(geom, in, b.near, b.bdist, b.ntok, b.tok);
 		cudaEventRecord(g->ev[EV_PARSE], st);
-		/* levels: two sweeps of every chunk, then the rest in order */
-		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map);
-		k_level_sweep<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, NULL, NULL);
-		k_level_sweep<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.defer, b.ndefer);
-		CU(cudaMemsetAsync(b.ticket, 0, 4, st), "ticket");
-		k_level_flow<<<(unsigned)nb, 32, 0, st>>>(geom, b.tok, b.lev, b.map, b.defer, b.ndefer, b.ticket);
-		waves = 3;
+		/* levels: GC_LEVEL_PASSES passes, the cut, and a last pass */
+		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when);
+		for (unsigned k = 0; k < GC_LEVEL_PASSES; k++)
+			k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, k);
+		for (int apply = 0; apply < 2; apply++)
+			k_level_cut<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, apply);
+		k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when,
+								GC_LEVEL_PASSES + 1);
+		waves = GC_LEVEL_PASSES + 1;
 		cudaEventRecord(g->ev[EV_LEVELS], st);
 		/* token streams */
-		k_chunk_stat<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.cst, b.flag);
+		k_chunk_stat<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.cst);
 		k_block_scan<<<grid(nb, 64), 64, 0, st>>>(geom, b.cst, b.blk);
 		k_chunk_write<<<grid(nc, 128), 128, 0, st>>>(geom, in, b.tok, b.ntok, b.lev, b.cst, b.raw);
 		cudaEventRecord(g->ev[EV_STREAMS], st);
@@ -758,12 +748,9 @@ out:
 static wlz_error member_result(wlz_gcctx *g, size_t *size)
 {
 	wlz_error err = WLZ_OK;
-	uint32_t flag;
 	CU(cudaStreamSynchronize(g->st), "compression");
-	flag = *(uint32_t *)(g->pin + PIN_FLAG);
-	if (flag)
-		return wlz_fail(WLZ_ERR_INTERNAL, "GPU compression: %s",
-				flag & 2 ? "a token's level was not found" : "a payload over its reserve");
+	if (*(uint32_t *)(g->pin + PIN_FLAG))
+		return wlz_fail(WLZ_ERR_INTERNAL, "GPU compression: a payload over its reserve");
 	*size = (size_t)*(uint64_t *)(g->pin + PIN_SIZE);
 out:
 	return err;
