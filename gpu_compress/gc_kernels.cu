@@ -64,7 +64,7 @@ __global__ void k_near(gc_geom g, const uint8_t *in, uint16_t *near)
 	const uint64_t b = blockIdx.x / segs;
 	const uint64_t bs = b << g.block_log;
 	const uint64_t s0 = bs + (blockIdx.x % segs) * NEAR_SEG;
-	const uint64_t bend = bs + ((uint64_t)1 << g.block_log) < g.n ? bs + ((uint64_t)1 << g.block_log) : g.n;
+	const uint64_t bend = gc_block_end(&g, b);
 	const uint64_t be = s0 + NEAR_SEG < bend ? s0 + NEAR_SEG : bend;
 	if (s0 >= be)
 		return;
