@@ -10,9 +10,11 @@
  *
  * Pipeline, for an input of n bytes cut into blocks of B and parse chunks
  * of CH bytes (SPEC.md for every field written):
- *   near    per block, tiles of GC_TILE positions: each position's most
- *           recent earlier position in the block with the same 4-byte hash,
- *           seen from the tiles before its own (distance, 16 bits)
+ *   near    per block, tiles of GC_TILE positions: each position's entry
+ *           for its 4-byte hash, as the tiles before its own left it
+ *           (distance, 16 bits); an entry is replaced only once it is
+ *           GC_NEAR_KEEP bytes old, so that matches read a few anchors, not
+ *           each the one before (chains of matches stay short)
  *   far     one table of 2^far_log positions, keyed by a hash of GC_FK
  *           bytes, holding each key's earliest position in the input;
  *           only anchors (positions whose hash has two chosen bits clear,
@@ -45,6 +47,7 @@
 #endif
 
 #define GC_TILE 256          /* near finder: positions looked up before inserted */
+#define GC_NEAR_KEEP 60000u  /* near finder: an entry stays until this old (short chains) */
 #define GC_FK 12             /* far finder: bytes hashed */
 #define GC_FAR_EMPTY 0xFFFFFFFFu
 #define GC_FIND_MAX 64       /* finder: longest match measured; the parse goes on */

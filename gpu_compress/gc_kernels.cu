@@ -52,43 +52,30 @@ struct wlz_gcctx {
 
 /* ------------------------------------------------------------ kernels */
 
-/* One CTA a 64 KiB segment of a block: its table first takes the 64 KiB
- * before the segment (in the block), which holds every position a near
- * match may reach, so each lookup sees what the block's whole table would
- * show it (gc_ref.c's ref_near): the same most recent position within
- * reach, or none.  Then tile by tile: look up, then insert. */
-#define NEAR_SEG ((uint64_t)1 << 16)
+/* One CTA a block, tile by tile: look up, then insert where the entry the
+ * lookups saw is GC_NEAR_KEEP old (the largest such position of the tile
+ * wins), as gc_ref.c's ref_near. */
 __global__ void k_near(gc_geom g, const uint8_t *in, uint16_t *near)
 {
 	extern __shared__ uint32_t tab[];
-	const uint64_t segs = ((uint64_t)1 << g.block_log) / NEAR_SEG;
-	const uint64_t b = blockIdx.x / segs;
-	const uint64_t bs = b << g.block_log;
-	const uint64_t s0 = bs + (blockIdx.x % segs) * NEAR_SEG;
-	const uint64_t bend = bs + ((uint64_t)1 << g.block_log) < g.n ? bs + ((uint64_t)1 << g.block_log) : g.n;
-	const uint64_t be = s0 + NEAR_SEG < bend ? s0 + NEAR_SEG : bend;
-	if (s0 >= be)
-		return;
+	const uint64_t bs = (uint64_t)blockIdx.x << g.block_log;
+	const uint64_t be = bs + ((uint64_t)1 << g.block_log) < g.n ? bs + ((uint64_t)1 << g.block_log) : g.n;
 	const unsigned tsz = 1u << g.near_log;
 	for (unsigned i = threadIdx.x; i < tsz; i += blockDim.x)
 		tab[i] = 0;
 	__syncthreads();
-	const uint64_t w0 = s0 - bs > 0xFFFF ? s0 - 0x10000 : bs;
-	for (uint64_t p = w0 + (uint64_t)threadIdx.x * g.sym; p < s0; p += (uint64_t)blockDim.x * g.sym)
-		if (p + 4 <= g.n)
-			atomicMax(&tab[gc_hash_near(in + p, g.near_log)], (uint32_t)(p - bs) + 1);
-	__syncthreads();
-	for (uint64_t t0 = s0; t0 < be; t0 += (uint64_t)GC_TILE * g.sym) {
+	for (uint64_t t0 = bs; t0 < be; t0 += (uint64_t)GC_TILE * g.sym) {
 		const uint64_t p = t0 + (uint64_t)threadIdx.x * g.sym;
-		uint32_t h = UINT32_MAX;
+		const uint32_t rel = (uint32_t)(p - bs) + 1;
+		uint32_t h = UINT32_MAX, v = 0;
 		if (p < be && p + 4 <= g.n) {
 			h = gc_hash_near(in + p, g.near_log);
-			const uint32_t v = tab[h];
+			v = tab[h];
 			near[p] = (uint16_t)(v && p - (bs + v - 1) <= 0xFFFF ? p - (bs + v - 1) : 0);
 		}
 		__syncthreads();
-		if (h != UINT32_MAX)
-			atomicMax(&tab[h], (uint32_t)(p - bs) + 1);
+		if (h != UINT32_MAX && !(v && rel - v <= GC_NEAR_KEEP))
+			atomicMax(&tab[h], rel);
 		__syncthreads();
 	}
 }
@@ -151,7 +138,7 @@ __device__ __forceinline__ unsigned range_max(const volatile uint8_t *map, uint6
  * settles none (the rest wait for the next pass).  The result is
  * gc_level_pass over the block's chunks in order. */
 __global__ void k_level_block(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			      uint8_t *when, unsigned k)
+			      uint8_t *when, unsigned k, uint32_t *cleft)
 {
 	const unsigned l = threadIdx.x % 32;
 	const uint64_t b = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -163,10 +150,14 @@ __global__ void k_level_block(gc_geom g, const gc_tok *tok, const uint32_t *ntok
 	const uint64_t cn = (uint64_t)1 << (g.block_log - g.chunk_log);
 	const uint64_t c1 = c0 + cn < g.nchunks ? c0 + cn : g.nchunks;
 	for (uint64_t c = c0; c < c1; c++) {
+		/* after the first pass, only chunks with tokens left */
+		if (k && !cleft[c])
+			continue;
 		const gc_tok *t = tok + c * g.cap;
 		uint8_t *lv = lev + c * g.cap;
 		uint64_t base = c << g.chunk_log;
 		const uint32_t nt = ntok[c];
+		uint32_t left = 0;
 		for (uint32_t i0 = 0; i0 < nt; i0 += 32) {
 			const uint32_t i = i0 + l;
 			uint32_t lit = 0, mlen = 0, d = 0;
@@ -199,7 +190,10 @@ __global__ void k_level_block(gc_geom g, const gc_tok *tok, const uint32_t *ntok
 				if (!__any_sync(0xffffffffu, did))
 					break;
 			}
+			left += __popc(__ballot_sync(0xffffffffu, pend));
 		}
+		if (l == 0)
+			cleft[c] = left;
 	}
 }
 
@@ -544,7 +538,7 @@ void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s)
 struct bufs {
 	uint16_t *near;
 	uint32_t *bdist;
-	uint32_t *far, *ntok, *hist, *lanes, *flag;
+	uint32_t *far, *ntok, *hist, *lanes, *flag, *cleft;
 	gc_tok *tok;
 	uint8_t *lev, *map, *when, *raw, *stage, *hdr, *idx, *head, *in, *out;
 	gc_cstat *cst;
@@ -575,6 +569,7 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	TAKE(lev, uint8_t, nc * g->cap);
 	TAKE(map, uint8_t, g->n + 16);
 	TAKE(when, uint8_t, g->n + 16);
+	TAKE(cleft, uint32_t, nc);
 	TAKE(cst, gc_cstat, nc);
 	TAKE(blk, gc_blk, nb);
 	TAKE(raw, uint8_t, nb * g->raw_stride);
@@ -666,8 +661,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		/* find */
 		if (gm->sym > 1)
 			CU(cudaMemsetAsync(b.near, 0, 2 * n, st), "near");
-		k_near<<<(unsigned)(nb * (((uint64_t)1 << gm->block_log) / NEAR_SEG)), GC_TILE, sizeof(uint32_t) << gm->near_log,
-			 st>>>(geom, in, b.near);
+		k_near<<<(unsigned)nb, GC_TILE, sizeof(uint32_t) << gm->near_log, st>>>(geom, in, b.near);
 		CU(cudaMemsetAsync(b.far, 0xFF, sizeof(uint32_t) << gm->far_log, st), "far");
 		k_far<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far);
 		cudaEventRecord(g->ev[EV_TABLES], st);
@@ -678,11 +672,13 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		/* levels: GC_LEVEL_PASSES passes, the cut, and a last pass */
 		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when);
 		for (unsigned k = 0; k < GC_LEVEL_PASSES; k++)
-			k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, k);
+			k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, k,
+									b.cleft);
 		for (int apply = 0; apply < 2; apply++)
 			k_level_cut<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, apply);
+		/* (the cut only settles tokens: chunks counted empty stay so) */
 		k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when,
-								GC_LEVEL_PASSES + 1);
+								GC_LEVEL_PASSES + 1, b.cleft);
 		waves = GC_LEVEL_PASSES + 1;
 		cudaEventRecord(g->ev[EV_LEVELS], st);
 		/* token streams */

@@ -32,7 +32,7 @@ static void ref_near(ref *r, const uint8_t *in)
 	const gc_geom *g = &r->g;
 	const uint32_t S = g->sym, hb = g->near_log;
 	uint32_t *tab = malloc(sizeof(uint32_t) << hb);
-	uint32_t h[GC_TILE];
+	uint32_t h[GC_TILE], old[GC_TILE];
 	for (uint64_t b = 0; b < g->nblocks; b++) {
 		const uint64_t bs = b << g->block_log;
 		const uint64_t be = bs + ((uint64_t)1 << g->block_log) < g->n ? bs + ((uint64_t)1 << g->block_log) : g->n;
@@ -47,9 +47,13 @@ static void ref_near(ref *r, const uint8_t *in)
 				const uint32_t v = tab[h[i]];
 				r->near[p] = (uint16_t)(v && p - (bs + v - 1) <= 0xFFFF ? p - (bs + v - 1) : 0);
 			}
+			/* an entry not yet GC_NEAR_KEEP old (as the lookups saw it)
+			 * stays; else the tile's last position of that hash */
+			for (unsigned i = 0; i < GC_TILE; i++)
+				old[i] = h[i] != UINT32_MAX ? tab[h[i]] : 0;
 			for (unsigned i = 0; i < GC_TILE; i++) {
 				const uint32_t rel = (uint32_t)(t0 + (uint64_t)i * S - bs) + 1;
-				if (h[i] != UINT32_MAX && tab[h[i]] < rel)
+				if (h[i] != UINT32_MAX && !(old[i] && rel - old[i] <= GC_NEAR_KEEP) && tab[h[i]] < rel)
 					tab[h[i]] = rel;
 			}
 		}
