@@ -49,6 +49,11 @@ expect_field a.wlz level 3
 expect_field a.wlz block_log 20
 expect_field a.wlz depth -1
 
+# --symbol belongs to compression on the GPU; bad values are refused.
+must_not "$W" -c --symbol=2 a.orig
+must_not "$W" -c --gpu --symbol=3 a.orig
+must_not "$W" -l --gpu a.wlz
+
 # -d restores bit-exact, to FILE (suffix dropped), keeping FILE.wlz.
 rm -f a
 must "$W" -d a.wlz
