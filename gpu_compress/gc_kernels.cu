@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <cub/device/device_scan.cuh>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,10 @@ struct wlz_gcctx {
 	uint8_t *pin;          /* pinned: member header, counts, sizes */
 	cudaEvent_t ev[EV_COUNT];
 	wlz_gpu_cstats stats;
+	/* WLZ_GC_PROFILE=1: an event after each launch, printed per call */
+	int prof, nprof;
+	cudaEvent_t pev[64];
+	const char *pname[64];
 	size_t *dst_size;      /* where _d2d's size goes after the wait */
 };
 
@@ -498,6 +503,9 @@ wlz_gcctx *wlz_gcctx_create(int device)
 	}
 	for (int i = 0; i < EV_COUNT; i++)
 		cudaEventCreate(&g->ev[i]);
+	g->prof = getenv("WLZ_GC_PROFILE") && atoi(getenv("WLZ_GC_PROFILE"));
+	for (int i = 0; g->prof && i < 64; i++)
+		cudaEventCreate(&g->pev[i]);
 	return g;
 }
 
@@ -509,6 +517,8 @@ void wlz_gcctx_free(wlz_gcctx *g)
 	cudaStreamSynchronize(g->own);
 	for (int i = 0; i < EV_COUNT; i++)
 		cudaEventDestroy(g->ev[i]);
+	for (int i = 0; g->prof && i < 64; i++)
+		cudaEventDestroy(g->pev[i]);
 	cudaFree(g->arena);
 	cudaFreeHost(g->pin);
 	cudaStreamDestroy(g->own);
@@ -610,6 +620,14 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	return at;
 }
 
+#define PROF(name)                                                                     \
+	do {                                                                           \
+		if (g->prof && g->nprof < 64) {                                        \
+			g->pname[g->nprof] = name;                                     \
+			cudaEventRecord(g->pev[g->nprof++], st);                       \
+		}                                                                      \
+	} while (0)
+
 static unsigned grid(uint64_t n, unsigned t) { return (unsigned)((n + t - 1) / t); }
 
 /* Queues one member: d_in (n bytes, device) to d_out (device, at least
@@ -657,50 +675,73 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 	CU(cudaMemcpyAsync(b.head, g->pin + PIN_HEAD, 32, cudaMemcpyHostToDevice, st), "header");
 	CU(cudaMemsetAsync(b.flag, 0, 4, st), "flag");
 	cudaEventRecord(g->ev[EV_START], st);
+	g->nprof = 0;
+	PROF("start");
 	{
 		/* find */
 		if (gm->sym > 1)
 			CU(cudaMemsetAsync(b.near, 0, 2 * n, st), "near");
 		k_near<<<(unsigned)nb, GC_TILE, sizeof(uint32_t) << gm->near_log, st>>>(geom, in, b.near);
+		PROF("near");
 		CU(cudaMemsetAsync(b.far, 0xFF, sizeof(uint32_t) << gm->far_log, st), "far");
 		k_far<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far);
+		PROF("far");
 		cudaEventRecord(g->ev[EV_TABLES], st);
 		k_find<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far, b.near, b.bdist);
+		PROF("find");
 		cudaEventRecord(g->ev[EV_FIND], st);
 		k_parse<<<grid(nc, 64), 64, 0, st>>>(geom, in, b.near, b.bdist, b.ntok, b.tok);
+		PROF("parse");
 		cudaEventRecord(g->ev[EV_PARSE], st);
 		/* levels: GC_LEVEL_PASSES passes, the cut, and a last pass */
 		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when);
-		for (unsigned k = 0; k < GC_LEVEL_PASSES; k++)
+		PROF("level init");
+		for (unsigned k = 0; k < GC_LEVEL_PASSES; k++) {
 			k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, k,
 									b.cleft);
-		for (int apply = 0; apply < 2; apply++)
+			PROF("level pass");
+		}
+		for (int apply = 0; apply < 2; apply++) {
 			k_level_cut<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, apply);
+			PROF("level cut");
+		}
 		/* (the cut only settles tokens: chunks counted empty stay so) */
 		k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when,
 								GC_LEVEL_PASSES + 1, b.cleft);
+		PROF("level pass");
 		waves = GC_LEVEL_PASSES + 1;
 		cudaEventRecord(g->ev[EV_LEVELS], st);
 		/* token streams */
 		k_chunk_stat<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.cst);
+		PROF("chunk stat");
 		k_block_scan<<<grid(nb, 64), 64, 0, st>>>(geom, b.cst, b.blk);
+		PROF("block scan");
 		k_chunk_write<<<grid(nc, 128), 128, 0, st>>>(geom, in, b.tok, b.ntok, b.lev, b.cst, b.raw);
+		PROF("chunk write");
 		cudaEventRecord(g->ev[EV_STREAMS], st);
 		/* codec 2 */
 		k_hist<<<(unsigned)(nb * GC_PARTS), 256, 0, st>>>(geom, b.blk, b.raw, b.hist);
+		PROF("hist");
 		k_code<<<grid(nb * GC_PARTS, 32), 32, 0, st>>>(geom, b.blk, b.hist, b.code);
+		PROF("code");
 		const uint64_t warps = nb * GC_PARTS * gm->segmax;
 		k_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes);
+		PROF("lanes");
 		k_layout<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.lanes, b.psz, b.fsz, b.flag);
+		PROF("layout");
 		size_t cb = b.cub_bytes;
 		CU(cub::DeviceScan::ExclusiveSum(b.cub, cb, b.psz, b.soff, (int)nb, st), "scan");
 		cb = b.cub_bytes;
 		CU(cub::DeviceScan::ExclusiveSum(b.cub, cb, b.fsz, b.foff, (int)nb, st), "scan");
 		k_offsets<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.soff, b.foff, b.hoff, b.hlen, b.poff, b.plen,
 						      b.coff, b.clen);
+		PROF("scans, offsets");
 		k_write_meta<<<grid(nb * GC_PARTS, 32), 32, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes, b.stage);
+		PROF("write meta");
 		k_write_raw<<<(unsigned)(nb * GC_PARTS), 256, 0, st>>>(geom, b.blk, b.raw, b.stage);
+		PROF("write raw");
 		k_write_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes, b.stage);
+		PROF("write lanes");
 		cudaEventRecord(g->ev[EV_ENTROPY], st);
 		/* checksums and assembly */
 		if (wlz_gpu_xxh3(in, b.coff, b.clen, b.chash, nb, (uint64_t *)b.xs, st) ||
@@ -708,12 +749,15 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
 			goto out;
 		}
+		PROF("checksums");
 		k_bhead<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.chash, b.phash, b.hdr);
+		PROF("block headers");
 		if (wlz_gpu_xxh3(b.hdr, b.hoff, b.hlen, b.hhash, nb, (uint64_t *)b.xs, st)) {
 			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
 			goto out;
 		}
 		k_assemble<<<(unsigned)nb, 256, 0, st>>>(geom, b.blk, b.hdr, b.hhash, b.stage, d_out);
+		PROF("assemble");
 		/* the index: its digest hashes the content checksums back to back */
 		k_one<<<1, 1, 0, st>>>(b.one_off, b.one_len, 8 * nb);
 		if (wlz_gpu_xxh3((const uint8_t *)b.chash, b.one_off, b.one_len, b.dig, 1, (uint64_t *)b.xs, st)) {
@@ -721,6 +765,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			goto out;
 		}
 		k_index<<<grid(nb, 128), 128, 0, st>>>(geom, b.blk, b.chash, b.dig, b.idx);
+		PROF("index");
 		k_one<<<1, 1, 0, st>>>(b.one_off, b.one_len, 32 + 16 * nb);
 		if (wlz_gpu_xxh3(b.idx, b.one_off, b.one_len, b.ihash, 1, (uint64_t *)b.xs, st)) {
 			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
@@ -728,6 +773,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		}
 		k_tail<<<grid(40 + 16 * nb + 24 + 32, 128), 128, 0, st>>>(geom, b.idx, b.ihash, b.foff, b.fsz, b.head, d_out,
 									 b.size);
+		PROF("index hash, tail");
 		cudaEventRecord(g->ev[EV_END], st);
 		CU(cudaMemcpyAsync(g->pin + PIN_SIZE, b.size, 8, cudaMemcpyDeviceToHost, st), "size");
 		CU(cudaMemcpyAsync(g->pin + PIN_FLAG, b.flag, 4, cudaMemcpyDeviceToHost, st), "flag");
@@ -748,6 +794,11 @@ static wlz_error member_result(wlz_gcctx *g, size_t *size)
 	if (*(uint32_t *)(g->pin + PIN_FLAG))
 		return wlz_fail(WLZ_ERR_INTERNAL, "GPU compression: a payload over its reserve");
 	*size = (size_t)*(uint64_t *)(g->pin + PIN_SIZE);
+	for (int i = 1; i < g->nprof; i++) {
+		float ms = 0;
+		cudaEventElapsedTime(&ms, g->pev[i - 1], g->pev[i]);
+		fprintf(stderr, "gc profile: %-14s %8.3f ms\n", g->pname[i], ms);
+	}
 out:
 	return err;
 }
