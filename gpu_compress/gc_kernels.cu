@@ -49,7 +49,6 @@ struct wlz_gcctx {
 };
 
 /* Pinned area layout. */
-#define PIN_LEFT 0          /* unresolved tokens, u32 */
 #define PIN_SIZE 8          /* member size, u64 */
 #define PIN_FLAG 16         /* layout overflow flag, u32 */
 #define PIN_HEAD 128        /* member header, or a whole empty member */
@@ -895,4 +894,33 @@ wlz_error wlz_gcctx_wait(wlz_gcctx *g)
 		*g->dst_size = w;
 	g->dst_size = NULL;
 	return err;
+}
+
+wlz_error wlz_gpu_compress_batch(wlz_gcctx *g, const wlz_gpu_copts *o, wlz_gpu_citem *items, size_t n,
+				 unsigned flags)
+{
+	const unsigned dev = WLZ_GPU_SRC_DEVICE | WLZ_GPU_DST_DEVICE;
+	if (!g || !o || (!items && n) || ((flags & dev) && (flags & dev) != dev))
+		return wlz_fail(WLZ_ERR_PARAM, "GPU compression: a batch is host to host or device to device");
+	wlz_error first = WLZ_OK;
+	for (size_t i = 0; i < n; i++) {
+		wlz_gpu_citem *it = &items[i];
+		it->dst_size = 0;
+		if (flags & dev) {
+			it->err = wlz_gpu_compress_d2d(g, o, it->dst, it->dst_cap, it->src, it->src_size, &it->dst_size,
+						       NULL);
+			if (!it->err)
+				it->err = wlz_gcctx_wait(g);
+		} else {
+			it->err = wlz_gpu_compress(g, o, it->dst, it->dst_cap, it->src, it->src_size, &it->dst_size);
+		}
+		if (it->err && !first)
+			first = it->err;
+		if (it->err && (flags & WLZ_GPU_STOP_ON_ERROR)) {
+			for (size_t j = i + 1; j < n; j++)  /* not compressed: the stop's error */
+				items[j].err = it->err, items[j].dst_size = 0;
+			break;
+		}
+	}
+	return first;
 }

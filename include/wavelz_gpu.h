@@ -191,6 +191,25 @@ wlz_error wlz_gpu_compress_d2d(wlz_gcctx *g, const wlz_gpu_copts *o, void *d_dst
 			       const void *d_src, size_t src_size, size_t *dst_size, void *stream);
 wlz_error wlz_gcctx_wait(wlz_gcctx *g);
 
+/* Many buffers, each compressed to an archive of its own (a member):
+ * host to host, or with WLZ_GPU_SRC_DEVICE | WLZ_GPU_DST_DEVICE device to
+ * device (each at most 2 GiB; dst_cap at least wlz_gpu_compress_bound).
+ * Each item is judged alone (err, dst_size) unless WLZ_GPU_STOP_ON_ERROR;
+ * returns WLZ_OK when all were compressed, else the first error.  The
+ * items go one after another: small buffers do not share launches yet.
+ * Synchronous. */
+typedef struct wlz_gpu_citem {
+	const void *src;
+	size_t src_size;
+	void *dst;
+	size_t dst_cap;
+	size_t dst_size;     /* out */
+	wlz_error err;       /* out */
+} wlz_gpu_citem;
+#define WLZ_GPU_DST_DEVICE 4u  /* items' dst are device memory */
+wlz_error wlz_gpu_compress_batch(wlz_gcctx *g, const wlz_gpu_copts *o, wlz_gpu_citem *items, size_t n,
+				 unsigned flags);
+
 /* Seconds of the context's last call per stage, on the GPU (read after
  * the call's wait): tables (near and far), find (each position's best
  * match), parse, levels, streams (token streams), entropy (codec 2),

@@ -138,6 +138,52 @@ int main(int argc, char **argv)
 			one(argv[i], real, rn, (opts(&o, 20, depths[d], 1), &o));
 		free(real);
 	}
+	/* a batch: each item's archive equal to its own call's, host to host
+	 * and device to device; an item whose destination is too small fails
+	 * alone */
+	{
+		enum { NB = 12 };
+		wlz_gpu_citem it[NB], dit[NB];
+		uint8_t *src[NB], *one[NB];
+		size_t one_n[NB];
+		void *d_src[NB], *d_dst[NB];
+		opts(&o, 16, 10, 1);
+		for (int i = 0; i < NB; i++) {
+			const size_t sz = i == 3 ? 0 : ((size_t)1 << (8 + i)) + (size_t)i * 977;
+			src[i] = tu_xmalloc(sz + 1);
+			tu_fill(i % TU_KIND_COUNT, src[i], sz, seed + 100 + (uint64_t)i);
+			const size_t cap = wlz_gpu_compress_bound(sz);
+			one[i] = tu_xmalloc(cap);
+			TU_CHECK(wlz_gpu_compress(gc, &o, one[i], cap, src[i], sz, &one_n[i]) == WLZ_OK, "batch item %d alone", i);
+			it[i].src = src[i], it[i].src_size = sz, it[i].dst = tu_xmalloc(cap);
+			it[i].dst_cap = i == 7 ? 10 : cap;
+			d_src[i] = d_dst[i] = NULL;
+			cudaMalloc(&d_src[i], sz + 1);
+			cudaMalloc(&d_dst[i], cap);
+			cudaMemcpy(d_src[i], src[i], sz, cudaMemcpyHostToDevice);
+			dit[i].src = d_src[i], dit[i].src_size = sz, dit[i].dst = d_dst[i], dit[i].dst_cap = cap;
+		}
+		wlz_error e = wlz_gpu_compress_batch(gc, &o, it, NB, 0);
+		TU_CHECK(e == WLZ_ERR_DST_TOO_SMALL, "batch: %s, not the small item's error", wlz_error_name(e));
+		e = wlz_gpu_compress_batch(gc, &o, dit, NB, WLZ_GPU_SRC_DEVICE | WLZ_GPU_DST_DEVICE);
+		TU_CHECK(e == WLZ_OK, "batch d2d: %s (%s)", wlz_error_name(e), wlz_error_detail());
+		for (int i = 0; i < NB; i++) {
+			if (i == 7) {
+				TU_CHECK(it[i].err == WLZ_ERR_DST_TOO_SMALL, "batch item 7: %s", wlz_error_name(it[i].err));
+			} else {
+				TU_CHECK(it[i].err == WLZ_OK && it[i].dst_size == one_n[i] &&
+						 memcmp(it[i].dst, one[i], one_n[i]) == 0,
+					 "batch item %d differs from its own call", i);
+			}
+			uint8_t *back = tu_xmalloc(one_n[i] + 1);
+			TU_CHECK(dit[i].err == WLZ_OK && dit[i].dst_size == one_n[i] &&
+					 cudaMemcpy(back, d_dst[i], one_n[i], cudaMemcpyDeviceToHost) == cudaSuccess &&
+					 memcmp(back, one[i], one_n[i]) == 0,
+				 "batch d2d item %d differs from its own call", i);
+			free(back), free(src[i]), free(one[i]), free(it[i].dst);
+			cudaFree(d_src[i]), cudaFree(d_dst[i]);
+		}
+	}
 	wlz_gcctx_free(gc);
 	wlz_gdctx_free(gd);
 	wlz_dctx_free(cpu);
