@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/huf_len.h"
+#include "common/huf_cluster.h"
 
 #ifdef __CUDACC__
 #define GC_HD __host__ __device__ __forceinline__
@@ -117,11 +117,24 @@ typedef struct gc_blk {
 	uint64_t content_hash, payload_hash;
 } gc_blk;
 
-/* Per part's code: lengths and bit-reversed codes, 256 symbols each. */
+/* A part's code: up to GC_TMAX tables, the table after each symbol,
+ * stored lengths (1 for a one-symbol table), bits written (0 there) and
+ * bit-reversed codes. */
+#define GC_TMAX 16
 typedef struct gc_code {
-	uint8_t len[256];
-	uint16_t code[256];
+	uint8_t T;
+	uint8_t next[256];
+	uint8_t len[GC_TMAX][256];
+	uint8_t bits[GC_TMAX][256];
+	uint16_t code[GC_TMAX][256];
 } gc_code;
+
+/* gc_part_code's scratch, in memory rather than on a GPU thread's stack. */
+typedef struct gc_code_work {
+	wlz_huf_cluster_work cw;
+	uint64_t tot[WLZ_HUF_NCTX];
+	uint8_t lc[GC_TMAX][256];
+} gc_code_work;
 
 /* Offsets of the raw streams in a block's raw area. */
 GC_HD uint64_t gc_raw_cmd(const gc_geom *g) { (void)g; return 0; }
@@ -598,18 +611,44 @@ GC_HD void gc_chunk_write(const gc_geom *g, const uint8_t *in, const gc_tok *tok
 
 /* ------------------------------------------------------------ codec 2 */
 
-/* Part p of block b from its histogram: kind, present symbols, code. */
-GC_HD void gc_part_code(const uint32_t *hist, gc_part *pt, gc_code *code)
+/* Whether symbol j of a part of n symbols starts a lane. */
+GC_HD int gc_lane_start(uint32_t n, uint32_t j)
 {
-	uint8_t sym[256];
-	uint32_t cnt[256];
+	const uint32_t s0 = j >> GC_SEG_LOG << GC_SEG_LOG;
+	const uint32_t m = n - s0 < ((uint32_t)1 << GC_SEG_LOG) ? n - s0 : (uint32_t)1 << GC_SEG_LOG;
+	const uint32_t q = (m + GC_LANES - 1) / GC_LANES;
+	return (j - s0) % q == 0;
+}
+
+/* The context of symbol j of a part of n symbols at src, for the counts
+ * cnt[c][s] of symbol s after context c: the previous symbol of its lane,
+ * or WLZ_HUF_START for a lane's first (a lane starts in table 0). */
+GC_HD unsigned gc_context(const uint8_t *src, uint32_t n, uint32_t j)
+{
+	return gc_lane_start(n, j) ? WLZ_HUF_START : src[j - 1];
+}
+
+/* Part pt's code from its context counts cnt[257][256] (w: scratch): kind, present symbols, and one table or up to
+ * GC_TMAX chosen by the previous symbol (the CPU encoder's clustering,
+ * common/huf_cluster.h), whichever codes smaller with its header. */
+GC_HD void gc_part_code(const uint32_t (*cnt)[256], gc_part *pt, gc_code *code, gc_code_work *w)
+{
+	uint32_t all[256];
+	uint64_t *tot = w->tot;
 	unsigned k = 0;
-	for (unsigned i = 0; i < 256; i++) {
-		code->len[i] = 0;
-		code->code[i] = 0;
-		if (hist[i])
-			cnt[k] = hist[i], sym[k++] = (uint8_t)i;
+	for (unsigned s = 0; s < 256; s++)
+		all[s] = 0;
+	for (unsigned c = 0; c < WLZ_HUF_NCTX; c++) {
+		uint64_t t = 0;
+		for (unsigned s = 0; s < 256; s++)
+			t += cnt[c][s], all[s] += cnt[c][s];
+		tot[c] = t;
 	}
+	for (unsigned s = 0; s < 256; s++) {
+		k += all[s] != 0;
+		code->next[s] = 0;
+	}
+	code->T = 1;
 	pt->k = (uint16_t)k;
 	if (pt->n == 0) {
 		pt->kind = GC_EMPTY;
@@ -623,32 +662,64 @@ GC_HD void gc_part_code(const uint32_t *hist, gc_part *pt, gc_code *code)
 		pt->kind = GC_RAW;
 		return;
 	}
-	uint8_t l[256];
-	if (!wlz_huf_code_lengths(cnt, k, l)) {
-		pt->kind = GC_RAW;
-		return;
-	}
-	for (unsigned i = 0; i < k; i++)
-		code->len[sym[i]] = l[i];
-	/* canonical codes by (length, symbol), stored bit-reversed: the first
-	 * bit read is a lane's lowest */
-	uint32_t next = 0;
-	unsigned prevlen = 0;
-	int first = 1;
-	for (unsigned L = 1; L <= GC_MAXBITS; L++)
-		for (unsigned i = 0; i < 256; i++) {
-			if (code->len[i] != L)
-				continue;
-			if (first)
-				next = 0, first = 0;
-			else
-				next = (next + 1) << (L - prevlen);
-			prevlen = L;
-			uint32_t r = 0;
-			for (unsigned j = 0; j < L; j++)
-				r |= ((next >> j) & 1) << (L - 1 - j);
-			code->code[i] = (uint16_t)r;
+	uint64_t bits = wlz_huf_build_table(all, code->len[0]);
+	unsigned T = 1;
+	/* up to a table per 2048 symbols, as the CPU encoder's literals */
+	const unsigned want = pt->n / 2048 < GC_TMAX ? pt->n / 2048 : GC_TMAX;
+	if (want > 1) {
+		uint8_t grp[WLZ_HUF_NCTX];
+		for (unsigned c = 0; c < WLZ_HUF_NCTX; c++)
+			grp[c] = 0;
+		const unsigned tc = wlz_huf_cluster(cnt, tot, want, grp, &w->cw);
+		uint8_t(*lc)[256] = w->lc;
+		uint64_t bc = 0;
+		for (unsigned t = 0; t < tc; t++) {
+			uint32_t h[256];
+			for (unsigned s = 0; s < 256; s++)
+				h[s] = 0;
+			for (unsigned c = 0; c < WLZ_HUF_NCTX; c++)
+				if (tot[c] && grp[c] == t)
+					for (unsigned s = 0; s < 256; s++)
+						h[s] += cnt[c][s];
+			bc += wlz_huf_build_table(h, lc[t]);
 		}
+		if (tc > 1 && bc + 4 * (uint64_t)k * (tc + 1) < bits + 4 * (uint64_t)k) {
+			T = tc;
+			for (unsigned t = 0; t < tc; t++)
+				for (unsigned s = 0; s < 256; s++)
+					code->len[t][s] = lc[t][s];
+			for (unsigned s = 0; s < 256; s++)
+				code->next[s] = grp[s];
+		}
+	}
+	code->T = (uint8_t)T;
+	for (unsigned t = 0; t < T; t++) {
+		unsigned kt = 0;
+		for (unsigned s = 0; s < 256; s++)
+			kt += code->len[t][s] != 0;
+		/* canonical codes by (length, symbol), stored bit-reversed: the
+		 * first bit read is a lane's lowest; a one-symbol table codes
+		 * its symbol in no bits */
+		uint32_t next = 0;
+		unsigned prevlen = 0;
+		int first = 1;
+		for (unsigned s = 0; s < 256; s++)
+			code->bits[t][s] = kt == 1 ? 0 : code->len[t][s], code->code[t][s] = 0;
+		for (unsigned L = 1; L <= GC_MAXBITS && kt > 1; L++)
+			for (unsigned s = 0; s < 256; s++) {
+				if (code->len[t][s] != L)
+					continue;
+				if (first)
+					next = 0, first = 0;
+				else
+					next = (next + 1) << (L - prevlen);
+				prevlen = L;
+				uint32_t r = 0;
+				for (unsigned j = 0; j < L; j++)
+					r |= ((next >> j) & 1) << (L - 1 - j);
+				code->code[t][s] = (uint16_t)r;
+			}
+	}
 	pt->kind = GC_HUF;
 }
 
@@ -663,8 +734,12 @@ GC_HD uint32_t gc_lane_bytes(const uint8_t *src, uint32_t n, const gc_code *code
 	const uint32_t q = gc_lane_q(m);
 	const uint32_t a = l * q < m ? l * q : m, e = (l + 1) * q < m ? (l + 1) * q : m;
 	uint64_t bits = 0;
-	for (uint32_t i = a; i < e; i++)
-		bits += code->len[src[s0 + i]];
+	unsigned t = 0;
+	for (uint32_t i = a; i < e; i++) {
+		const uint8_t s = src[s0 + i];
+		bits += code->bits[t][s];
+		t = code->next[s];
+	}
 	return (uint32_t)((bits + 7) / 8);
 }
 
@@ -676,11 +751,12 @@ GC_HD void gc_lane_write(const uint8_t *src, uint32_t n, const gc_code *code, ui
 	const uint32_t q = gc_lane_q(m);
 	const uint32_t a = l * q < m ? l * q : m, e = (l + 1) * q < m ? (l + 1) * q : m;
 	uint64_t acc = 0;
-	unsigned nb = 0;
+	unsigned nb = 0, t = 0;
 	for (uint32_t i = a; i < e; i++) {
 		const uint8_t s = src[s0 + i];
-		acc |= (uint64_t)code->code[s] << nb;
-		nb += code->len[s];
+		acc |= (uint64_t)code->code[t][s] << nb;
+		nb += code->bits[t][s];
+		t = code->next[s];
 		while (nb >= 8) {
 			*dst++ = (uint8_t)acc;
 			acc >>= 8;
@@ -692,31 +768,46 @@ GC_HD void gc_lane_write(const uint8_t *src, uint32_t n, const gc_code *code, ui
 }
 
 /* Bytes of a huf body before its segments. */
-GC_HD uint32_t gc_huf_prelude(unsigned k, uint32_t G) { return 2 + 32 + (k + 1) / 2 + 4 * G; }
+GC_HD uint32_t gc_huf_prelude(unsigned k, unsigned T, uint32_t G)
+{
+	return 2 + 32 + (k * (T > 1 ? T + 1 : 1) + 1) / 2 + 4 * G;
+}
 
-/* Writes a huf body's prelude: seg_log, one table, bitmap, lengths, and
- * the G segment sizes (from seg[] sizes, each the segment's bytes). */
+/* Writes a huf body's prelude: seg_log, the tables, bitmap, next tables
+ * and lengths, and the G segment sizes segsz[]. */
 GC_HD uint8_t *gc_huf_prelude_write(uint8_t *p, const gc_code *code, const uint32_t *segsz, uint32_t G)
 {
 	*p++ = GC_SEG_LOG;
-	*p++ = 1;
+	*p++ = code->T;
+	uint8_t present[256];
+	for (unsigned s = 0; s < 256; s++) {
+		present[s] = 0;
+		for (unsigned t = 0; t < code->T; t++)
+			present[s] |= code->len[t][s] != 0;
+	}
 	for (unsigned i = 0; i < 32; i++) {
 		uint8_t m = 0;
 		for (unsigned j = 0; j < 8; j++)
-			m |= (uint8_t)((code->len[i * 8 + j] != 0) << j);
+			m |= (uint8_t)(present[i * 8 + j] << j);
 		*p++ = m;
 	}
 	unsigned half = 0;
 	uint8_t acc = 0;
-	for (unsigned i = 0; i < 256; i++) {
-		if (!code->len[i])
+	for (unsigned t = 0; t <= code->T; t++) {
+		/* round 0: next tables (only with more than one); then lengths */
+		if (t == 0 && code->T == 1)
 			continue;
-		if (!half) {
-			acc = code->len[i];
-			half = 1;
-		} else {
-			*p++ = (uint8_t)(acc | code->len[i] << 4);
-			half = 0;
+		for (unsigned s = 0; s < 256; s++) {
+			if (!present[s])
+				continue;
+			const uint8_t v = t == 0 ? code->next[s] : code->len[t - 1][s];
+			if (!half) {
+				acc = v;
+				half = 1;
+			} else {
+				*p++ = (uint8_t)(acc | v << 4);
+				half = 0;
+			}
 		}
 	}
 	if (half)

@@ -234,30 +234,29 @@ __global__ void k_chunk_write(gc_geom g, const uint8_t *in, const gc_tok *tok, c
 		gc_chunk_write(&g, in, tok, ntok, lev, cst, c, raw);
 }
 
-/* One CTA a (block, part): its byte histogram. */
+/* One CTA a (block, part): its context counts (gc_context), zeroed first. */
 __global__ void k_hist(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint32_t *hist)
 {
-	__shared__ uint32_t h[256];
 	const uint64_t b = blockIdx.x / GC_PARTS;
 	const unsigned i = blockIdx.x % GC_PARTS;
 	const gc_part *pt = &blk[b].part[i];
-	for (unsigned s = threadIdx.x; s < 256; s += blockDim.x)
+	uint32_t *h = hist + (uint64_t)blockIdx.x * WLZ_HUF_NCTX * 256;
+	for (unsigned s = threadIdx.x; s < WLZ_HUF_NCTX * 256; s += blockDim.x)
 		h[s] = 0;
 	__syncthreads();
 	const uint8_t *src = raw + b * g.raw_stride + pt->src;
 	for (uint32_t j = threadIdx.x; j < pt->n; j += blockDim.x)
-		atomicAdd(&h[src[j]], 1u);
-	__syncthreads();
-	for (unsigned s = threadIdx.x; s < 256; s += blockDim.x)
-		hist[(uint64_t)blockIdx.x * 256 + s] = h[s];
+		atomicAdd(&h[gc_context(src, pt->n, j) * 256 + src[j]], 1u);
 }
 
-__global__ void k_code(gc_geom g, gc_blk *blk, const uint32_t *hist, gc_code *code)
+/* A thread a part: its tables (the clustering runs on one thread). */
+__global__ void k_code(gc_geom g, gc_blk *blk, const uint32_t *hist, gc_code *code, gc_code_work *work)
 {
 	const uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (u >= g.nblocks * GC_PARTS)
 		return;
-	gc_part_code(hist + u * 256, &blk[u / GC_PARTS].part[u % GC_PARTS], &code[u]);
+	gc_part_code((const uint32_t(*)[256])(hist + u * WLZ_HUF_NCTX * 256), &blk[u / GC_PARTS].part[u % GC_PARTS],
+		     &code[u], &work[u]);
 }
 
 /* One warp a (block, part, segment), a lane a thread: lane byte counts. */
@@ -285,8 +284,8 @@ GC_HD uint32_t seg_size(const uint32_t *lanes)
 }
 
 /* One thread a block: huf body sizes, codecs, payload size. */
-__global__ void k_layout(gc_geom g, gc_blk *blk, const uint32_t *lanes, uint64_t *psz, uint64_t *fsz,
-			 uint32_t *flag)
+__global__ void k_layout(gc_geom g, gc_blk *blk, const gc_code *code, const uint32_t *lanes, uint64_t *psz,
+			 uint64_t *fsz, uint32_t *flag)
 {
 	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (b >= g.nblocks)
@@ -297,7 +296,7 @@ __global__ void k_layout(gc_geom g, gc_blk *blk, const uint32_t *lanes, uint64_t
 		if (pt->kind != GC_HUF)
 			continue;
 		const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
-		uint32_t c = gc_huf_prelude(pt->k, G);
+		uint32_t c = gc_huf_prelude(pt->k, code[b * GC_PARTS + i].T, G);
 		for (uint32_t s = 0; s < G; s++)
 			c += seg_size(lanes + ((b * GC_PARTS + i) * g.segmax + s) * 32);
 		pt->c = c;
@@ -388,7 +387,7 @@ __global__ void k_write_lanes(gc_geom g, const gc_blk *blk, const uint8_t *raw, 
 		before += seg_size(ls + s * 32);
 	for (int o = 16; o; o >>= 1)
 		before += __shfl_xor_sync(0xffffffffu, before, o);
-	uint8_t *seg = stage + k->stage + pt->dst + gc_huf_prelude(pt->k, G) + before;
+	uint8_t *seg = stage + k->stage + pt->dst + gc_huf_prelude(pt->k, code[u].T, G) + before;
 	const uint32_t mine = ls[sg * 32 + l];
 	uint32_t at = mine;
 	for (int o = 1; o < 32; o <<= 1) {
@@ -553,6 +552,7 @@ struct bufs {
 	gc_cstat *cst;
 	gc_blk *blk;
 	gc_code *code;
+	gc_code_work *work;
 	uint64_t *psz, *soff, *fsz, *foff, *hoff, *hlen, *poff, *plen, *coff, *clen, *chash, *phash, *hhash, *dig,
 		*ihash, *one_off, *one_len, *size;
 	uint8_t *xs;
@@ -582,7 +582,8 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	TAKE(cst, gc_cstat, nc);
 	TAKE(blk, gc_blk, nb);
 	TAKE(raw, uint8_t, nb * g->raw_stride);
-	TAKE(hist, uint32_t, nb * GC_PARTS * 256);
+	TAKE(hist, uint32_t, nb * GC_PARTS * WLZ_HUF_NCTX * 256);
+	TAKE(work, gc_code_work, nb * GC_PARTS);
 	TAKE(code, gc_code, nb * GC_PARTS);
 	TAKE(lanes, uint32_t, nb * GC_PARTS * g->segmax * 32);
 	TAKE(stage, uint8_t, g->n + g->n / 4 + 16 * nb + 64);
@@ -721,12 +722,12 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		/* codec 2 */
 		k_hist<<<(unsigned)(nb * GC_PARTS), 256, 0, st>>>(geom, b.blk, b.raw, b.hist);
 		PROF("hist");
-		k_code<<<grid(nb * GC_PARTS, 32), 32, 0, st>>>(geom, b.blk, b.hist, b.code);
+		k_code<<<grid(nb * GC_PARTS, 32), 32, 0, st>>>(geom, b.blk, b.hist, b.code, b.work);
 		PROF("code");
 		const uint64_t warps = nb * GC_PARTS * gm->segmax;
 		k_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes);
 		PROF("lanes");
-		k_layout<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.lanes, b.psz, b.fsz, b.flag);
+		k_layout<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.code, b.lanes, b.psz, b.fsz, b.flag);
 		PROF("layout");
 		size_t cb = b.cub_bytes;
 		CU(cub::DeviceScan::ExclusiveSum(b.cub, cb, b.psz, b.soff, (int)nb, st), "scan");

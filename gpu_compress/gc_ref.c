@@ -19,12 +19,13 @@ typedef struct ref {
 	gc_cstat *cst;
 	gc_blk *blk;
 	gc_code *code;
+	gc_code_work *work;
 } ref;
 
 static void ref_free(ref *r)
 {
 	free(r->near), free(r->bdist), free(r->far), free(r->ntok), free(r->hist), free(r->tok);
-	free(r->lev), free(r->map), free(r->when), free(r->raw), free(r->pay), free(r->cst), free(r->blk), free(r->code);
+	free(r->lev), free(r->map), free(r->when), free(r->raw), free(r->pay), free(r->cst), free(r->blk), free(r->code), free(r->work);
 }
 
 static void ref_near(ref *r, const uint8_t *in)
@@ -93,13 +94,14 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	r.cst = calloc(nc + 1, sizeof(gc_cstat));
 	r.blk = calloc(nb + 1, sizeof(gc_blk));
 	r.raw = malloc(nb * g->raw_stride + 1);
-	r.hist = malloc(256 * sizeof(uint32_t));
+	r.hist = malloc(WLZ_HUF_NCTX * 256 * sizeof(uint32_t));
+	r.work = malloc(sizeof(gc_code_work));
 	r.code = malloc(GC_PARTS * sizeof(gc_code));
 	r.pay = malloc(wlz_gc_member_bound((uint64_t)1 << g->block_log, g->block_log));
 	uint64_t *boff = malloc((nb + 1) * sizeof(uint64_t)), *bhash = malloc((nb + 1) * sizeof(uint64_t));
 	uint32_t *segsz = malloc((g->segmax + 1) * sizeof(uint32_t));
 	if (!r.near || !r.bdist || !r.far || !r.ntok || !r.tok || !r.lev || !r.map || !r.when || !r.cst || !r.blk || !r.raw || !r.hist ||
-	    !r.code || !r.pay || !boff || !bhash || !segsz) {
+	    !r.code || !r.work || !r.pay || !boff || !bhash || !segsz) {
 		e = wlz_fail(WLZ_ERR_NOMEM, "GPU compression reference: out of memory");
 		goto done;
 	}
@@ -143,14 +145,14 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 		gc_block_parts(g, blk);
 		for (unsigned i = 0; i < GC_PARTS; i++) {
 			gc_part *pt = &blk->part[i];
-			memset(r.hist, 0, 256 * sizeof(uint32_t));
+			memset(r.hist, 0, WLZ_HUF_NCTX * 256 * sizeof(uint32_t));
 			for (uint32_t j = 0; j < pt->n; j++)
-				r.hist[raw[pt->src + j]]++;
-			gc_part_code(r.hist, pt, &r.code[i]);
+				r.hist[gc_context(raw + pt->src, pt->n, j) * 256 + raw[pt->src + j]]++;
+			gc_part_code((const uint32_t(*)[256])r.hist, pt, &r.code[i], r.work);
 			if (pt->kind != GC_HUF)
 				continue;
 			const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
-			uint32_t c = gc_huf_prelude(pt->k, G);
+			uint32_t c = gc_huf_prelude(pt->k, r.code[i].T, G);
 			for (uint32_t s = 0; s < G; s++) {
 				c += 2 * (GC_LANES - 1);
 				for (unsigned l = 0; l < GC_LANES; l++)
@@ -174,7 +176,7 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 			} else {
 				const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
 				uint32_t lane[GC_LANES];
-				uint8_t *q = d + gc_huf_prelude(pt->k, G);
+				uint8_t *q = d + gc_huf_prelude(pt->k, r.code[i].T, G);
 				for (uint32_t sg = 0; sg < G; sg++) {
 					uint32_t tot = 2 * (GC_LANES - 1);
 					for (unsigned l = 0; l < GC_LANES; l++)
