@@ -51,6 +51,9 @@
 #define GC_FK 12             /* far finder: bytes hashed */
 #define GC_FAR_EMPTY 0xFFFFFFFFu
 #define GC_FIND_MAX 64       /* finder: longest match measured; the parse goes on */
+#ifndef GC_LAZY_MARGIN
+#define GC_LAZY_MARGIN 4     /* parse: score a match one symbol on must beat by */
+#endif
 #define GC_MAXBITS WLZ_HUF_LEN_MAX
 #define GC_SEG_LOG 14        /* codec 2: symbols a segment */
 #define GC_LANES 32
@@ -286,6 +289,36 @@ GC_HD void gc_find_pos(const gc_geom *g, const uint8_t *in, const uint32_t *far,
 	*dist = best_d;
 }
 
+/* The best match at p: the found one or the repeat offset; its score
+ * (0 and *len 0: none). */
+GC_HD int32_t gc_best_at(const gc_geom *g, const uint8_t *in, const uint16_t *blen, const uint32_t *bdist, uint64_t p,
+			 uint64_t ce, uint32_t prev, uint32_t *len, uint32_t *dist)
+{
+	const uint32_t S = g->sym;
+	uint32_t best_len = 0, best_d = 0;
+	int32_t best_sc = 0;
+	if (prev && prev <= p) {
+		uint32_t l = gc_match_len(in, p, p - prev, (uint32_t)(ce - p));
+		l -= l % S;
+		if (gc_worth(l, prev, prev, S))
+			best_len = l, best_d = prev, best_sc = gc_score(l, prev, prev);
+	}
+	if (blen[p] && bdist[p] != prev) {
+		uint32_t l = blen[p];
+		const uint32_t d = bdist[p];
+		if (l == GC_FIND_MAX) {  /* the finder stops there; the match may go on */
+			l = gc_match_len(in, p, p - d, (uint32_t)(ce - p));
+			l -= l % S;
+		}
+		const int32_t sc = gc_score(l, d, prev);
+		if (sc > best_sc)
+			best_sc = sc, best_len = l, best_d = d;
+	}
+	*len = best_len;
+	*dist = best_d;
+	return best_sc;
+}
+
 /* Parses chunk c into tok[c * cap ...] from every position's best match
  * (blen, bdist) and the repeat offset; returns the number of tokens. */
 GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_t *blen, const uint32_t *bdist,
@@ -299,27 +332,19 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 	uint64_t p = cs, lit0 = cs;
 	while (p + 4 <= ce) {
 		uint32_t best_len = 0, best_d = 0;
-		int32_t best_sc = 0;
-		if (prev && prev <= p) {
-			uint32_t l = gc_match_len(in, p, p - prev, (uint32_t)(ce - p));
-			l -= l % S;
-			if (gc_worth(l, prev, prev, S))
-				best_len = l, best_d = prev, best_sc = gc_score(l, prev, prev);
-		}
-		if (blen[p] && bdist[p] != prev) {
-			uint32_t l = blen[p];
-			const uint32_t d = bdist[p];
-			if (l == GC_FIND_MAX) {  /* the finder stops there; the match may go on */
-				l = gc_match_len(in, p, p - d, (uint32_t)(ce - p));
-				l -= l % S;
-			}
-			const int32_t sc = gc_score(l, d, prev);
-			if (sc > best_sc)
-				best_sc = sc, best_len = l, best_d = d;
-		}
+		int32_t best_sc = gc_best_at(g, in, blen, bdist, p, ce, prev, &best_len, &best_d);
 		if (!best_len) {
 			p += S;
 			continue;
+		}
+		/* One step lazy: a better match one symbol on wins. */
+		if (p + S + 4 <= ce && best_len < GC_FIND_MAX) {
+			uint32_t l2 = 0, d2 = 0;
+			const int32_t sc2 = gc_best_at(g, in, blen, bdist, p + S, ce, prev, &l2, &d2);
+			if (l2 && sc2 > best_sc + GC_LAZY_MARGIN) {
+				p += S;
+				continue;
+			}
 		}
 		/* Into the literals before it, which a far anchor or a near entry
 		 * from an earlier tile can skip. */
