@@ -206,9 +206,11 @@ GC_HD unsigned gc_len_bytes(uint32_t lit, uint32_t mlen)
 
 /* ------------------------------------------------------------ parse */
 
-/* Shortest match worth an offset of k low bytes: a FASTQ base costs about
- * 2 bits as a literal, so far offsets must buy long matches. */
-GC_HD uint32_t gc_min_match(unsigned k) { return 4 + 2 * k; }
+/* Shortest match worth an offset of k low bytes: with tables chosen by the
+ * previous byte a literal costs a few bits (a FASTQ base about 2), so a
+ * match must be long to pay for its offset (6 + 2k measured best of the
+ * forms tried on Illumina and gcide: bench/host/issue17-gpu-compress.md). */
+GC_HD uint32_t gc_min_match(unsigned k) { return 6 + 2 * k; }
 
 /* Bytes in[p..] and in[s..] (s < p) have in common, at most max; p + max
  * never passes the input's end.  On the GPU four bytes at a time, from
