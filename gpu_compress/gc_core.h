@@ -48,7 +48,8 @@
 
 #define GC_TILE 256          /* near finder: positions looked up before inserted */
 #define GC_NEAR_KEEP 60000u  /* near finder: an entry stays until this old (short chains) */
-#define GC_FK 12             /* far finder: bytes hashed */
+#define GC_FK 12             /* far finder: bytes hashed (short keys) */
+#define GC_FK_LONG 16        /* far finder: bytes hashed (long keys) */
 #define GC_FAR_EMPTY 0xFFFFFFFFu
 #define GC_FIND_MAX 64       /* finder: longest match measured; the parse goes on */
 #ifndef GC_LAZY_MARGIN
@@ -158,17 +159,27 @@ GC_HD uint64_t gc_rd64(const uint8_t *p) { return (uint64_t)gc_rd32(p) | (uint64
 
 GC_HD uint32_t gc_hash_near(const uint8_t *p, unsigned bits) { return (gc_rd32(p) * 2654435761u) >> (32 - bits); }
 
-/* The far table's bucket for position p, or -1 when p is not an anchor. */
-GC_HD int64_t gc_far_key(const uint8_t *p, unsigned bits)
+/* Far table t's bucket for position p, or -1 when p is not its anchor:
+ * table 0 keys GC_FK bytes (text repeats short phrases), table 1 (the
+ * second half of the table) GC_FK_LONG (FASTQ reads overlap over long
+ * runs, where a longer key finds the right earlier read). */
+GC_HD int64_t gc_far_key(const uint8_t *p, unsigned bits, unsigned t)
 {
-	uint64_t x = gc_rd64(p) * 0x9E3779B97F4A7C15ull + (uint64_t)gc_rd32(p + 8);
+	uint64_t x = gc_rd64(p) * 0x9E3779B97F4A7C15ull;
+	if (t)
+		x += gc_rd64(p + 8) * 0xC2B2AE3D27D4EB4Full;
+	else
+		x += (uint64_t)gc_rd32(p + 8);
 	x ^= x >> 29;
 	x *= 0xBF58476D1CE4E5B9ull;
 	x ^= x >> 32;
 	if (x & 3)
 		return -1;
-	return (int64_t)(x >> (64 - bits));
+	return (int64_t)(x >> (64 - bits)) + ((int64_t)t << bits);
 }
+
+/* Bytes far table t's key reads. */
+GC_HD unsigned gc_far_len(unsigned t) { return t ? GC_FK_LONG : GC_FK; }
 
 GC_HD unsigned gc_varint_len(uint64_t v)
 {
@@ -261,18 +272,21 @@ GC_HD void gc_find_pos(const gc_geom *g, const uint8_t *in, const uint32_t *far,
 	const uint32_t S = g->sym;
 	const uint64_t ce = ((p >> g->chunk_log) + 1) << g->chunk_log;
 	const uint64_t end = ce < g->n ? ce : g->n;
-	uint32_t cand[3], nc = 0;
+	uint32_t cand[4], nc = 0;
 	const uint32_t nd = *len;
 	if (p >= S)
 		cand[nc++] = S;
 	if (nd && nd != S)
 		cand[nc++] = nd;
-	if (p + GC_FK <= g->n) {
-		const int64_t h = gc_far_key(in + p, g->far_log);
-		const uint32_t q = h < 0 ? GC_FAR_EMPTY : far[h];
-		if (q != GC_FAR_EMPTY && q < p && p - q <= g->window && p - q != S && p - q != nd)
-			cand[nc++] = (uint32_t)(p - q);
-	}
+	/* the long key first: where both reach the finder's limit, it wins */
+	for (unsigned t = 2; t-- > 0;)
+		if (p + gc_far_len(t) <= g->n) {
+			const int64_t h = gc_far_key(in + p, g->far_log, t);
+			const uint32_t q = h < 0 ? GC_FAR_EMPTY : far[h];
+			if (q != GC_FAR_EMPTY && q < p && p - q <= g->window && p - q != S && p - q != nd &&
+			    (nc < 3 || p - q != cand[nc - 1]))
+				cand[nc++] = (uint32_t)(p - q);
+		}
 	uint32_t best_len = 0, best_d = 0;
 	int32_t best_sc = 0;
 	if (p + 4 <= end)

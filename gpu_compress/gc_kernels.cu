@@ -87,11 +87,12 @@ __global__ void k_near(gc_geom g, const uint8_t *in, uint16_t *near)
 __global__ void k_far(gc_geom g, const uint8_t *in, uint32_t *far)
 {
 	const uint64_t p = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) * g.sym;
-	if (p + GC_FK > g.n)
-		return;
-	const int64_t k = gc_far_key(in + p, g.far_log);
-	if (k >= 0)
-		atomicMin(&far[k], (uint32_t)p);
+	for (unsigned t = 0; t < 2; t++)
+		if (p + gc_far_len(t) <= g.n) {
+			const int64_t k = gc_far_key(in + p, g.far_log, t);
+			if (k >= 0)
+				atomicMin(&far[k], (uint32_t)p);
+		}
 }
 
 __global__ void k_find(gc_geom g, const uint8_t *in, const uint32_t *far, uint16_t *near, uint32_t *bdist)
@@ -572,7 +573,7 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	const uint64_t nb = g->nblocks + 1, nc = g->nchunks + 1;
 	TAKE(near, uint16_t, g->n + 16);
 	TAKE(bdist, uint32_t, g->n + 16);
-	TAKE(far, uint32_t, (uint64_t)1 << g->far_log);
+	TAKE(far, uint32_t, (uint64_t)2 << g->far_log);
 	TAKE(ntok, uint32_t, nc);
 	TAKE(tok, gc_tok, nc * g->cap);
 	TAKE(lev, uint8_t, nc * g->cap);
@@ -683,7 +684,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			CU(cudaMemsetAsync(b.near, 0, 2 * n, st), "near");
 		k_near<<<(unsigned)nb, GC_TILE, sizeof(uint32_t) << gm->near_log, st>>>(geom, in, b.near);
 		PROF("near");
-		CU(cudaMemsetAsync(b.far, 0xFF, sizeof(uint32_t) << gm->far_log, st), "far");
+		CU(cudaMemsetAsync(b.far, 0xFF, sizeof(uint32_t) << (gm->far_log + 1), st), "far");
 		k_far<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far);
 		PROF("far");
 		cudaEventRecord(g->ev[EV_TABLES], st);

@@ -65,12 +65,13 @@ static void ref_near(ref *r, const uint8_t *in)
 static void ref_far(ref *r, const uint8_t *in)
 {
 	const gc_geom *g = &r->g;
-	memset(r->far, 0xFF, sizeof(uint32_t) << g->far_log);
-	for (uint64_t p = 0; p + GC_FK <= g->n; p += g->sym) {
-		const int64_t k = gc_far_key(in + p, g->far_log);
-		if (k >= 0 && r->far[k] == GC_FAR_EMPTY)
-			r->far[k] = (uint32_t)p;
-	}
+	memset(r->far, 0xFF, sizeof(uint32_t) << (g->far_log + 1));
+	for (unsigned t = 0; t < 2; t++)
+		for (uint64_t p = 0; p + gc_far_len(t) <= g->n; p += g->sym) {
+			const int64_t k = gc_far_key(in + p, g->far_log, t);
+			if (k >= 0 && r->far[k] == GC_FAR_EMPTY)
+				r->far[k] = (uint32_t)p;
+		}
 }
 
 static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, const uint8_t *in, uint64_t n,
@@ -85,7 +86,7 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	const uint64_t nb = g->nblocks, nc = g->nchunks;
 	r.near = calloc(n + 1, sizeof(uint16_t));
 	r.bdist = calloc(n + 1, sizeof(uint32_t));
-	r.far = malloc(sizeof(uint32_t) << g->far_log);
+	r.far = malloc(sizeof(uint32_t) << (g->far_log + 1));
 	r.ntok = calloc(nc + 1, sizeof(uint32_t));
 	r.tok = malloc((nc * g->cap + 1) * sizeof(gc_tok));
 	r.lev = malloc(nc * g->cap + 1);
