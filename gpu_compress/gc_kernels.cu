@@ -54,6 +54,9 @@ struct wlz_gcctx {
 #define PIN_HEAD 128        /* member header, or a whole empty member */
 #define PIN_BYTES 256
 
+/* Parts whose counts and clustering scratch are held at once. */
+#define GC_CODE_BATCH 1024
+
 /* ------------------------------------------------------------ kernels */
 
 /* One CTA a block, tile by tile: look up, then insert where the entry the
@@ -236,10 +239,11 @@ __global__ void k_chunk_write(gc_geom g, const uint8_t *in, const gc_tok *tok, c
 }
 
 /* One CTA a (block, part): its context counts (gc_context), zeroed first. */
-__global__ void k_hist(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint32_t *hist)
+__global__ void k_hist(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint32_t *hist, uint64_t u0)
 {
-	const uint64_t b = blockIdx.x / GC_PARTS;
-	const unsigned i = blockIdx.x % GC_PARTS;
+	const uint64_t u = u0 + blockIdx.x;
+	const uint64_t b = u / GC_PARTS;
+	const unsigned i = (unsigned)(u % GC_PARTS);
 	const gc_part *pt = &blk[b].part[i];
 	uint32_t *h = hist + (uint64_t)blockIdx.x * WLZ_HUF_NCTX * 256;
 	for (unsigned s = threadIdx.x; s < WLZ_HUF_NCTX * 256; s += blockDim.x)
@@ -250,14 +254,17 @@ __global__ void k_hist(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint32_
 		atomicAdd(&h[gc_context(src, pt->n, j) * 256 + src[j]], 1u);
 }
 
-/* A thread a part: its tables (the clustering runs on one thread). */
-__global__ void k_code(gc_geom g, gc_blk *blk, const uint32_t *hist, gc_code *code, gc_code_work *work)
+/* A thread a part (parts u0 .. u0 + n - 1, their counts and scratch at
+ * index u - u0): its tables (the clustering runs on one thread). */
+__global__ void k_code(gc_geom g, gc_blk *blk, const uint32_t *hist, gc_code *code, gc_code_work *work, uint64_t u0,
+		       uint64_t n)
 {
-	const uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (u >= g.nblocks * GC_PARTS)
+	const uint64_t x = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (x >= n)
 		return;
-	gc_part_code((const uint32_t(*)[256])(hist + u * WLZ_HUF_NCTX * 256), &blk[u / GC_PARTS].part[u % GC_PARTS],
-		     &code[u], &work[u]);
+	const uint64_t u = u0 + x;
+	gc_part_code((const uint32_t(*)[256])(hist + x * WLZ_HUF_NCTX * 256), &blk[u / GC_PARTS].part[u % GC_PARTS],
+		     &code[u], &work[x]);
 }
 
 /* One warp a (block, part, segment), a lane a thread: lane byte counts. */
@@ -583,8 +590,8 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	TAKE(cst, gc_cstat, nc);
 	TAKE(blk, gc_blk, nb);
 	TAKE(raw, uint8_t, nb * g->raw_stride);
-	TAKE(hist, uint32_t, nb * GC_PARTS * WLZ_HUF_NCTX * 256);
-	TAKE(work, gc_code_work, nb * GC_PARTS);
+	TAKE(hist, uint32_t, GC_CODE_BATCH * WLZ_HUF_NCTX * 256);
+	TAKE(work, gc_code_work, GC_CODE_BATCH);
 	TAKE(code, gc_code, nb * GC_PARTS);
 	TAKE(lanes, uint32_t, nb * GC_PARTS * g->segmax * 32);
 	TAKE(stage, uint8_t, g->n + g->n / 4 + 16 * nb + 64);
@@ -721,10 +728,14 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		PROF("chunk write");
 		cudaEventRecord(g->ev[EV_STREAMS], st);
 		/* codec 2 */
-		k_hist<<<(unsigned)(nb * GC_PARTS), 256, 0, st>>>(geom, b.blk, b.raw, b.hist);
-		PROF("hist");
-		k_code<<<grid(nb * GC_PARTS, 32), 32, 0, st>>>(geom, b.blk, b.hist, b.code, b.work);
-		PROF("code");
+		/* parts' counts and clustering scratch (some 600 KB a part) for
+		 * GC_CODE_BATCH parts at a time */
+		for (uint64_t u0 = 0; u0 < nb * GC_PARTS; u0 += GC_CODE_BATCH) {
+			const uint64_t m = nb * GC_PARTS - u0 < GC_CODE_BATCH ? nb * GC_PARTS - u0 : GC_CODE_BATCH;
+			k_hist<<<(unsigned)m, 256, 0, st>>>(geom, b.blk, b.raw, b.hist, u0);
+			k_code<<<grid(m, 32), 32, 0, st>>>(geom, b.blk, b.hist, b.code, b.work, u0, m);
+		}
+		PROF("hist, code");
 		const uint64_t warps = nb * GC_PARTS * gm->segmax;
 		k_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes);
 		PROF("lanes");
