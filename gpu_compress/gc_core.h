@@ -148,6 +148,23 @@ GC_HD uint64_t gc_raw_head(const gc_geom *g) { return gc_raw_len(g) + ((uint64_t
 GC_HD uint64_t gc_raw_low(const gc_geom *g) { return gc_raw_head(g) + ((uint64_t)1 << g->block_log) / 3 + 8; }
 GC_HD uint64_t gc_raw_end(const gc_geom *g) { return gc_raw_low(g) + ((uint64_t)1 << g->block_log) / 2 + 64; }
 
+/* Where chunk c and block b end in the input. */
+GC_HD uint64_t gc_chunk_end(const gc_geom *g, uint64_t c)
+{
+	const uint64_t e = (c + 1) << g->chunk_log;
+	return e < g->n ? e : g->n;
+}
+
+GC_HD uint64_t gc_block_end(const gc_geom *g, uint64_t b)
+{
+	const uint64_t e = (b + 1) << g->block_log;
+	return e < g->n ? e : g->n;
+}
+
+/* Stream s (cmd, lit, len, off) holds parts [gc_first_part(s),
+ * gc_first_part(s + 1)): the off stream its heads and low bytes. */
+GC_HD unsigned gc_first_part(unsigned s) { return s < 4 ? s : GC_PARTS; }
+
 /* ------------------------------------------------------------ bytes */
 
 GC_HD uint32_t gc_rd32(const uint8_t *p)
@@ -270,8 +287,7 @@ GC_HD void gc_find_pos(const gc_geom *g, const uint8_t *in, const uint32_t *far,
 		       uint32_t *dist)
 {
 	const uint32_t S = g->sym;
-	const uint64_t ce = ((p >> g->chunk_log) + 1) << g->chunk_log;
-	const uint64_t end = ce < g->n ? ce : g->n;
+	const uint64_t end = gc_chunk_end(g, p >> g->chunk_log);
 	uint32_t cand[4], nc = 0;
 	const uint32_t nd = *len;
 	if (p >= S)
@@ -341,7 +357,7 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 			       uint64_t c, gc_tok *tok)
 {
 	const uint64_t cs = c << g->chunk_log;
-	const uint64_t ce = cs + ((uint64_t)1 << g->chunk_log) < g->n ? cs + ((uint64_t)1 << g->chunk_log) : g->n;
+	const uint64_t ce = gc_chunk_end(g, c);
 	const uint32_t S = g->sym;
 	gc_tok *t = tok + c * g->cap;
 	uint32_t nt = 0, prev = 0;
@@ -391,7 +407,7 @@ GC_HD void gc_level_init(const gc_geom *g, const gc_tok *tok, const uint32_t *nt
 {
 	const gc_tok *t = tok + c * g->cap;
 	const uint64_t cs = c << g->chunk_log;
-	const uint64_t ce = cs + ((uint64_t)1 << g->chunk_log) < g->n ? cs + ((uint64_t)1 << g->chunk_log) : g->n;
+	const uint64_t ce = gc_chunk_end(g, c);
 	uint64_t pos = cs;
 	for (uint32_t i = 0; i < ntok[c]; i++) {
 		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
@@ -506,7 +522,7 @@ GC_HD void gc_chunk_stat(const gc_geom *g, const gc_tok *tok, const uint32_t *nt
 	const gc_tok *t = tok + c * g->cap;
 	const uint8_t *lv = lev + c * g->cap;
 	const uint64_t cs = c << g->chunk_log;
-	const uint64_t ce = cs + ((uint64_t)1 << g->chunk_log) < g->n ? cs + ((uint64_t)1 << g->chunk_log) : g->n;
+	const uint64_t ce = gc_chunk_end(g, c);
 	const uint64_t bs = (c >> (g->block_log - g->chunk_log)) << g->block_log;
 	gc_cstat st;
 	st.nk = st.lead = st.tail = st.f_mlen = st.f_dist = st.last_dist = 0;
@@ -560,9 +576,7 @@ GC_HD void gc_block_scan(const gc_geom *g, gc_cstat *cst, uint64_t b, gc_blk *bl
 	uint32_t carry = 0, prev = 0, T = 0, lit = 0, lenb = 0, H = 0, lows = 0, chained = 0, maxlev = 0;
 	for (uint64_t c = c0; c < c1; c++) {
 		gc_cstat *s = &cst[c];
-		const uint64_t cs = c << g->chunk_log;
-		const uint32_t clen = (uint32_t)(cs + ((uint64_t)1 << g->chunk_log) < g->n ? (uint64_t)1 << g->chunk_log
-											   : g->n - cs);
+		const uint32_t clen = (uint32_t)(gc_chunk_end(g, c) - (c << g->chunk_log));
 		s->carry_in = carry;
 		s->prev_in = prev;
 		s->o_cmd = T, s->o_lit = lit, s->o_len = lenb, s->o_head = H, s->o_low = lows;
@@ -580,7 +594,7 @@ GC_HD void gc_block_scan(const gc_geom *g, gc_cstat *cst, uint64_t b, gc_blk *bl
 		chained += s->chained;
 		maxlev = s->maxlev > maxlev ? s->maxlev : maxlev;
 	}
-	blk->L = (uint32_t)((bs + ((uint64_t)1 << g->block_log) < g->n ? (uint64_t)1 << g->block_log : g->n - bs));
+	blk->L = (uint32_t)(gc_block_end(g, b) - bs);
 	blk->T = T, blk->lit = lit, blk->lenb = lenb, blk->H = H, blk->lows = lows;
 	blk->chained = chained, blk->maxlev = maxlev;
 	blk->rsize[0] = T, blk->rsize[1] = lit, blk->rsize[2] = lenb, blk->rsize[3] = H + lows;
@@ -612,7 +626,7 @@ GC_HD void gc_chunk_write(const gc_geom *g, const uint8_t *in, const gc_tok *tok
 	const gc_cstat *s = &cst[c];
 	const uint64_t b = c >> (g->block_log - g->chunk_log);
 	const uint64_t cs = c << g->chunk_log;
-	const uint64_t ce = cs + ((uint64_t)1 << g->chunk_log) < g->n ? cs + ((uint64_t)1 << g->chunk_log) : g->n;
+	const uint64_t ce = gc_chunk_end(g, c);
 	uint8_t *r = raw + b * g->raw_stride;
 	uint8_t *cmd = r + gc_raw_cmd(g) + s->o_cmd, *lit = r + gc_raw_lit(g) + s->o_lit;
 	uint8_t *len = r + gc_raw_len(g) + s->o_len, *head = r + gc_raw_head(g) + s->o_head;
@@ -860,6 +874,12 @@ GC_HD uint8_t *gc_huf_prelude_write(uint8_t *p, const gc_code *code, const uint3
 	return p;
 }
 
+/* Bytes of a codec-2 part's entry in its stream's part list. */
+GC_HD uint32_t gc_part_head(const gc_part *pt)
+{
+	return 1 + gc_varint_len(pt->n) + (pt->kind == GC_HUF ? gc_varint_len(pt->c) : 0);
+}
+
 /* The part's stored body bytes. */
 GC_HD uint32_t gc_part_body(const gc_part *pt)
 {
@@ -871,21 +891,17 @@ GC_HD uint32_t gc_part_body(const gc_part *pt)
  * every part body's offset in the payload. */
 GC_HD void gc_block_layout(gc_blk *blk)
 {
-	/* stream s holds parts [first[s], first[s+1]) */
-	const unsigned first[5] = {0, 1, 2, 3, 5};
 	uint32_t at = 0;
 	for (unsigned s = 0; s < 4; s++) {
 		const uint32_t rs = blk->rsize[s];
 		uint32_t cs = 1;
-		unsigned np = 0;
-		for (unsigned i = first[s]; i < first[s + 1]; i++) {
+		for (unsigned i = gc_first_part(s); i < gc_first_part(s + 1); i++) {
 			gc_part *pt = &blk->part[i];
 			if (pt->kind == GC_EMPTY)
 				continue;
 			if (pt->kind == GC_HUF && (uint64_t)pt->c >= pt->n - pt->n / 16)
 				pt->kind = GC_RAW;
-			np++;
-			cs += 1 + gc_varint_len(pt->n) + (pt->kind == GC_HUF ? gc_varint_len(pt->c) : 0) + gc_part_body(pt);
+			cs += gc_part_head(pt) + gc_part_body(pt);
 		}
 		if (rs == 0 || cs >= rs) {
 			blk->codec[s] = 0;
@@ -898,13 +914,13 @@ GC_HD void gc_block_layout(gc_blk *blk)
 		uint32_t b = at;
 		if (blk->codec[s] == 2) {
 			b += 1;
-			for (unsigned i = first[s]; i < first[s + 1]; i++) {
+			for (unsigned i = gc_first_part(s); i < gc_first_part(s + 1); i++) {
 				const gc_part *pt = &blk->part[i];
 				if (pt->kind != GC_EMPTY)
-					b += 1 + gc_varint_len(pt->n) + (pt->kind == GC_HUF ? gc_varint_len(pt->c) : 0);
+					b += gc_part_head(pt);
 			}
 		}
-		for (unsigned i = first[s]; i < first[s + 1]; i++) {
+		for (unsigned i = gc_first_part(s); i < gc_first_part(s + 1); i++) {
 			gc_part *pt = &blk->part[i];
 			pt->stream = (uint8_t)s;
 			pt->dst = b;
@@ -913,7 +929,6 @@ GC_HD void gc_block_layout(gc_blk *blk)
 			else
 				b += pt->kind == GC_EMPTY ? 0 : pt->n;  /* raw stream: the parts' bytes back to back */
 		}
-		(void)np;
 		at += blk->csize[s];
 	}
 	blk->P = at;
@@ -922,7 +937,6 @@ GC_HD void gc_block_layout(gc_blk *blk)
 /* Writes stream s's codec-2 part list at the start of the stream. */
 GC_HD void gc_stream_head_write(const gc_blk *blk, unsigned s, uint8_t *payload)
 {
-	const unsigned first[5] = {0, 1, 2, 3, 5};
 	if (blk->codec[s] != 2)
 		return;
 	uint32_t at = 0;
@@ -930,10 +944,10 @@ GC_HD void gc_stream_head_write(const gc_blk *blk, unsigned s, uint8_t *payload)
 		at += blk->csize[i];
 	uint8_t *p = payload + at;
 	unsigned np = 0;
-	for (unsigned i = first[s]; i < first[s + 1]; i++)
+	for (unsigned i = gc_first_part(s); i < gc_first_part(s + 1); i++)
 		np += blk->part[i].kind != GC_EMPTY;
 	*p++ = (uint8_t)np;
-	for (unsigned i = first[s]; i < first[s + 1]; i++) {
+	for (unsigned i = gc_first_part(s); i < gc_first_part(s + 1); i++) {
 		const gc_part *pt = &blk->part[i];
 		if (pt->kind == GC_EMPTY)
 			continue;

@@ -66,7 +66,7 @@ __global__ void k_near(gc_geom g, const uint8_t *in, uint16_t *near)
 {
 	extern __shared__ uint32_t tab[];
 	const uint64_t bs = (uint64_t)blockIdx.x << g.block_log;
-	const uint64_t be = bs + ((uint64_t)1 << g.block_log) < g.n ? bs + ((uint64_t)1 << g.block_log) : g.n;
+	const uint64_t be = gc_block_end(&g, blockIdx.x);
 	const unsigned tsz = 1u << g.near_log;
 	for (unsigned i = threadIdx.x; i < tsz; i += blockDim.x)
 		tab[i] = 0;

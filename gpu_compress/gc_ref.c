@@ -36,7 +36,7 @@ static void ref_near(ref *r, const uint8_t *in)
 	uint32_t h[GC_TILE], old[GC_TILE];
 	for (uint64_t b = 0; b < g->nblocks; b++) {
 		const uint64_t bs = b << g->block_log;
-		const uint64_t be = bs + ((uint64_t)1 << g->block_log) < g->n ? bs + ((uint64_t)1 << g->block_log) : g->n;
+		const uint64_t be = gc_block_end(g, b);
 		memset(tab, 0, sizeof(uint32_t) << hb);
 		for (uint64_t t0 = bs; t0 < be; t0 += (uint64_t)GC_TILE * S) {
 			for (unsigned i = 0; i < GC_TILE; i++) {
