@@ -69,6 +69,54 @@ WLZ_HUF_LEN_FN float wlz_huf_fast_log2(uint64_t x)
 	return (float)e + f * (1.4208645f + f * (-0.5772507f + f * 0.1563861f));
 }
 
+/* The cost in bits of a symbol seen h times in a group of ht symbols
+ * (lt = log2(ht)): over-long codes cost the longest, absent symbols one
+ * more. */
+WLZ_HUF_LEN_FN float wlz_huf_sym_cost(float lt, uint64_t h)
+{
+	const float b = h ? lt - wlz_huf_fast_log2(h) : WLZ_HUF_LEN_MAX + 1;
+	return b < WLZ_HUF_LEN_MAX ? b : (h ? WLZ_HUF_LEN_MAX : WLZ_HUF_LEN_MAX + 1);
+}
+
+/* A dot product's eight partial sums added in a fixed order (the GPU's
+ * clustering must round as the CPU's does). */
+WLZ_HUF_LEN_FN float wlz_huf_sum8(const float acc[8])
+{
+	return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+}
+
+/* The group for a context whose cost under group g is x[g] (groups empty
+ * at the pass's start, ht0[g] == 0, skipped; ties to the first). */
+WLZ_HUF_LEN_FN unsigned wlz_huf_pick(const float *x, const uint64_t *ht0, unsigned T)
+{
+	float best = 0;
+	unsigned bg = 0;
+	for (unsigned g = 0; g < T; g++) {
+		if (!ht0[g])
+			continue;
+		if (g == 0 || x[g] < best)
+			best = x[g], bg = g;
+	}
+	return bg;
+}
+
+/* Dense group numbers, the start's group first (na active contexts act). */
+WLZ_HUF_LEN_FN unsigned wlz_huf_renumber(const uint64_t *tot, const unsigned *act, unsigned na, uint8_t *grp)
+{
+	uint8_t ren[WLZ_HUF_CLUSTER_MAX];
+	for (unsigned g = 0; g < WLZ_HUF_CLUSTER_MAX; g++)
+		ren[g] = 0xFF;
+	unsigned ng = 0;
+	if (tot[WLZ_HUF_START])
+		ren[grp[WLZ_HUF_START]] = (uint8_t)ng++;
+	for (unsigned i = 0; i < na; i++)
+		if (ren[grp[act[i]]] == 0xFF)
+			ren[grp[act[i]]] = (uint8_t)ng++;
+	for (unsigned i = 0; i < na; i++)
+		grp[act[i]] = ren[grp[act[i]]];
+	return ng;
+}
+
 /* Adds (add = 1) or removes (0) context counts cc over the nu symbols
  * used to a group's. */
 WLZ_HUF_LEN_FN void wlz_huf_move_counts(uint64_t *h, uint64_t *ht, const uint32_t *cc, const uint8_t *used, unsigned nu,
@@ -151,10 +199,8 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64
 				if (!dirty[g])
 					continue;
 				const float lt = ht[g] ? wlz_huf_fast_log2(ht[g]) : 0;
-				for (unsigned j = 0; j < nu; j++) {
-					const float b = h[g][j] ? lt - wlz_huf_fast_log2(h[g][j]) : WLZ_HUF_LEN_MAX + 1;
-					cost[g][j] = b < WLZ_HUF_LEN_MAX ? b : (h[g][j] ? WLZ_HUF_LEN_MAX : WLZ_HUF_LEN_MAX + 1);
-				}
+				for (unsigned j = 0; j < nu; j++)
+					cost[g][j] = wlz_huf_sym_cost(lt, h[g][j]);
 				for (unsigned j = nu; j < nr; j++)
 					cost[g][j] = 0;
 			}
@@ -163,8 +209,7 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64
 			for (unsigned i = 0; i < na; i++) {
 				const unsigned c = act[i];
 				const float *row = dense + (size_t)i * nr;
-				float best = 0;
-				unsigned bg = 0;
+				float x[WLZ_HUF_CLUSTER_MAX];
 				for (unsigned g = 0; g < T; g++) {
 					if (!ht0[g])
 						continue;
@@ -172,10 +217,9 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64
 					for (unsigned j = 0; j < nr; j += 8)
 						for (unsigned l = 0; l < 8; l++)
 							acc[l] += row[j + l] * cost[g][j + l];
-					const float x = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-					if (g == 0 || x < best)
-						best = x, bg = g;
+					x[g] = wlz_huf_sum8(acc);
 				}
+				const unsigned bg = wlz_huf_pick(x, ht0, T);
 				if (grp[c] != bg) {
 					moved++;
 					dirty[bg] = 1;
@@ -192,18 +236,7 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64
 				break;
 		}
 	}
-	/* Dense numbering, the start's group first. */
-	uint8_t ren[WLZ_HUF_CLUSTER_MAX];
-	memset(ren, 0xFF, sizeof(ren));
-	unsigned ng = 0;
-	if (tot[WLZ_HUF_START])
-		ren[grp[WLZ_HUF_START]] = (uint8_t)ng++;
-	for (unsigned i = 0; i < na; i++)
-		if (ren[grp[act[i]]] == 0xFF)
-			ren[grp[act[i]]] = (uint8_t)ng++;
-	for (unsigned i = 0; i < na; i++)
-		grp[act[i]] = ren[grp[act[i]]];
-	return ng;
+	return wlz_huf_renumber(tot, act, na, grp);
 }
 
 #endif

@@ -683,9 +683,58 @@ GC_HD unsigned gc_context(const uint8_t *src, uint32_t n, uint32_t j)
 	return gc_lane_start(n, j) ? WLZ_HUF_START : src[j - 1];
 }
 
-/* Part pt's code from its context counts cnt[257][256] (w: scratch): kind, present symbols, and one table or up to
- * GC_TMAX chosen by the previous symbol (the CPU encoder's clustering,
- * common/huf_cluster.h), whichever codes smaller with its header. */
+/* A part's kind from its size n and k symbols present; GC_HUF when it
+ * is to get a code. */
+GC_HD unsigned gc_part_kind(uint32_t n, unsigned k)
+{
+	return n == 0 ? GC_EMPTY : k == 1 ? GC_RUN : n <= 64 ? GC_RAW : GC_HUF;
+}
+
+/* Tables a part of n symbols may cluster its contexts into: up to one
+ * per 2048 symbols, as the CPU encoder's literals. */
+GC_HD unsigned gc_part_want(uint32_t n) { return n / 2048 < GC_TMAX ? n / 2048 : GC_TMAX; }
+
+/* Whether tc clustered tables coding in bc bits beat one table coding in
+ * bits, each with its header (k symbols present). */
+GC_HD int gc_tables_win(uint64_t bits, uint64_t bc, unsigned k, unsigned tc)
+{
+	return tc > 1 && bc + 4 * (uint64_t)k * (tc + 1) < bits + 4 * (uint64_t)k;
+}
+
+/* Table t's canonical codes from its lengths, by (length, symbol), stored
+ * bit-reversed (the first bit read is a lane's lowest); a one-symbol
+ * table codes its symbol in no bits. */
+GC_HD void gc_table_codes(gc_code *code, unsigned t)
+{
+	unsigned kt = 0;
+	for (unsigned s = 0; s < 256; s++)
+		kt += code->len[t][s] != 0;
+	uint32_t next = 0;
+	unsigned prevlen = 0;
+	int first = 1;
+	for (unsigned s = 0; s < 256; s++)
+		code->bits[t][s] = kt == 1 ? 0 : code->len[t][s], code->code[t][s] = 0;
+	for (unsigned L = 1; L <= GC_MAXBITS && kt > 1; L++)
+		for (unsigned s = 0; s < 256; s++) {
+			if (code->len[t][s] != L)
+				continue;
+			if (first)
+				next = 0, first = 0;
+			else
+				next = (next + 1) << (L - prevlen);
+			prevlen = L;
+			uint32_t r = 0;
+			for (unsigned j = 0; j < L; j++)
+				r |= ((next >> j) & 1) << (L - 1 - j);
+			code->code[t][s] = (uint16_t)r;
+		}
+}
+
+/* Part pt's code from its context counts cnt[257][256] (w: scratch):
+ * kind, present symbols, and one table or up to GC_TMAX chosen by the
+ * previous symbol (the CPU encoder's clustering, common/huf_cluster.h),
+ * whichever codes smaller with its header.  The reference's path; the
+ * kernel k_code spreads the same steps over a CTA. */
 GC_HD void gc_part_code(const uint32_t (*cnt)[256], gc_part *pt, gc_code *code, gc_code_work *w)
 {
 	uint32_t all[256];
@@ -705,22 +754,12 @@ GC_HD void gc_part_code(const uint32_t (*cnt)[256], gc_part *pt, gc_code *code, 
 	}
 	code->T = 1;
 	pt->k = (uint16_t)k;
-	if (pt->n == 0) {
-		pt->kind = GC_EMPTY;
+	pt->kind = (uint8_t)gc_part_kind(pt->n, k);
+	if (pt->kind != GC_HUF)
 		return;
-	}
-	if (k == 1) {
-		pt->kind = GC_RUN;
-		return;
-	}
-	if (pt->n <= 64) {
-		pt->kind = GC_RAW;
-		return;
-	}
 	uint64_t bits = wlz_huf_build_table(all, code->len[0]);
 	unsigned T = 1;
-	/* up to a table per 2048 symbols, as the CPU encoder's literals */
-	const unsigned want = pt->n / 2048 < GC_TMAX ? pt->n / 2048 : GC_TMAX;
+	const unsigned want = gc_part_want(pt->n);
 	if (want > 1) {
 		uint8_t grp[WLZ_HUF_NCTX];
 		for (unsigned c = 0; c < WLZ_HUF_NCTX; c++)
@@ -738,7 +777,7 @@ GC_HD void gc_part_code(const uint32_t (*cnt)[256], gc_part *pt, gc_code *code, 
 						h[s] += cnt[c][s];
 			bc += wlz_huf_build_table(h, lc[t]);
 		}
-		if (tc > 1 && bc + 4 * (uint64_t)k * (tc + 1) < bits + 4 * (uint64_t)k) {
+		if (gc_tables_win(bits, bc, k, tc)) {
 			T = tc;
 			for (unsigned t = 0; t < tc; t++)
 				for (unsigned s = 0; s < 256; s++)
@@ -748,34 +787,8 @@ GC_HD void gc_part_code(const uint32_t (*cnt)[256], gc_part *pt, gc_code *code, 
 		}
 	}
 	code->T = (uint8_t)T;
-	for (unsigned t = 0; t < T; t++) {
-		unsigned kt = 0;
-		for (unsigned s = 0; s < 256; s++)
-			kt += code->len[t][s] != 0;
-		/* canonical codes by (length, symbol), stored bit-reversed: the
-		 * first bit read is a lane's lowest; a one-symbol table codes
-		 * its symbol in no bits */
-		uint32_t next = 0;
-		unsigned prevlen = 0;
-		int first = 1;
-		for (unsigned s = 0; s < 256; s++)
-			code->bits[t][s] = kt == 1 ? 0 : code->len[t][s], code->code[t][s] = 0;
-		for (unsigned L = 1; L <= GC_MAXBITS && kt > 1; L++)
-			for (unsigned s = 0; s < 256; s++) {
-				if (code->len[t][s] != L)
-					continue;
-				if (first)
-					next = 0, first = 0;
-				else
-					next = (next + 1) << (L - prevlen);
-				prevlen = L;
-				uint32_t r = 0;
-				for (unsigned j = 0; j < L; j++)
-					r |= ((next >> j) & 1) << (L - 1 - j);
-				code->code[t][s] = (uint16_t)r;
-			}
-	}
-	pt->kind = GC_HUF;
+	for (unsigned t = 0; t < T; t++)
+		gc_table_codes(code, t);
 }
 
 /* Lanes of a segment of m symbols: lane l holds [l*q, (l+1)*q) of it. */

@@ -19,6 +19,7 @@ extern "C" {
 #include "gpu_compress/gc_host.h"
 #include "gpu_wavefront/xxh3.h"
 }
+#include "gpu_compress/gc_code.cuh"
 
 #define CU(x, what)                                                                                    \
 	do {                                                                                           \
@@ -140,53 +141,83 @@ __device__ __forceinline__ unsigned range_max(const volatile uint8_t *map, uint6
 	return max(max(acc & 0xFF, (acc >> 8) & 0xFF), max((acc >> 16) & 0xFF, acc >> 24));
 }
 
-/* Level pass k, a warp a block: the block's tokens 32 at a time, a lane
- * each; a lane whose token is ready (gc_level_ready) takes its level, the
- * others try again once the lanes before them have written, until a round
- * settles none (the rest wait for the next pass).  The result is
- * gc_level_pass over the block's chunks in order. */
-__global__ void k_level_block(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			      uint8_t *when, unsigned k, uint32_t *cleft)
+/* Whether chunks before chunk cs of the block starting at bs have decided
+ * every byte of [src, end) in this pass (prog[c]: bytes of chunk c
+ * decided, from its start). */
+__device__ __forceinline__ bool earlier_decided(const gc_geom &g, const volatile uint32_t *prog, uint64_t src,
+						uint64_t end, uint64_t bs, uint64_t cs)
+{
+	const uint64_t e = end < cs ? end : cs;
+	for (uint64_t a = src > bs ? src : bs; a < e;) {
+		const uint64_t c = a >> g.chunk_log, c0 = c << g.chunk_log;
+		const uint64_t ce = c0 + ((uint64_t)1 << g.chunk_log) < e ? c0 + ((uint64_t)1 << g.chunk_log) : e;
+		if (prog[c] < ce - c0)
+			return false;
+		a = ce;
+	}
+	return true;
+}
+
+/* Level pass k, a warp a chunk; chunks are taken in order from a ticket
+ * (sync[0]), so the earlier chunks a warp waits on are already running.
+ * The chunk's tokens go 32 at a time, a lane each: a lane whose token is
+ * ready (gc_level_ready) takes its level; one whose sources in earlier
+ * chunks of its block are not yet decided in this pass (sync[1 + c], the
+ * chunk's bytes decided) waits; the rest try again once the lanes before
+ * them have written, until a round settles none and none waits.  Sources
+ * in other blocks count only when final before the pass (when[]), so the
+ * result is gc_level_pass over each block's chunks in order. */
+__global__ void k_level_pass(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			     uint8_t *when, unsigned k, uint32_t *cleft, uint32_t *sync)
 {
 	const unsigned l = threadIdx.x % 32;
-	const uint64_t b = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-	if (b >= g.nblocks)
+	uint32_t tk = 0;
+	if (l == 0)
+		tk = atomicAdd(&sync[0], 1u);
+	const uint64_t c = __shfl_sync(0xffffffffu, tk, 0);
+	if (c >= g.nchunks)
 		return;
+	volatile uint32_t *prog = sync + 1;
 	const volatile uint8_t *vmap = map, *vwhen = when;
-	const uint64_t bs = b << g.block_log;
-	const uint64_t c0 = b << (g.block_log - g.chunk_log);
-	const uint64_t cn = (uint64_t)1 << (g.block_log - g.chunk_log);
-	const uint64_t c1 = c0 + cn < g.nchunks ? c0 + cn : g.nchunks;
-	for (uint64_t c = c0; c < c1; c++) {
-		/* after the first pass, only chunks with tokens left */
-		if (k && !cleft[c])
-			continue;
-		const gc_tok *t = tok + c * g.cap;
-		uint8_t *lv = lev + c * g.cap;
-		uint64_t base = c << g.chunk_log;
-		const uint32_t nt = ntok[c];
-		uint32_t left = 0;
-		for (uint32_t i0 = 0; i0 < nt; i0 += 32) {
-			const uint32_t i = i0 + l;
-			uint32_t lit = 0, mlen = 0, d = 0;
-			bool pend = false;
-			if (i < nt) {
-				lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
-				pend = lv[i] == GC_UNRESOLVED;
-			}
-			const uint32_t x = lit + mlen;
-			uint32_t incl = x;
-			for (int o = 1; o < 32; o <<= 1) {
-				const uint32_t v = __shfl_up_sync(0xffffffffu, incl, o);
-				if (l >= (unsigned)o)
-					incl += v;
-			}
-			const uint64_t pos = base + (incl - x) + lit;
-			base += __shfl_sync(0xffffffffu, incl, 31);
-			for (;;) {
-				bool did = false;
-				if (pend) {
-					const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
+	const uint64_t cs = c << g.chunk_log;
+	const uint32_t full = (uint32_t)1 << g.chunk_log;
+	/* after the first pass, only chunks with tokens left */
+	if (k && !cleft[c]) {
+		if (l == 0)
+			prog[c] = full;
+		return;
+	}
+	const uint64_t bs = (c >> (g.block_log - g.chunk_log)) << g.block_log;
+	const gc_tok *t = tok + c * g.cap;
+	uint8_t *lv = lev + c * g.cap;
+	uint64_t base = cs;
+	const uint32_t nt = ntok[c];
+	uint32_t left = 0;
+	for (uint32_t i0 = 0; i0 < nt; i0 += 32) {
+		const uint32_t i = i0 + l;
+		uint32_t lit = 0, mlen = 0, d = 0;
+		bool pend = false;
+		if (i < nt) {
+			lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
+			pend = lv[i] == GC_UNRESOLVED;
+		}
+		const uint32_t x = lit + mlen;
+		uint32_t incl = x;
+		for (int o = 1; o < 32; o <<= 1) {
+			const uint32_t v = __shfl_up_sync(0xffffffffu, incl, o);
+			if (l >= (unsigned)o)
+				incl += v;
+		}
+		const uint64_t pos = base + (incl - x) + lit;
+		base += __shfl_sync(0xffffffffu, incl, 31);
+		for (;;) {
+			bool did = false, wait = false;
+			if (pend) {
+				const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
+				if (!earlier_decided(g, prog, src, end, bs, cs)) {
+					wait = true;
+				} else {
+					__threadfence();  /* the bytes after their chunk's count */
 					const unsigned m = range_max(vmap, src, end);
 					if (m != GC_UNRESOLVED && (src >= bs || range_max(vwhen, src, end < bs ? end : bs) <= k)) {
 						gc_level_set(&g, &lv[i], map, when, pos, mlen, m, k);
@@ -194,14 +225,21 @@ __global__ void k_level_block(gc_geom g, const gc_tok *tok, const uint32_t *ntok
 						did = true;
 					}
 				}
-				__syncwarp();
-				if (!__any_sync(0xffffffffu, did))
-					break;
 			}
-			left += __popc(__ballot_sync(0xffffffffu, pend));
+			__syncwarp();
+			if (!__any_sync(0xffffffffu, did || wait))
+				break;
 		}
+		left += __popc(__ballot_sync(0xffffffffu, pend));
+		/* this group decided: publish after its bytes */
+		__threadfence();
+		__syncwarp();
 		if (l == 0)
-			cleft[c] = left;
+			prog[c] = (uint32_t)(base - cs);
+	}
+	if (l == 0) {
+		prog[c] = full;
+		cleft[c] = left;
 	}
 }
 
@@ -252,19 +290,6 @@ __global__ void k_hist(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint32_
 	const uint8_t *src = raw + b * g.raw_stride + pt->src;
 	for (uint32_t j = threadIdx.x; j < pt->n; j += blockDim.x)
 		atomicAdd(&h[gc_context(src, pt->n, j) * 256 + src[j]], 1u);
-}
-
-/* A thread a part (parts u0 .. u0 + n - 1, their counts and scratch at
- * index u - u0): its tables (the clustering runs on one thread). */
-__global__ void k_code(gc_geom g, gc_blk *blk, const uint32_t *hist, gc_code *code, gc_code_work *work, uint64_t u0,
-		       uint64_t n)
-{
-	const uint64_t x = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (x >= n)
-		return;
-	const uint64_t u = u0 + x;
-	gc_part_code((const uint32_t(*)[256])(hist + x * WLZ_HUF_NCTX * 256), &blk[u / GC_PARTS].part[u % GC_PARTS],
-		     &code[u], &work[x]);
 }
 
 /* One warp a (block, part, segment), a lane a thread: lane byte counts. */
@@ -554,13 +579,12 @@ void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s)
 struct bufs {
 	uint16_t *near;
 	uint32_t *bdist;
-	uint32_t *far, *ntok, *hist, *lanes, *flag, *cleft;
+	uint32_t *far, *ntok, *hist, *lanes, *flag, *cleft, *lsync;
 	gc_tok *tok;
 	uint8_t *lev, *map, *when, *raw, *stage, *hdr, *idx, *head, *in, *out;
 	gc_cstat *cst;
 	gc_blk *blk;
 	gc_code *code;
-	gc_code_work *work;
 	uint64_t *psz, *soff, *fsz, *foff, *hoff, *hlen, *poff, *plen, *coff, *clen, *chash, *phash, *hhash, *dig,
 		*ihash, *one_off, *one_len, *size;
 	uint8_t *xs;
@@ -587,11 +611,11 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	TAKE(map, uint8_t, g->n + 16);
 	TAKE(when, uint8_t, g->n + 16);
 	TAKE(cleft, uint32_t, nc);
+	TAKE(lsync, uint32_t, nc + 1);
 	TAKE(cst, gc_cstat, nc);
 	TAKE(blk, gc_blk, nb);
 	TAKE(raw, uint8_t, nb * g->raw_stride);
 	TAKE(hist, uint32_t, GC_CODE_BATCH * WLZ_HUF_NCTX * 256);
-	TAKE(work, gc_code_work, GC_CODE_BATCH);
 	TAKE(code, gc_code, nb * GC_PARTS);
 	TAKE(lanes, uint32_t, nb * GC_PARTS * g->segmax * 32);
 	TAKE(stage, uint8_t, g->n + g->n / 4 + 16 * nb + 64);
@@ -704,19 +728,21 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		/* levels: GC_LEVEL_PASSES passes, the cut, and a last pass */
 		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when);
 		PROF("level init");
-		for (unsigned k = 0; k < GC_LEVEL_PASSES; k++) {
-			k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, k,
-									b.cleft);
+		for (unsigned k = 0; k <= GC_LEVEL_PASSES; k++) {
+			/* (pass GC_LEVEL_PASSES + 1 comes after the cut, which only
+			 * settles tokens: chunks counted empty stay so) */
+			if (k == GC_LEVEL_PASSES)
+				for (int apply = 0; apply < 2; apply++) {
+					k_level_cut<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map,
+										    b.when, apply);
+					PROF("level cut");
+				}
+			const unsigned kk = k < GC_LEVEL_PASSES ? k : GC_LEVEL_PASSES + 1;
+			CU(cudaMemsetAsync(b.lsync, 0, (geom.nchunks + 1) * sizeof(uint32_t), st), "memset");
+			k_level_pass<<<grid(geom.nchunks * 32, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map,
+										   b.when, kk, b.cleft, b.lsync);
 			PROF("level pass");
 		}
-		for (int apply = 0; apply < 2; apply++) {
-			k_level_cut<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, apply);
-			PROF("level cut");
-		}
-		/* (the cut only settles tokens: chunks counted empty stay so) */
-		k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when,
-								GC_LEVEL_PASSES + 1, b.cleft);
-		PROF("level pass");
 		waves = GC_LEVEL_PASSES + 1;
 		cudaEventRecord(g->ev[EV_LEVELS], st);
 		/* token streams */
@@ -728,14 +754,15 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		PROF("chunk write");
 		cudaEventRecord(g->ev[EV_STREAMS], st);
 		/* codec 2 */
-		/* parts' counts and clustering scratch (some 600 KB a part) for
+		/* parts' context counts (257 KB a part) for
 		 * GC_CODE_BATCH parts at a time */
 		for (uint64_t u0 = 0; u0 < nb * GC_PARTS; u0 += GC_CODE_BATCH) {
 			const uint64_t m = nb * GC_PARTS - u0 < GC_CODE_BATCH ? nb * GC_PARTS - u0 : GC_CODE_BATCH;
 			k_hist<<<(unsigned)m, 256, 0, st>>>(geom, b.blk, b.raw, b.hist, u0);
-			k_code<<<grid(m, 32), 32, 0, st>>>(geom, b.blk, b.hist, b.code, b.work, u0, m);
+			PROF("hist");
+			k_code<<<(unsigned)m, GC_CODE_THREADS, 0, st>>>(b.blk, b.hist, b.code, u0);
+			PROF("code");
 		}
-		PROF("hist, code");
 		const uint64_t warps = nb * GC_PARTS * gm->segmax;
 		k_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes);
 		PROF("lanes");
