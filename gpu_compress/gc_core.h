@@ -15,22 +15,23 @@
  *           (distance, 16 bits); an entry is replaced only once it is
  *           GC_NEAR_KEEP bytes old, so that matches read a few anchors, not
  *           each the one before (chains of matches stay short)
- *   far     one table of 2^far_log positions, keyed by a hash of GC_FK
- *           bytes, holding each key's earliest position in the input;
+ *   far     two tables of 2^far_log positions, keyed by a hash of GC_FK
+ *           and of GC_FK_LONG bytes, holding each key's earliest position;
  *           only anchors (positions whose hash has two chosen bits clear,
  *           a quarter of them) are entered and looked up, so that both
  *           copies of a repeat use the same positions
  *   find    per position, the best of the run, near and far candidates
  *   parse   per chunk, greedy over those and the repeat offset; a match
  *           never crosses its chunk's end
- *   levels  dependency levels (SPEC.md 6.1) in passes of every block at
- *           once; a match whose level would pass the depth limit becomes
- *           literals, and so does one still waiting on other blocks after
- *           GC_LEVEL_PASSES passes (then one more pass settles the rest)
+ *   levels  dependency levels (SPEC.md 6.1) of every token in position
+ *           order (on the GPU, chunks at once, each token waiting for its
+ *           sources); a match whose level would pass the depth limit
+ *           becomes literals
  *   streams per chunk counts, per block a scan, per chunk the bytes of
  *           cmd, lit, len and off (heads, then low bytes)
- *   codec 2 per part (cmd, lit, len, off heads, off low bytes) one table,
- *           segments of 2^14 symbols in 32 lanes
+ *   codec 2 per part (cmd, lit, len, off heads, off low bytes) up to
+ *           GC_TMAX tables chosen by the previous symbol, segments of
+ *           2^14 symbols in 32 lanes
  */
 #ifndef WLZ_GC_CORE_H
 #define WLZ_GC_CORE_H
@@ -61,9 +62,7 @@
 #define GC_PARTS 5           /* cmd, lit, len, off heads, off low bytes */
 #define GC_DROPPED 0xFE      /* level of a match made literals */
 #define GC_UNRESOLVED 0xFF
-#define GC_MARKED 0xFD      /* to be made literals (gc_level_cut) */
 #define GC_MAX_DEPTH 200
-#define GC_LEVEL_PASSES 8   /* level passes before gc_level_cut */
 
 /* Part kinds (SPEC.md 5.2) and what a part is when it is not stored. */
 enum { GC_RAW = 0, GC_RUN = 1, GC_HUF = 2, GC_EMPTY = 3 };
@@ -403,7 +402,7 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 /* Map values of chunk c before levels: 0 for literal bytes, unresolved for
  * match bytes; the chunk's levels unresolved. */
 GC_HD void gc_level_init(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			 uint8_t *when, uint64_t c)
+			 uint64_t c)
 {
 	const gc_tok *t = tok + c * g->cap;
 	const uint64_t cs = c << g->chunk_log;
@@ -412,103 +411,47 @@ GC_HD void gc_level_init(const gc_geom *g, const gc_tok *tok, const uint32_t *nt
 	for (uint32_t i = 0; i < ntok[c]; i++) {
 		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
 		for (uint32_t j = 0; j < lit; j++)
-			map[pos + j] = 0, when[pos + j] = 0;
+			map[pos + j] = 0;
 		pos += lit;
 		for (uint32_t j = 0; j < mlen; j++)
-			map[pos + j] = GC_UNRESOLVED, when[pos + j] = GC_UNRESOLVED;
+			map[pos + j] = GC_UNRESOLVED;
 		pos += mlen;
 		lev[c * g->cap + i] = GC_UNRESOLVED;
 	}
 	for (; pos < ce; pos++)
-		map[pos] = 0, when[pos] = 0;
+		map[pos] = 0;
 }
 
-/* Whether a token reading [src, end) can take its level in pass k (SPEC.md
- * 6.1), and that level (*m): every source byte is final, and those before
- * its block (bs) were final before pass k began (when[] <= k), so that no
- * block waits on another inside a pass and the outcome does not depend on
- * which block runs first. */
-GC_HD int gc_level_ready(const uint8_t *map, const uint8_t *when, uint64_t src, uint64_t end, uint64_t bs, unsigned k,
-			 unsigned *m)
-{
-	unsigned x = 0;
-	for (uint64_t s = src; s < end; s++) {
-		const unsigned v = map[s];
-		if (v == GC_UNRESOLVED || (s < bs && when[s] > k))
-			return 0;
-		x = v > x ? v : x;
-	}
-	*m = x;
-	return 1;
-}
-
-/* Token i of a chunk takes level m: its bytes' map values (none over the
- * depth: then it is made literals), and when[] = k + 1. */
-GC_HD void gc_level_set(const gc_geom *g, uint8_t *lv, uint8_t *map, uint8_t *when, uint64_t pos, uint32_t mlen,
-			unsigned m, unsigned k)
+/* A token at pos whose sources' largest map value is m takes level m
+ * (SPEC.md 6.1), or, over the depth, is made literals: its bytes' map
+ * values become m + 1, or 0.  Each byte is written once, from unresolved
+ * to final, so a reader needs no other signal. */
+GC_HD void gc_level_set(const gc_geom *g, uint8_t *lv, uint8_t *map, uint64_t pos, uint32_t mlen, unsigned m)
 {
 	const uint8_t v = m > g->depth ? 0 : (uint8_t)(m + 1);
 	*lv = m > g->depth ? GC_DROPPED : (uint8_t)m;
 	for (uint32_t j = 0; j < mlen; j++)
-		map[pos + j] = v, when[pos + j] = (uint8_t)(k + 1);
+		map[pos + j] = v;
 }
 
-/* Pass k over chunk c's unresolved tokens, in order: each that is ready
- * takes its level.  A block's chunks in order, one pass settles every
- * chain inside the block; a chain through other blocks takes a pass a
- * step.  Returns the tokens left. */
-GC_HD uint32_t gc_level_pass(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			      uint8_t *when, unsigned k, uint64_t c)
+/* Chunk c's levels, its tokens in order, every earlier chunk done: a
+ * token's level is a function of the bytes before it alone, so any order
+ * that waits for a token's sources gives the same levels (the kernel's
+ * warps run chunks at once). */
+GC_HD void gc_level_chunk(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			  uint64_t c)
 {
 	const gc_tok *t = tok + c * g->cap;
 	uint8_t *lv = lev + c * g->cap;
-	const uint64_t bs = (c >> (g->block_log - g->chunk_log)) << g->block_log;
-	uint64_t pos = c << g->chunk_log;
-	uint32_t left = 0;
-	for (uint32_t i = 0; i < ntok[c]; i++) {
-		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
-		pos += lit;
-		if (lv[i] == GC_UNRESOLVED) {
-			const uint64_t src = pos - t[i].dist;
-			unsigned m;
-			if (gc_level_ready(map, when, src, src + mlen < pos ? src + mlen : pos, bs, k, &m))
-				gc_level_set(g, &lv[i], map, when, pos, mlen, m, k);
-			else
-				left++;
-		}
-		pos += mlen;
-	}
-	return left;
-}
-
-/* After GC_LEVEL_PASSES passes: chunk c's tokens still waiting on bytes
- * of other blocks are marked (from the map as the passes left it, so the
- * order of chunks does not matter), then (apply) made literals; a last
- * pass (gc_level_pass with k = GC_LEVEL_PASSES + 1) then settles the rest,
- * which wait only on their own block. */
-GC_HD void gc_level_cut(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			uint8_t *when, uint64_t c, int apply)
-{
-	const gc_tok *t = tok + c * g->cap;
-	uint8_t *lv = lev + c * g->cap;
-	const uint64_t bs = (c >> (g->block_log - g->chunk_log)) << g->block_log;
 	uint64_t pos = c << g->chunk_log;
 	for (uint32_t i = 0; i < ntok[c]; i++) {
 		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
 		pos += lit;
-		if (apply && lv[i] == GC_MARKED) {
-			lv[i] = GC_DROPPED;
-			for (uint32_t j = 0; j < mlen; j++)
-				map[pos + j] = 0, when[pos + j] = GC_LEVEL_PASSES + 1;
-		} else if (!apply && lv[i] == GC_UNRESOLVED) {
-			const uint64_t src = pos - t[i].dist;
-			const uint64_t end = src + mlen < bs ? src + mlen : bs;
-			for (uint64_t s = src; s < end; s++)
-				if (map[s] == GC_UNRESOLVED) {
-					lv[i] = GC_MARKED;
-					break;
-				}
-		}
+		const uint64_t src = pos - t[i].dist, end = src + mlen < pos ? src + mlen : pos;
+		unsigned m = 0;
+		for (uint64_t x = src; x < end; x++)
+			m = map[x] > m ? map[x] : m;
+		gc_level_set(g, &lv[i], map, pos, mlen, m);
 		pos += mlen;
 	}
 }

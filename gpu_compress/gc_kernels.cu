@@ -44,6 +44,7 @@ struct wlz_gcctx {
 	wlz_gpu_cstats stats;
 	/* WLZ_GC_PROFILE=1: an event after each launch, printed per call */
 	int prof, nprof;
+	unsigned lev_ctas;     /* k_levels' persistent grid: all resident */
 	cudaEvent_t pev[64];
 	const char *pname[64];
 	size_t *dst_size;      /* where _d2d's size goes after the wait */
@@ -114,12 +115,26 @@ __global__ void k_parse(gc_geom g, const uint8_t *in, const uint16_t *blen, cons
 		ntok[c] = gc_parse_chunk(&g, in, blen, bdist, c, tok);
 }
 
+/* A thread a chunk: map values and levels before levels (gc_level_init),
+ * and the chunk's groups of 32 tokens for k_levels: how many (ngrp) and
+ * where each starts in the chunk (gbase, GC_GPC a chunk). */
+#define GC_GPC(g) (((g).cap + 31) / 32)
 __global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			     uint8_t *when)
+			     uint32_t *ngrp, uint16_t *gbase)
 {
 	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (c < g.nchunks)
-		gc_level_init(&g, tok, ntok, lev, map, when, c);
+	if (c >= g.nchunks)
+		return;
+	gc_level_init(&g, tok, ntok, lev, map, c);
+	const gc_tok *t = tok + c * g.cap;
+	uint16_t *gb = gbase + c * GC_GPC(g);
+	uint32_t off = 0;
+	for (uint32_t i = 0; i < ntok[c]; i++) {
+		if (i % 32 == 0)
+			gb[i / 32] = (uint16_t)off;
+		off += (t[i].lm & 0xFFFF) + (t[i].lm >> 16);
+	}
+	ngrp[c] = (ntok[c] + 31) / 32;
 }
 
 /* The largest map value in [a, e), four bytes at a time (the map is
@@ -141,66 +156,44 @@ __device__ __forceinline__ unsigned range_max(const volatile uint8_t *map, uint6
 	return max(max(acc & 0xFF, (acc >> 8) & 0xFF), max((acc >> 16) & 0xFF, acc >> 24));
 }
 
-/* Whether chunks before chunk cs of the block starting at bs have decided
- * every byte of [src, end) in this pass (prog[c]: bytes of chunk c
- * decided, from its start). */
-__device__ __forceinline__ bool earlier_decided(const gc_geom &g, const volatile uint32_t *prog, uint64_t src,
-						uint64_t end, uint64_t bs, uint64_t cs)
-{
-	const uint64_t e = end < cs ? end : cs;
-	for (uint64_t a = src > bs ? src : bs; a < e;) {
-		const uint64_t c = a >> g.chunk_log, c0 = c << g.chunk_log;
-		const uint64_t ce = c0 + ((uint64_t)1 << g.chunk_log) < e ? c0 + ((uint64_t)1 << g.chunk_log) : e;
-		if (prog[c] < ce - c0)
-			return false;
-		a = ce;
-	}
-	return true;
-}
-
-/* Level pass k, a warp a chunk; chunks are taken in order from a ticket
- * (sync[0]), so the earlier chunks a warp waits on are already running.
- * The chunk's tokens go 32 at a time, a lane each: a lane whose token is
- * ready (gc_level_ready) takes its level; one whose sources in earlier
- * chunks of its block are not yet decided in this pass (sync[1 + c], the
- * chunk's bytes decided) waits; the rest try again once the lanes before
- * them have written, until a round settles none and none waits.  Sources
- * in other blocks count only when final before the pass (when[]), so the
- * result is gc_level_pass over each block's chunks in order. */
-__global__ void k_level_pass(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			     uint8_t *when, unsigned k, uint32_t *cleft, uint32_t *sync)
+/* Levels (gc_level_chunk), a warp a group of 32 tokens, a lane a token.
+ * Persistent warps take groups in content order from a ticket (*ticket;
+ * group s of goff[c] <= s < goff[c] + ngrp[c] is chunk c's), so the
+ * groups a token's sources lie in are done or held by running warps, and
+ * waiting on them cannot deadlock.  A lane takes its level once every
+ * source byte is final (map bytes are written once, unresolved to final);
+ * a warp whose lanes all wait backs off.  Groups do not wait for the
+ * groups before them, only for their sources: the longest wait is the
+ * longest chain of matches reading matches. */
+__global__ void k_levels(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			 const uint32_t *ngrp, const uint32_t *goff, const uint16_t *gbase, uint32_t *ticket)
 {
 	const unsigned l = threadIdx.x % 32;
-	uint32_t tk = 0;
-	if (l == 0)
-		tk = atomicAdd(&sync[0], 1u);
-	const uint64_t c = __shfl_sync(0xffffffffu, tk, 0);
-	if (c >= g.nchunks)
-		return;
-	volatile uint32_t *prog = sync + 1;
-	const volatile uint8_t *vmap = map, *vwhen = when;
-	const uint64_t cs = c << g.chunk_log;
-	const uint32_t full = (uint32_t)1 << g.chunk_log;
-	/* after the first pass, only chunks with tokens left */
-	if (k && !cleft[c]) {
+	const volatile uint8_t *vmap = map;
+	const uint32_t total = goff[g.nchunks - 1] + ngrp[g.nchunks - 1];
+	for (;;) {
+		uint32_t s = 0;
 		if (l == 0)
-			prog[c] = full;
-		return;
-	}
-	const uint64_t bs = (c >> (g.block_log - g.chunk_log)) << g.block_log;
-	const gc_tok *t = tok + c * g.cap;
-	uint8_t *lv = lev + c * g.cap;
-	uint64_t base = cs;
-	const uint32_t nt = ntok[c];
-	uint32_t left = 0;
-	for (uint32_t i0 = 0; i0 < nt; i0 += 32) {
-		const uint32_t i = i0 + l;
-		uint32_t lit = 0, mlen = 0, d = 0;
-		bool pend = false;
-		if (i < nt) {
-			lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
-			pend = lv[i] == GC_UNRESOLVED;
+			s = atomicAdd(ticket, 1u);
+		s = __shfl_sync(0xffffffffu, s, 0);
+		if (s >= total)
+			return;
+		uint64_t lo = 0, hi = g.nchunks - 1;
+		while (lo < hi) {
+			const uint64_t mid = (lo + hi + 1) / 2;
+			if (goff[mid] <= s)
+				lo = mid;
+			else
+				hi = mid - 1;
 		}
+		const uint64_t c = lo;
+		const uint32_t gi = s - goff[c];
+		const uint32_t i = gi * 32 + l, nt = ntok[c];
+		const gc_tok *t = tok + c * g.cap;
+		uint32_t lit = 0, mlen = 0, d = 0;
+		bool pend = i < nt;
+		if (pend)
+			lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
 		const uint32_t x = lit + mlen;
 		uint32_t incl = x;
 		for (int o = 1; o < 32; o <<= 1) {
@@ -208,47 +201,29 @@ __global__ void k_level_pass(gc_geom g, const gc_tok *tok, const uint32_t *ntok,
 			if (l >= (unsigned)o)
 				incl += v;
 		}
-		const uint64_t pos = base + (incl - x) + lit;
-		base += __shfl_sync(0xffffffffu, incl, 31);
-		for (;;) {
-			bool did = false, wait = false;
+		const uint64_t pos = (c << g.chunk_log) + gbase[c * GC_GPC(g) + gi] + (incl - x) + lit;
+		for (unsigned ns = 32;;) {
+			bool did = false;
 			if (pend) {
 				const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
-				if (!earlier_decided(g, prog, src, end, bs, cs)) {
-					wait = true;
-				} else {
-					__threadfence();  /* the bytes after their chunk's count */
-					const unsigned m = range_max(vmap, src, end);
-					if (m != GC_UNRESOLVED && (src >= bs || range_max(vwhen, src, end < bs ? end : bs) <= k)) {
-						gc_level_set(&g, &lv[i], map, when, pos, mlen, m, k);
-						pend = false;
-						did = true;
-					}
+				const unsigned m = range_max(vmap, src, end);
+				if (m != GC_UNRESOLVED) {
+					gc_level_set(&g, &lev[c * g.cap + i], map, pos, mlen, m);
+					pend = false;
+					did = true;
 				}
 			}
 			__syncwarp();
-			if (!__any_sync(0xffffffffu, did || wait))
+			if (!__any_sync(0xffffffffu, pend))
 				break;
+			if (__any_sync(0xffffffffu, did)) {
+				ns = 32;
+			} else {
+				__nanosleep(ns);
+				ns = ns < 256 ? 2 * ns : ns;
+			}
 		}
-		left += __popc(__ballot_sync(0xffffffffu, pend));
-		/* this group decided: publish after its bytes */
-		__threadfence();
-		__syncwarp();
-		if (l == 0)
-			prog[c] = (uint32_t)(base - cs);
 	}
-	if (l == 0) {
-		prog[c] = full;
-		cleft[c] = left;
-	}
-}
-
-__global__ void k_level_cut(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			    uint8_t *when, int apply)
-{
-	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (c < g.nchunks)
-		gc_level_cut(&g, tok, ntok, lev, map, when, c, apply);
 }
 
 __global__ void k_chunk_stat(gc_geom g, const gc_tok *tok, const uint32_t *ntok, const uint8_t *lev,
@@ -534,6 +509,10 @@ wlz_gcctx *wlz_gcctx_create(int device)
 	}
 	for (int i = 0; i < EV_COUNT; i++)
 		cudaEventCreate(&g->ev[i]);
+	int sms = 0, per = 0;
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_levels, 128, 0);
+	g->lev_ctas = (unsigned)(sms > 0 && per > 0 ? sms * per : 1);
 	g->prof = getenv("WLZ_GC_PROFILE") && atoi(getenv("WLZ_GC_PROFILE"));
 	for (int i = 0; g->prof && i < 64; i++)
 		cudaEventCreate(&g->pev[i]);
@@ -572,16 +551,16 @@ void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s)
 	s->streams_s = ms[EV_STREAMS] / 1e3;
 	s->entropy_s = ms[EV_ENTROPY] / 1e3;
 	s->finish_s = ms[EV_END] / 1e3;
-	s->waves = g->stats.waves;
 }
 
 /* Device buffers of one member of n bytes, carved from the arena. */
 struct bufs {
 	uint16_t *near;
 	uint32_t *bdist;
-	uint32_t *far, *ntok, *hist, *lanes, *flag, *cleft, *lsync;
+	uint32_t *far, *ntok, *hist, *lanes, *flag, *lsync, *ngrp, *goff;
+	uint16_t *gbase;
 	gc_tok *tok;
-	uint8_t *lev, *map, *when, *raw, *stage, *hdr, *idx, *head, *in, *out;
+	uint8_t *lev, *map, *raw, *stage, *hdr, *idx, *head, *in, *out;
 	gc_cstat *cst;
 	gc_blk *blk;
 	gc_code *code;
@@ -609,9 +588,10 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	TAKE(tok, gc_tok, nc * g->cap);
 	TAKE(lev, uint8_t, nc * g->cap);
 	TAKE(map, uint8_t, g->n + 16);
-	TAKE(when, uint8_t, g->n + 16);
-	TAKE(cleft, uint32_t, nc);
-	TAKE(lsync, uint32_t, nc + 1);
+	TAKE(lsync, uint32_t, 1);
+	TAKE(ngrp, uint32_t, nc);
+	TAKE(goff, uint32_t, nc);
+	TAKE(gbase, uint16_t, nc * GC_GPC(*g));
 	TAKE(cst, gc_cstat, nc);
 	TAKE(blk, gc_blk, nb);
 	TAKE(raw, uint8_t, nb * g->raw_stride);
@@ -677,12 +657,13 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		return err;
 	const gc_geom *gm = &geom;
 	const uint64_t nb = gm->nblocks, nc = gm->nchunks;
-	size_t cub_bytes = 0;
+	size_t cub_bytes = 0, cub_groups = 0;
 	size_t need;
 	const uint8_t *in;
 	cudaStream_t st = g->st;
-	uint64_t waves = 0;
 	CU(cub::DeviceScan::ExclusiveSum(NULL, cub_bytes, (uint64_t *)NULL, (uint64_t *)NULL, (int)(nb + 1)), "scan size");
+	CU(cub::DeviceScan::ExclusiveSum(NULL, cub_groups, (uint32_t *)NULL, (uint32_t *)NULL, (int)nc), "scan size");
+	cub_bytes = cub_bytes > cub_groups ? cub_bytes : cub_groups;
 	{
 		const uint64_t span = n + n / 4 + 16 * (nb + 1) + 64 + 80 * (nb + 1);
 		const size_t xs = wlz_gpu_xxh3_scratch(span > 8 * (nb + 1) ? span : 8 * (nb + 1));
@@ -725,25 +706,14 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		k_parse<<<grid(nc, 64), 64, 0, st>>>(geom, in, b.near, b.bdist, b.ntok, b.tok);
 		PROF("parse");
 		cudaEventRecord(g->ev[EV_PARSE], st);
-		/* levels: GC_LEVEL_PASSES passes, the cut, and a last pass */
-		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when);
+		/* levels */
+		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.ngrp, b.gbase);
 		PROF("level init");
-		for (unsigned k = 0; k <= GC_LEVEL_PASSES; k++) {
-			/* (pass GC_LEVEL_PASSES + 1 comes after the cut, which only
-			 * settles tokens: chunks counted empty stay so) */
-			if (k == GC_LEVEL_PASSES)
-				for (int apply = 0; apply < 2; apply++) {
-					k_level_cut<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map,
-										    b.when, apply);
-					PROF("level cut");
-				}
-			const unsigned kk = k < GC_LEVEL_PASSES ? k : GC_LEVEL_PASSES + 1;
-			CU(cudaMemsetAsync(b.lsync, 0, (geom.nchunks + 1) * sizeof(uint32_t), st), "memset");
-			k_level_pass<<<grid(geom.nchunks * 32, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map,
-										   b.when, kk, b.cleft, b.lsync);
-			PROF("level pass");
-		}
-		waves = GC_LEVEL_PASSES + 1;
+		cub_groups = b.cub_bytes;
+		CU(cub::DeviceScan::ExclusiveSum(b.cub, cub_groups, b.ngrp, b.goff, (int)nc, st), "scan");
+		CU(cudaMemsetAsync(b.lsync, 0, sizeof(uint32_t), st), "memset");
+		k_levels<<<g->lev_ctas, 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.ngrp, b.goff, b.gbase, b.lsync);
+		PROF("levels");
 		cudaEventRecord(g->ev[EV_LEVELS], st);
 		/* token streams */
 		k_chunk_stat<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.cst);
@@ -821,7 +791,6 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 	*used = d_out;
 	err = WLZ_OK;
 out:
-	g->stats.waves = (unsigned)waves;
 	return err;
 }
 

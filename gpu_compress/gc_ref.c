@@ -15,7 +15,7 @@ typedef struct ref {
 	uint32_t *bdist;
 	uint32_t *far, *ntok, *hist;
 	gc_tok *tok;
-	uint8_t *lev, *map, *when, *raw, *pay;
+	uint8_t *lev, *map, *raw, *pay;
 	gc_cstat *cst;
 	gc_blk *blk;
 	gc_code *code;
@@ -25,7 +25,7 @@ typedef struct ref {
 static void ref_free(ref *r)
 {
 	free(r->near), free(r->bdist), free(r->far), free(r->ntok), free(r->hist), free(r->tok);
-	free(r->lev), free(r->map), free(r->when), free(r->raw), free(r->pay), free(r->cst), free(r->blk), free(r->code), free(r->work);
+	free(r->lev), free(r->map), free(r->raw), free(r->pay), free(r->cst), free(r->blk), free(r->code), free(r->work);
 }
 
 static void ref_near(ref *r, const uint8_t *in)
@@ -91,7 +91,6 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	r.tok = malloc((nc * g->cap + 1) * sizeof(gc_tok));
 	r.lev = malloc(nc * g->cap + 1);
 	r.map = malloc(n + 1);
-	r.when = malloc(n + 1);
 	r.cst = calloc(nc + 1, sizeof(gc_cstat));
 	r.blk = calloc(nb + 1, sizeof(gc_blk));
 	r.raw = malloc(nb * g->raw_stride + 1);
@@ -101,7 +100,7 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	r.pay = malloc(wlz_gc_member_bound((uint64_t)1 << g->block_log, g->block_log));
 	uint64_t *boff = malloc((nb + 1) * sizeof(uint64_t)), *bhash = malloc((nb + 1) * sizeof(uint64_t));
 	uint32_t *segsz = malloc((g->segmax + 1) * sizeof(uint32_t));
-	if (!r.near || !r.bdist || !r.far || !r.ntok || !r.tok || !r.lev || !r.map || !r.when || !r.cst || !r.blk || !r.raw || !r.hist ||
+	if (!r.near || !r.bdist || !r.far || !r.ntok || !r.tok || !r.lev || !r.map || !r.cst || !r.blk || !r.raw || !r.hist ||
 	    !r.code || !r.work || !r.pay || !boff || !bhash || !segsz) {
 		e = wlz_fail(WLZ_ERR_NOMEM, "GPU compression reference: out of memory");
 		goto done;
@@ -113,18 +112,9 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	for (uint64_t c = 0; c < nc; c++)
 		r.ntok[c] = gc_parse_chunk(g, in, r.near, r.bdist, c, r.tok);
 	for (uint64_t c = 0; c < nc; c++)
-		gc_level_init(g, r.tok, r.ntok, r.lev, r.map, r.when, c);
-	for (unsigned k = 0; k < GC_LEVEL_PASSES; k++)
-		for (uint64_t c = 0; c < nc; c++)
-			gc_level_pass(g, r.tok, r.ntok, r.lev, r.map, r.when, k, c);
-	for (int apply = 0; apply < 2; apply++)
-		for (uint64_t c = 0; c < nc; c++)
-			gc_level_cut(g, r.tok, r.ntok, r.lev, r.map, r.when, c, apply);
+		gc_level_init(g, r.tok, r.ntok, r.lev, r.map, c);
 	for (uint64_t c = 0; c < nc; c++)
-		if (gc_level_pass(g, r.tok, r.ntok, r.lev, r.map, r.when, GC_LEVEL_PASSES + 1, c)) {
-			e = wlz_fail(WLZ_ERR_INTERNAL, "GPU compression reference: a level left unresolved");
-			goto done;
-		}
+		gc_level_chunk(g, r.tok, r.ntok, r.lev, r.map, c);
 	for (uint64_t c = 0; c < nc; c++)
 		gc_chunk_stat(g, r.tok, r.ntok, r.lev, r.map, c, &r.cst[c]);
 	for (uint64_t b = 0; b < nb; b++)
