@@ -43,7 +43,7 @@ __device__ void gc_cta_group_counts(gc_code_smem &s, const uint32_t (*cnt)[256],
 		for (unsigned i = 0; i < s.na; i++) {
 			const unsigned c = s.act[i], g = s.grp[c];
 			if (g != 0xFF)
-				s.u.h[g][t] += cnt[c][x];
+				s.u.h[g][t] += __ldg(&cnt[c][x]);
 		}
 	}
 	if (t < T) {
@@ -114,7 +114,7 @@ __device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], 
 				for (unsigned j = 0; j < nr; j += 8)
 #pragma unroll
 					for (unsigned l = 0; l < 8; l++)
-						acc[l] += (j + l < nu ? (float)row[s.used[j + l]] : 0.0f) * s.cost[g][j + l];
+						acc[l] += (j + l < nu ? (float)__ldg(&row[s.used[j + l]]) : 0.0f) * s.cost[g][j + l];
 				s.u.x[i * T + g] = wlz_huf_sum8(acc);
 			}
 			__syncthreads();
@@ -138,11 +138,155 @@ __device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], 
 	return s.tc;
 }
 
+/* A warp's scratch for one table. */
+struct gc_table_smem {
+	uint64_t key[256];   /* (count, index), sorted */
+	uint32_t c[256];     /* counts of the symbols present, by index */
+	uint8_t sym[256];    /* their symbols */
+	uint8_t len[256];    /* their lengths */
+};
+
+__device__ __forceinline__ uint64_t warp_max64(uint64_t v)
+{
+	for (unsigned o = 16; o; o /= 2) {
+		const uint64_t w = __shfl_xor_sync(0xFFFFFFFFu, v, o);
+		v = w > v ? w : v;
+	}
+	return v;
+}
+
+/* wlz_huf_build_table on a warp, the same lengths: the sort by ranks,
+ * Huffman's merge on one lane (it is linear), the Kraft repairs' searches
+ * (quadratic on one thread) as reductions; a lane holds the symbols of
+ * index lane + 32 j.  Returns the bits, on every lane. */
+__device__ uint64_t gc_warp_build_table(const uint32_t *h, uint8_t *len, gc_table_smem &w)
+{
+	enum { MB = WLZ_HUF_LEN_MAX };
+	const unsigned lane = threadIdx.x % 32;
+	unsigned k = 0;
+	for (unsigned j = 0; j < 8; j++) {
+		const unsigned x = j * 32 + lane;
+		const uint32_t v = h[x];
+		len[x] = 0;
+		const unsigned m = __ballot_sync(0xFFFFFFFFu, v != 0);
+		if (v) {
+			const unsigned i = k + __popc(m & ((1u << lane) - 1));
+			w.c[i] = v, w.sym[i] = (uint8_t)x;
+		}
+		k += __popc(m);
+	}
+	__syncwarp();
+	if (k == 1) {
+		if (lane == 0)
+			len[w.sym[0]] = 1;
+		__syncwarp();
+		return 0;
+	}
+	/* keys are unique: a key's rank is its place */
+	for (unsigned i = lane; i < k; i += 32) {
+		const uint64_t x = (uint64_t)w.c[i] << 8 | i;
+		unsigned r = 0;
+		for (unsigned m = 0; m < k; m++)
+			r += ((uint64_t)w.c[m] << 8 | m) < x;
+		w.key[r] = x;
+	}
+	__syncwarp();
+	if (lane == 0) {
+		uint64_t wt[511];
+		uint16_t parent[511];
+		uint8_t depth[511];
+		for (unsigned i = 0; i < k; i++)
+			wt[i] = w.key[i] >> 8;
+		unsigned leaf = 0, node = k;
+		const unsigned root = 2 * k - 2;
+		for (unsigned nn = k; nn <= root; nn++) {
+			wt[nn] = 0;
+			for (int q = 0; q < 2; q++) {
+				const unsigned x = leaf < k && (node >= nn || wt[leaf] <= wt[node]) ? leaf++ : node++;
+				parent[x] = (uint16_t)nn;
+				wt[nn] += wt[x];
+			}
+		}
+		depth[root] = 0;
+		for (unsigned x = root; x-- > 0;)
+			depth[x] = (uint8_t)(depth[parent[x]] + 1);
+		for (unsigned i = 0; i < k; i++)
+			w.len[w.key[i] & 0xFF] = (uint8_t)(depth[i] > MB ? MB : depth[i]);
+	}
+	__syncwarp();
+	uint32_t c[8];
+	unsigned l[8];
+	uint32_t kraft = 0;
+	for (unsigned j = 0; j < 8; j++) {
+		const unsigned i = j * 32 + lane;
+		c[j] = i < k ? w.c[i] : 0;
+		l[j] = i < k ? w.len[i] : 0;
+		kraft += i < k ? 1u << (MB - l[j]) : 0;
+	}
+	for (unsigned o = 16; o; o /= 2)
+		kraft += __shfl_xor_sync(0xFFFFFFFFu, kraft, o);
+	/* over-full: lengthen the rarest of the longest codes below MB (the
+	 * first such index on ties) */
+	while (kraft > (1u << MB)) {
+		uint64_t b = 0;
+		for (unsigned j = 0; j < 8; j++) {
+			const unsigned i = j * 32 + lane;
+			if (i < k && l[j] < MB) {
+				const uint64_t x = (uint64_t)l[j] << 48 | (uint64_t)(0xFFFFFFFFu - c[j]) << 8 | (255 - i);
+				b = x > b ? x : b;
+			}
+		}
+		b = warp_max64(b);
+		if (!b)
+			break;
+		const unsigned bi = 255 - (unsigned)(b & 0xFF), bl = (unsigned)(b >> 48);
+		if (bi % 32 == lane)
+			l[bi / 32]++;
+		kraft -= 1u << (MB - bl - 1);
+	}
+	/* room left: shorten the commonest codes that fit */
+	while (kraft < (1u << MB)) {
+		uint64_t b = 0;
+		for (unsigned j = 0; j < 8; j++) {
+			const unsigned i = j * 32 + lane;
+			if (i < k && l[j] > 1 && kraft + (1u << (MB - l[j])) <= (1u << MB)) {
+				const uint64_t x = (uint64_t)c[j] << 8 | (255 - i);
+				b = x > b ? x : b;
+			}
+		}
+		b = warp_max64(b);
+		if (!b)
+			break;
+		const unsigned bi = 255 - (unsigned)(b & 0xFF);
+		unsigned bl = 0;
+		for (unsigned j = 0; j < 8; j++)
+			if (bi == j * 32 + lane)
+				bl = l[j]--;
+		bl = __shfl_sync(0xFFFFFFFFu, bl, bi % 32);
+		kraft += 1u << (MB - bl);
+	}
+	uint64_t bits = 0;
+	for (unsigned j = 0; j < 8; j++) {
+		const unsigned i = j * 32 + lane;
+		if (i < k) {
+			len[w.sym[i]] = (uint8_t)l[j];
+			bits += (uint64_t)c[j] * l[j];
+		}
+	}
+	for (unsigned o = 16; o; o /= 2)
+		bits += __shfl_xor_sync(0xFFFFFFFFu, bits, o);
+	__syncwarp();
+	return bits;
+}
+
 /* One CTA a part (parts u0 .. u0 + gridDim.x - 1, counts at index
  * u - u0): gc_part_code's result. */
+#define GC_CODE_SMEM ((sizeof(gc_code_smem) + 7) / 8 * 8 + GC_CODE_THREADS / 32 * sizeof(gc_table_smem))
 __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uint32_t *hist, gc_code *code, uint64_t u0)
 {
-	__shared__ gc_code_smem s;
+	extern __shared__ uint64_t smem[];
+	gc_code_smem &s = *(gc_code_smem *)smem;
+	gc_table_smem *ts = (gc_table_smem *)(smem + (sizeof(gc_code_smem) + 7) / 8);
 	const uint64_t u = u0 + blockIdx.x;
 	gc_part *pt = &blk[u / GC_PARTS].part[u % GC_PARTS];
 	gc_code *cd = &code[u];
@@ -151,13 +295,13 @@ __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uin
 	/* symbol totals, a thread a symbol; context totals, a warp a context */
 	uint32_t a = 0;
 	for (unsigned c = 0; c < WLZ_HUF_NCTX; c++)
-		a += cnt[c][t];
+		a += __ldg(&cnt[c][t]);
 	s.all[t] = a;
 	cd->next[t] = 0;
 	for (unsigned c = warp; c < WLZ_HUF_NCTX; c += nw) {
 		uint64_t v = 0;
 		for (unsigned x = lane; x < 256; x += 32)
-			v += cnt[c][x];
+			v += __ldg(&cnt[c][x]);
 		for (unsigned o = 16; o; o /= 2)
 			v += __shfl_xor_sync(0xFFFFFFFFu, v, o);
 		if (lane == 0)
@@ -177,18 +321,20 @@ __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uin
 		return;
 	const unsigned want = gc_part_want(n);
 	const unsigned tc = want > 1 ? gc_cta_cluster(s, cnt, want) : 0;
-	/* each group's counts over all symbols, then its table (a thread a
+	/* each group's counts over all symbols, then its table (a warp a
 	 * table), the single table beside them */
 	for (unsigned g = 0; g < tc; g++)
 		s.u.h[g][t] = 0;
 	for (unsigned c = 0; c < WLZ_HUF_NCTX && tc; c++)
 		if (s.tot[c])
-			s.u.h[s.grp[c]][t] += cnt[c][t];
+			s.u.h[s.grp[c]][t] += __ldg(&cnt[c][t]);
 	__syncthreads();
-	if (t < tc)
-		s.bits[t] = wlz_huf_build_table(s.u.h[t], s.lc[t]);
-	if (t == 64)
-		s.bits[GC_TMAX] = wlz_huf_build_table(s.all, cd->len[0]);
+	for (unsigned g = warp; g <= tc; g += nw) {
+		const uint64_t b = g < tc ? gc_warp_build_table(s.u.h[g], s.lc[g], ts[warp])
+					  : gc_warp_build_table(s.all, cd->len[0], ts[warp]);
+		if (lane == 0)
+			s.bits[g < tc ? g : GC_TMAX] = b;
+	}
 	__syncthreads();
 	uint64_t bc = 0;
 	for (unsigned g = 0; g < tc; g++)
@@ -202,6 +348,7 @@ __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uin
 	__syncthreads();
 	if (t < T)
 		gc_table_codes(cd, t);
+	__syncthreads();
 	if (t == 0) {
 		cd->T = (uint8_t)T;
 		pt->kind = GC_HUF;

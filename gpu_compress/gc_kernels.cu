@@ -95,7 +95,9 @@ __global__ void k_far(gc_geom g, const uint8_t *in, uint32_t *far)
 	for (unsigned t = 0; t < 2; t++)
 		if (p + gc_far_len(t) <= g.n) {
 			const int64_t k = gc_far_key(in + p, g.far_log, t);
-			if (k >= 0)
+			/* (most positions of a common key find an earlier one
+			 * there already: no atomic, no contention) */
+			if (k >= 0 && *(volatile uint32_t *)&far[k] > (uint32_t)p)
 				atomicMin(&far[k], (uint32_t)p);
 		}
 }
@@ -115,43 +117,89 @@ __global__ void k_parse(gc_geom g, const uint8_t *in, const uint16_t *blen, cons
 		ntok[c] = gc_parse_chunk(&g, in, blen, bdist, c, tok);
 }
 
-/* A thread a chunk: map values and levels before levels (gc_level_init),
- * and the chunk's groups of 32 tokens for k_levels: how many (ngrp) and
- * where each starts in the chunk (gbase, GC_GPC a chunk). */
+/* Map bytes [a, a + n) set to v: bytes up to a 16-byte boundary, whole
+ * 16-byte words, bytes after; no word holds another token's bytes. */
+__device__ __forceinline__ void map_fill(uint8_t *map, uint64_t a, uint32_t n, uint8_t v)
+{
+	const uint64_t e = a + n;
+	uint64_t w = (a + 15) & ~(uint64_t)15;
+	if (w > e)
+		w = e;
+	for (; a < w; a++)
+		map[a] = v;
+	const uint32_t x = v * 0x01010101u;
+	for (; a + 16 <= e; a += 16)
+		*(uint4 *)(map + a) = make_uint4(x, x, x, x);
+	for (; a < e; a++)
+		map[a] = v;
+}
+
+/* A warp a chunk, a lane a token (the map zeroed first): match bytes
+ * unresolved and levels unresolved (gc_level_init), and the chunk's
+ * groups of 32 tokens for k_levels: how many (ngrp) and where each
+ * starts in the chunk (gbase, GC_GPC a chunk). */
 #define GC_GPC(g) (((g).cap + 31) / 32)
 __global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
 			     uint32_t *ngrp, uint16_t *gbase)
 {
-	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	const unsigned l = threadIdx.x % 32;
+	const uint64_t c = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
 	if (c >= g.nchunks)
 		return;
-	gc_level_init(&g, tok, ntok, lev, map, c);
 	const gc_tok *t = tok + c * g.cap;
-	uint16_t *gb = gbase + c * GC_GPC(g);
-	uint32_t off = 0;
-	for (uint32_t i = 0; i < ntok[c]; i++) {
-		if (i % 32 == 0)
-			gb[i / 32] = (uint16_t)off;
-		off += (t[i].lm & 0xFFFF) + (t[i].lm >> 16);
+	const uint32_t nt = ntok[c];
+	uint32_t base = 0;
+	for (uint32_t i0 = 0; i0 < nt; i0 += 32) {
+		const uint32_t i = i0 + l;
+		uint32_t lit = 0, mlen = 0;
+		if (i < nt) {
+			lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
+			lev[c * g.cap + i] = GC_UNRESOLVED;
+		}
+		const uint32_t x = lit + mlen;
+		uint32_t incl = x;
+		for (int o = 1; o < 32; o <<= 1) {
+			const uint32_t v = __shfl_up_sync(0xffffffffu, incl, o);
+			if (l >= (unsigned)o)
+				incl += v;
+		}
+		if (mlen)
+			map_fill(map, (c << g.chunk_log) + base + (incl - x) + lit, mlen, GC_UNRESOLVED);
+		if (l == 0)
+			gbase[c * GC_GPC(g) + i0 / 32] = (uint16_t)base;
+		base += __shfl_sync(0xffffffffu, incl, 31);
 	}
-	ngrp[c] = (ntok[c] + 31) / 32;
+	if (l == 0)
+		ngrp[c] = (nt + 31) / 32;
 }
 
-/* The largest map value in [a, e), four bytes at a time (the map is
- * padded past the input's end); GC_UNRESOLVED, the largest value, where
- * one is not final. */
-__device__ __forceinline__ unsigned range_max(const volatile uint8_t *map, uint64_t a, uint64_t e)
+/* The largest map value in [a, e), read past the L1 (other warps write
+ * the map), 16 bytes at a time (the map is padded past the input's end);
+ * GC_UNRESOLVED, the largest value, where one is not final. */
+__device__ __forceinline__ unsigned range_max(const uint8_t *map, uint64_t a, uint64_t e)
 {
 	if (a >= e)
 		return 0;
 	unsigned acc = 0;
-	for (uint64_t w = a & ~(uint64_t)3; w < e; w += 4) {
-		unsigned v = *(const volatile uint32_t *)(map + w);
-		if (w < a)
-			v &= 0xFFFFFFFFu << (8 * (a - w));
-		if (w + 4 > e)
-			v &= 0xFFFFFFFFu >> (8 * (w + 4 - e));
-		acc = __vmaxu4(acc, v);
+	for (uint64_t w = a & ~(uint64_t)15; w < e; w += 16) {
+		unsigned v[4];
+		asm volatile("ld.volatile.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+			     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
+			     : "l"(map + w));
+#pragma unroll
+		for (unsigned j = 0; j < 4; j++) {
+			const uint64_t q = w + 4 * j;
+			unsigned u = v[j];
+			if (q + 4 <= a || q >= e)
+				u = 0;
+			else {
+				if (q < a)
+					u &= 0xFFFFFFFFu << (8 * (a - q));
+				if (q + 4 > e)
+					u &= 0xFFFFFFFFu >> (8 * (q + 4 - e));
+			}
+			acc = __vmaxu4(acc, u);
+		}
 	}
 	return max(max(acc & 0xFF, (acc >> 8) & 0xFF), max((acc >> 16) & 0xFF, acc >> 24));
 }
@@ -169,7 +217,6 @@ __global__ void k_levels(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uin
 			 const uint32_t *ngrp, const uint32_t *goff, const uint16_t *gbase, uint32_t *ticket)
 {
 	const unsigned l = threadIdx.x % 32;
-	const volatile uint8_t *vmap = map;
 	const uint32_t total = goff[g.nchunks - 1] + ngrp[g.nchunks - 1];
 	for (;;) {
 		uint32_t s = 0;
@@ -206,9 +253,11 @@ __global__ void k_levels(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uin
 			bool did = false;
 			if (pend) {
 				const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
-				const unsigned m = range_max(vmap, src, end);
+				const unsigned m = range_max(map, src, end);
 				if (m != GC_UNRESOLVED) {
-					gc_level_set(&g, &lev[c * g.cap + i], map, pos, mlen, m);
+					/* gc_level_set, the bytes by map_fill */
+					lev[c * g.cap + i] = m > g.depth ? GC_DROPPED : (uint8_t)m;
+					map_fill(map, pos, mlen, m > g.depth ? 0 : (uint8_t)(m + 1));
 					pend = false;
 					did = true;
 				}
@@ -509,11 +558,12 @@ wlz_gcctx *wlz_gcctx_create(int device)
 	}
 	for (int i = 0; i < EV_COUNT; i++)
 		cudaEventCreate(&g->ev[i]);
+	cudaFuncSetAttribute(k_code, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)GC_CODE_SMEM);
 	int sms = 0, per = 0;
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_levels, 128, 0);
 	g->lev_ctas = (unsigned)(sms > 0 && per > 0 ? sms * per : 1);
-	g->prof = getenv("WLZ_GC_PROFILE") && atoi(getenv("WLZ_GC_PROFILE"));
+	g->prof = getenv("WLZ_GC_PROFILE") ? atoi(getenv("WLZ_GC_PROFILE")) : 0;
 	for (int i = 0; g->prof && i < 64; i++)
 		cudaEventCreate(&g->pev[i]);
 	return g;
@@ -707,7 +757,8 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		PROF("parse");
 		cudaEventRecord(g->ev[EV_PARSE], st);
 		/* levels */
-		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.ngrp, b.gbase);
+		CU(cudaMemsetAsync(b.map, 0, n + 16, st), "map");
+		k_level_init<<<grid(nc * 32, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.ngrp, b.gbase);
 		PROF("level init");
 		cub_groups = b.cub_bytes;
 		CU(cub::DeviceScan::ExclusiveSum(b.cub, cub_groups, b.ngrp, b.goff, (int)nc, st), "scan");
@@ -730,7 +781,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			const uint64_t m = nb * GC_PARTS - u0 < GC_CODE_BATCH ? nb * GC_PARTS - u0 : GC_CODE_BATCH;
 			k_hist<<<(unsigned)m, 256, 0, st>>>(geom, b.blk, b.raw, b.hist, u0);
 			PROF("hist");
-			k_code<<<(unsigned)m, GC_CODE_THREADS, 0, st>>>(b.blk, b.hist, b.code, u0);
+			k_code<<<(unsigned)m, GC_CODE_THREADS, GC_CODE_SMEM, st>>>(b.blk, b.hist, b.code, u0);
 			PROF("code");
 		}
 		const uint64_t warps = nb * GC_PARTS * gm->segmax;
