@@ -173,19 +173,19 @@ __global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok,
 		ngrp[c] = (nt + 31) / 32;
 }
 
-/* The largest map value in [a, e), read past the L1 (other warps write
- * the map), 16 bytes at a time (the map is padded past the input's end);
- * GC_UNRESOLVED, the largest value, where one is not final. */
-__device__ __forceinline__ unsigned range_max(const uint8_t *map, uint64_t a, uint64_t e)
+/* Scans map bytes [a, e) from *cur (16-aligned; a & ~15 at first), read
+ * past the L1 (other warps write the map), 16 bytes at a time (the map is
+ * padded past the input's end), folding them into *acc, up to the first
+ * word that holds an unresolved byte: true when the whole range is final.
+ * Final bytes stay final, so a retry resumes there. */
+__device__ __forceinline__ bool range_scan(const uint8_t *map, uint64_t a, uint64_t e, uint64_t *cur, unsigned *acc)
 {
-	if (a >= e)
-		return 0;
-	unsigned acc = 0;
-	for (uint64_t w = a & ~(uint64_t)15; w < e; w += 16) {
+	for (uint64_t w = *cur; w < e; w += 16) {
 		unsigned v[4];
 		asm volatile("ld.volatile.global.v4.u32 {%0, %1, %2, %3}, [%4];"
 			     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
 			     : "l"(map + w));
+		unsigned x = 0, un = 0;
 #pragma unroll
 		for (unsigned j = 0; j < 4; j++) {
 			const uint64_t q = w + 4 * j;
@@ -198,10 +198,17 @@ __device__ __forceinline__ unsigned range_max(const uint8_t *map, uint64_t a, ui
 				if (q + 4 > e)
 					u &= 0xFFFFFFFFu >> (8 * (q + 4 - e));
 			}
-			acc = __vmaxu4(acc, u);
+			x = __vmaxu4(x, u);
+			un |= __vcmpeq4(u, 0xFFFFFFFFu);
 		}
+		if (un) {
+			*cur = w;
+			return false;
+		}
+		*acc = __vmaxu4(*acc, x);
 	}
-	return max(max(acc & 0xFF, (acc >> 8) & 0xFF), max((acc >> 16) & 0xFF, acc >> 24));
+	*cur = e;
+	return true;
 }
 
 /* Levels (gc_level_chunk), a warp a group of 32 tokens, a lane a token.
@@ -213,6 +220,12 @@ __device__ __forceinline__ unsigned range_max(const uint8_t *map, uint64_t a, ui
  * a warp whose lanes all wait backs off.  Groups do not wait for the
  * groups before them, only for their sources: the longest wait is the
  * longest chain of matches reading matches. */
+/* k_levels' back-off when a warp's lanes all wait (ns, doubling from the
+ * first to the last): waiting warps that poll often slow those that
+ * work (bench/host/issue17-gpu-compress.md). */
+#define GC_NAP_MIN 256u
+#define GC_NAP_MAX 2048u
+
 __global__ void k_levels(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
 			 const uint32_t *ngrp, const uint32_t *goff, const uint16_t *gbase, uint32_t *ticket)
 {
@@ -249,27 +262,27 @@ __global__ void k_levels(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uin
 				incl += v;
 		}
 		const uint64_t pos = (c << g.chunk_log) + gbase[c * GC_GPC(g) + gi] + (incl - x) + lit;
-		for (unsigned ns = 32;;) {
+		const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
+		uint64_t cur = src & ~(uint64_t)15;
+		unsigned acc = 0;
+		for (unsigned ns = GC_NAP_MIN;;) {
 			bool did = false;
-			if (pend) {
-				const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
-				const unsigned m = range_max(map, src, end);
-				if (m != GC_UNRESOLVED) {
-					/* gc_level_set, the bytes by map_fill */
-					lev[c * g.cap + i] = m > g.depth ? GC_DROPPED : (uint8_t)m;
-					map_fill(map, pos, mlen, m > g.depth ? 0 : (uint8_t)(m + 1));
-					pend = false;
-					did = true;
-				}
+			if (pend && range_scan(map, src, end, &cur, &acc)) {
+				const unsigned m = max(max(acc & 0xFF, (acc >> 8) & 0xFF), max((acc >> 16) & 0xFF, acc >> 24));
+				/* gc_level_set, the bytes by map_fill */
+				lev[c * g.cap + i] = m > g.depth ? GC_DROPPED : (uint8_t)m;
+				map_fill(map, pos, mlen, m > g.depth ? 0 : (uint8_t)(m + 1));
+				pend = false;
+				did = true;
 			}
 			__syncwarp();
 			if (!__any_sync(0xffffffffu, pend))
 				break;
 			if (__any_sync(0xffffffffu, did)) {
-				ns = 32;
+				ns = GC_NAP_MIN;
 			} else {
 				__nanosleep(ns);
-				ns = ns < 256 ? 2 * ns : ns;
+				ns = ns < GC_NAP_MAX ? 2 * ns : ns;
 			}
 		}
 	}
@@ -563,7 +576,7 @@ wlz_gcctx *wlz_gcctx_create(int device)
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_levels, 128, 0);
 	g->lev_ctas = (unsigned)(sms > 0 && per > 0 ? sms * per : 1);
-	g->prof = getenv("WLZ_GC_PROFILE") ? atoi(getenv("WLZ_GC_PROFILE")) : 0;
+	g->prof = getenv("WLZ_GC_PROFILE") && atoi(getenv("WLZ_GC_PROFILE"));
 	for (int i = 0; g->prof && i < 64; i++)
 		cudaEventCreate(&g->pev[i]);
 	return g;
