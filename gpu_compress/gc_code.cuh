@@ -125,9 +125,12 @@ __device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], 
 				moved += s.grp[c] != bg;
 				s.grp[c] = (uint8_t)bg;
 			}
-			/* settled: another pass would give the same groups */
+			/* settled: another pass would give the same groups (and a
+			 * plain barrier after the vote, which racecheck reported
+			 * hazards across) */
 			if (!__syncthreads_or(moved != 0))
 				break;
+			__syncthreads();
 			gc_cta_group_counts(s, cnt, T);
 		}
 	}
@@ -310,6 +313,7 @@ __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uin
 	for (unsigned c = t; c < WLZ_HUF_NCTX; c += blockDim.x)
 		s.grp[c] = 0;
 	const unsigned k = (unsigned)__syncthreads_count(a != 0);
+	__syncthreads();
 	const uint32_t n = pt->n;
 	const unsigned kind = gc_part_kind(n, k);
 	if (t == 0) {
