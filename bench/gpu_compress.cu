@@ -102,10 +102,10 @@ int main(int argc, char **argv)
 		}, &best, &med);
 		wlz_gpu_cstats cs;
 		wlz_gcctx_stats(g, &cs);
-		printf("%s,wavelz-gpu,%zu,%zu,%.2f,%.2f,%.2f,device-resident %s (tables %.2f find %.2f parse %.2f levels %.2f/%u "
-		       "passes streams %.2f entropy %.2f finish %.2f ms)\n",
+		printf("%s,wavelz-gpu,%zu,%zu,%.2f,%.2f,%.2f,device-resident %s (tables %.2f find %.2f parse %.2f levels %.2f "
+		       "streams %.2f entropy %.2f finish %.2f ms)\n",
 		       name, n, dsz, 100.0 * dsz / n, n / best / 1e9, n / med / 1e9, what, cs.tables_s * 1e3, cs.find_s * 1e3,
-		       cs.parse_s * 1e3, cs.levels_s * 1e3, cs.waves, cs.streams_s * 1e3, cs.entropy_s * 1e3,
+		       cs.parse_s * 1e3, cs.levels_s * 1e3, cs.streams_s * 1e3, cs.entropy_s * 1e3,
 		       cs.finish_s * 1e3);
 	}
 	/* host to host, pinned */

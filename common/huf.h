@@ -21,7 +21,7 @@
 #define WLZ_HUF_H
 
 #include "common/wlz_internal.h"
-#include "common/huf_len.h"
+#include "common/huf_cluster.h"
 
 #define WLZ_HUF_LANES 32
 /* Codes of at most 10 bits: tables of 2^10 entries stay in a CPU's L1 or
@@ -71,7 +71,7 @@ size_t wlz_huf_bound(size_t n, unsigned seg_log);
  * or memory ran out.  work: WLZ_HUF_WORK_SIZE bytes of the caller's
  * scratch, zeroed before the first call (its counts are left zeroed by
  * each: only the rows a stream used are cleared), or NULL to allocate it. */
-#define WLZ_HUF_WORK_SIZE ((size_t)257 * 256 * (sizeof(uint32_t) + sizeof(float)))
+#define WLZ_HUF_WORK_SIZE ((size_t)257 * 256 * sizeof(uint32_t) + sizeof(wlz_huf_cluster_work))
 size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
 		      size_t cap, void *work);
 /* The same, trying up to more_tables tables too (two clusterings of the

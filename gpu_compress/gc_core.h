@@ -10,25 +10,28 @@
  *
  * Pipeline, for an input of n bytes cut into blocks of B and parse chunks
  * of CH bytes (SPEC.md for every field written):
- *   near    per block, tiles of GC_TILE positions: each position's most
- *           recent earlier position in the block with the same 4-byte hash,
- *           seen from the tiles before its own (distance, 16 bits)
- *   far     one table of 2^far_log positions, keyed by a hash of GC_FK
- *           bytes, holding each key's earliest position in the input;
+ *   near    per block, tiles of GC_TILE positions: each position's entry
+ *           for its 4-byte hash, as the tiles before its own left it
+ *           (distance, 16 bits); an entry is replaced only once it is
+ *           GC_NEAR_KEEP bytes old, so that matches read a few anchors, not
+ *           each the one before (chains of matches stay short)
+ *   far     two tables of 2^far_log positions, keyed by a hash of GC_FK
+ *           and of GC_FK_LONG bytes, holding each key's earliest position;
  *           only anchors (positions whose hash has two chosen bits clear,
  *           a quarter of them) are entered and looked up, so that both
  *           copies of a repeat use the same positions
  *   find    per position, the best of the run, near and far candidates
  *   parse   per chunk, greedy over those and the repeat offset; a match
  *           never crosses its chunk's end
- *   levels  dependency levels (SPEC.md 6.1) in passes of every block at
- *           once; a match whose level would pass the depth limit becomes
- *           literals, and so does one still waiting on other blocks after
- *           GC_LEVEL_PASSES passes (then one more pass settles the rest)
+ *   levels  dependency levels (SPEC.md 6.1) of every token in position
+ *           order (on the GPU, chunks at once, each token waiting for its
+ *           sources); a match whose level would pass the depth limit
+ *           becomes literals
  *   streams per chunk counts, per block a scan, per chunk the bytes of
  *           cmd, lit, len and off (heads, then low bytes)
- *   codec 2 per part (cmd, lit, len, off heads, off low bytes) one table,
- *           segments of 2^14 symbols in 32 lanes
+ *   codec 2 per part (cmd, lit, len, off heads, off low bytes) up to
+ *           GC_TMAX tables chosen by the previous symbol, segments of
+ *           2^14 symbols in 32 lanes
  */
 #ifndef WLZ_GC_CORE_H
 #define WLZ_GC_CORE_H
@@ -36,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/huf_len.h"
+#include "common/huf_cluster.h"
 
 #ifdef __CUDACC__
 #define GC_HD __host__ __device__ __forceinline__
@@ -45,18 +48,21 @@
 #endif
 
 #define GC_TILE 256          /* near finder: positions looked up before inserted */
-#define GC_FK 12             /* far finder: bytes hashed */
+#define GC_NEAR_KEEP 60000u  /* near finder: an entry stays until this old (short chains) */
+#define GC_FK 12             /* far finder: bytes hashed (short keys) */
+#define GC_FK_LONG 16        /* far finder: bytes hashed (long keys) */
 #define GC_FAR_EMPTY 0xFFFFFFFFu
 #define GC_FIND_MAX 64       /* finder: longest match measured; the parse goes on */
+#ifndef GC_LAZY_MARGIN
+#define GC_LAZY_MARGIN 4     /* parse: score a match one symbol on must beat by */
+#endif
 #define GC_MAXBITS WLZ_HUF_LEN_MAX
 #define GC_SEG_LOG 14        /* codec 2: symbols a segment */
 #define GC_LANES 32
 #define GC_PARTS 5           /* cmd, lit, len, off heads, off low bytes */
 #define GC_DROPPED 0xFE      /* level of a match made literals */
 #define GC_UNRESOLVED 0xFF
-#define GC_MARKED 0xFD      /* to be made literals (gc_level_cut) */
 #define GC_MAX_DEPTH 200
-#define GC_LEVEL_PASSES 8   /* level passes before gc_level_cut */
 
 /* Part kinds (SPEC.md 5.2) and what a part is when it is not stored. */
 enum { GC_RAW = 0, GC_RUN = 1, GC_HUF = 2, GC_EMPTY = 3 };
@@ -114,11 +120,24 @@ typedef struct gc_blk {
 	uint64_t content_hash, payload_hash;
 } gc_blk;
 
-/* Per part's code: lengths and bit-reversed codes, 256 symbols each. */
+/* A part's code: up to GC_TMAX tables, the table after each symbol,
+ * stored lengths (1 for a one-symbol table), bits written (0 there) and
+ * bit-reversed codes. */
+#define GC_TMAX 16
 typedef struct gc_code {
-	uint8_t len[256];
-	uint16_t code[256];
+	uint8_t T;
+	uint8_t next[256];
+	uint8_t len[GC_TMAX][256];
+	uint8_t bits[GC_TMAX][256];
+	uint16_t code[GC_TMAX][256];
 } gc_code;
+
+/* gc_part_code's scratch, in memory rather than on a GPU thread's stack. */
+typedef struct gc_code_work {
+	wlz_huf_cluster_work cw;
+	uint64_t tot[WLZ_HUF_NCTX];
+	uint8_t lc[GC_TMAX][256];
+} gc_code_work;
 
 /* Offsets of the raw streams in a block's raw area. */
 GC_HD uint64_t gc_raw_cmd(const gc_geom *g) { (void)g; return 0; }
@@ -156,17 +175,27 @@ GC_HD uint64_t gc_rd64(const uint8_t *p) { return (uint64_t)gc_rd32(p) | (uint64
 
 GC_HD uint32_t gc_hash_near(const uint8_t *p, unsigned bits) { return (gc_rd32(p) * 2654435761u) >> (32 - bits); }
 
-/* The far table's bucket for position p, or -1 when p is not an anchor. */
-GC_HD int64_t gc_far_key(const uint8_t *p, unsigned bits)
+/* Far table t's bucket for position p, or -1 when p is not its anchor:
+ * table 0 keys GC_FK bytes (text repeats short phrases), table 1 (the
+ * second half of the table) GC_FK_LONG (FASTQ reads overlap over long
+ * runs, where a longer key finds the right earlier read). */
+GC_HD int64_t gc_far_key(const uint8_t *p, unsigned bits, unsigned t)
 {
-	uint64_t x = gc_rd64(p) * 0x9E3779B97F4A7C15ull + (uint64_t)gc_rd32(p + 8);
+	uint64_t x = gc_rd64(p) * 0x9E3779B97F4A7C15ull;
+	if (t)
+		x += gc_rd64(p + 8) * 0xC2B2AE3D27D4EB4Full;
+	else
+		x += (uint64_t)gc_rd32(p + 8);
 	x ^= x >> 29;
 	x *= 0xBF58476D1CE4E5B9ull;
 	x ^= x >> 32;
 	if (x & 3)
 		return -1;
-	return (int64_t)(x >> (64 - bits));
+	return (int64_t)(x >> (64 - bits)) + ((int64_t)t << bits);
 }
+
+/* Bytes far table t's key reads. */
+GC_HD unsigned gc_far_len(unsigned t) { return t ? GC_FK_LONG : GC_FK; }
 
 GC_HD unsigned gc_varint_len(uint64_t v)
 {
@@ -204,9 +233,11 @@ GC_HD unsigned gc_len_bytes(uint32_t lit, uint32_t mlen)
 
 /* ------------------------------------------------------------ parse */
 
-/* Shortest match worth an offset of k low bytes: a FASTQ base costs about
- * 2 bits as a literal, so far offsets must buy long matches. */
-GC_HD uint32_t gc_min_match(unsigned k) { return 4 + 2 * k; }
+/* Shortest match worth an offset of k low bytes: with tables chosen by the
+ * previous byte a literal costs a few bits (a FASTQ base about 2), so a
+ * match must be long to pay for its offset (6 + 2k measured best of the
+ * forms tried on Illumina and gcide: bench/host/issue17-gpu-compress.md). */
+GC_HD uint32_t gc_min_match(unsigned k) { return 6 + 2 * k; }
 
 /* Bytes in[p..] and in[s..] (s < p) have in common, at most max; p + max
  * never passes the input's end.  On the GPU four bytes at a time, from
@@ -256,18 +287,21 @@ GC_HD void gc_find_pos(const gc_geom *g, const uint8_t *in, const uint32_t *far,
 {
 	const uint32_t S = g->sym;
 	const uint64_t end = gc_chunk_end(g, p >> g->chunk_log);
-	uint32_t cand[3], nc = 0;
+	uint32_t cand[4], nc = 0;
 	const uint32_t nd = *len;
 	if (p >= S)
 		cand[nc++] = S;
 	if (nd && nd != S)
 		cand[nc++] = nd;
-	if (p + GC_FK <= g->n) {
-		const int64_t h = gc_far_key(in + p, g->far_log);
-		const uint32_t q = h < 0 ? GC_FAR_EMPTY : far[h];
-		if (q != GC_FAR_EMPTY && q < p && p - q <= g->window && p - q != S && p - q != nd)
-			cand[nc++] = (uint32_t)(p - q);
-	}
+	/* the long key first: where both reach the finder's limit, it wins */
+	for (unsigned t = 2; t-- > 0;)
+		if (p + gc_far_len(t) <= g->n) {
+			const int64_t h = gc_far_key(in + p, g->far_log, t);
+			const uint32_t q = h < 0 ? GC_FAR_EMPTY : far[h];
+			if (q != GC_FAR_EMPTY && q < p && p - q <= g->window && p - q != S && p - q != nd &&
+			    (nc < 3 || p - q != cand[nc - 1]))
+				cand[nc++] = (uint32_t)(p - q);
+		}
 	uint32_t best_len = 0, best_d = 0;
 	int32_t best_sc = 0;
 	if (p + 4 <= end)
@@ -286,6 +320,36 @@ GC_HD void gc_find_pos(const gc_geom *g, const uint8_t *in, const uint32_t *far,
 	*dist = best_d;
 }
 
+/* The best match at p: the found one or the repeat offset; its score
+ * (0 and *len 0: none). */
+GC_HD int32_t gc_best_at(const gc_geom *g, const uint8_t *in, const uint16_t *blen, const uint32_t *bdist, uint64_t p,
+			 uint64_t ce, uint32_t prev, uint32_t *len, uint32_t *dist)
+{
+	const uint32_t S = g->sym;
+	uint32_t best_len = 0, best_d = 0;
+	int32_t best_sc = 0;
+	if (prev && prev <= p) {
+		uint32_t l = gc_match_len(in, p, p - prev, (uint32_t)(ce - p));
+		l -= l % S;
+		if (gc_worth(l, prev, prev, S))
+			best_len = l, best_d = prev, best_sc = gc_score(l, prev, prev);
+	}
+	if (blen[p] && bdist[p] != prev) {
+		uint32_t l = blen[p];
+		const uint32_t d = bdist[p];
+		if (l == GC_FIND_MAX) {  /* the finder stops there; the match may go on */
+			l = gc_match_len(in, p, p - d, (uint32_t)(ce - p));
+			l -= l % S;
+		}
+		const int32_t sc = gc_score(l, d, prev);
+		if (sc > best_sc)
+			best_sc = sc, best_len = l, best_d = d;
+	}
+	*len = best_len;
+	*dist = best_d;
+	return best_sc;
+}
+
 /* Parses chunk c into tok[c * cap ...] from every position's best match
  * (blen, bdist) and the repeat offset; returns the number of tokens. */
 GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_t *blen, const uint32_t *bdist,
@@ -299,27 +363,19 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 	uint64_t p = cs, lit0 = cs;
 	while (p + 4 <= ce) {
 		uint32_t best_len = 0, best_d = 0;
-		int32_t best_sc = 0;
-		if (prev && prev <= p) {
-			uint32_t l = gc_match_len(in, p, p - prev, (uint32_t)(ce - p));
-			l -= l % S;
-			if (gc_worth(l, prev, prev, S))
-				best_len = l, best_d = prev, best_sc = gc_score(l, prev, prev);
-		}
-		if (blen[p] && bdist[p] != prev) {
-			uint32_t l = blen[p];
-			const uint32_t d = bdist[p];
-			if (l == GC_FIND_MAX) {  /* the finder stops there; the match may go on */
-				l = gc_match_len(in, p, p - d, (uint32_t)(ce - p));
-				l -= l % S;
-			}
-			const int32_t sc = gc_score(l, d, prev);
-			if (sc > best_sc)
-				best_sc = sc, best_len = l, best_d = d;
-		}
+		int32_t best_sc = gc_best_at(g, in, blen, bdist, p, ce, prev, &best_len, &best_d);
 		if (!best_len) {
 			p += S;
 			continue;
+		}
+		/* One step lazy: a better match one symbol on wins. */
+		if (p + S + 4 <= ce && best_len < GC_FIND_MAX) {
+			uint32_t l2 = 0, d2 = 0;
+			const int32_t sc2 = gc_best_at(g, in, blen, bdist, p + S, ce, prev, &l2, &d2);
+			if (l2 && sc2 > best_sc + GC_LAZY_MARGIN) {
+				p += S;
+				continue;
+			}
 		}
 		/* Into the literals before it, which a far anchor or a near entry
 		 * from an earlier tile can skip. */
@@ -346,7 +402,7 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 /* Map values of chunk c before levels: 0 for literal bytes, unresolved for
  * match bytes; the chunk's levels unresolved. */
 GC_HD void gc_level_init(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			 uint8_t *when, uint64_t c)
+			 uint64_t c)
 {
 	const gc_tok *t = tok + c * g->cap;
 	const uint64_t cs = c << g->chunk_log;
@@ -355,103 +411,47 @@ GC_HD void gc_level_init(const gc_geom *g, const gc_tok *tok, const uint32_t *nt
 	for (uint32_t i = 0; i < ntok[c]; i++) {
 		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
 		for (uint32_t j = 0; j < lit; j++)
-			map[pos + j] = 0, when[pos + j] = 0;
+			map[pos + j] = 0;
 		pos += lit;
 		for (uint32_t j = 0; j < mlen; j++)
-			map[pos + j] = GC_UNRESOLVED, when[pos + j] = GC_UNRESOLVED;
+			map[pos + j] = GC_UNRESOLVED;
 		pos += mlen;
 		lev[c * g->cap + i] = GC_UNRESOLVED;
 	}
 	for (; pos < ce; pos++)
-		map[pos] = 0, when[pos] = 0;
+		map[pos] = 0;
 }
 
-/* Whether a token reading [src, end) can take its level in pass k (SPEC.md
- * 6.1), and that level (*m): every source byte is final, and those before
- * its block (bs) were final before pass k began (when[] <= k), so that no
- * block waits on another inside a pass and the outcome does not depend on
- * which block runs first. */
-GC_HD int gc_level_ready(const uint8_t *map, const uint8_t *when, uint64_t src, uint64_t end, uint64_t bs, unsigned k,
-			 unsigned *m)
-{
-	unsigned x = 0;
-	for (uint64_t s = src; s < end; s++) {
-		const unsigned v = map[s];
-		if (v == GC_UNRESOLVED || (s < bs && when[s] > k))
-			return 0;
-		x = v > x ? v : x;
-	}
-	*m = x;
-	return 1;
-}
-
-/* Token i of a chunk takes level m: its bytes' map values (none over the
- * depth: then it is made literals), and when[] = k + 1. */
-GC_HD void gc_level_set(const gc_geom *g, uint8_t *lv, uint8_t *map, uint8_t *when, uint64_t pos, uint32_t mlen,
-			unsigned m, unsigned k)
+/* A token at pos whose sources' largest map value is m takes level m
+ * (SPEC.md 6.1), or, over the depth, is made literals: its bytes' map
+ * values become m + 1, or 0.  Each byte is written once, from unresolved
+ * to final, so a reader needs no other signal. */
+GC_HD void gc_level_set(const gc_geom *g, uint8_t *lv, uint8_t *map, uint64_t pos, uint32_t mlen, unsigned m)
 {
 	const uint8_t v = m > g->depth ? 0 : (uint8_t)(m + 1);
 	*lv = m > g->depth ? GC_DROPPED : (uint8_t)m;
 	for (uint32_t j = 0; j < mlen; j++)
-		map[pos + j] = v, when[pos + j] = (uint8_t)(k + 1);
+		map[pos + j] = v;
 }
 
-/* Pass k over chunk c's unresolved tokens, in order: each that is ready
- * takes its level.  A block's chunks in order, one pass settles every
- * chain inside the block; a chain through other blocks takes a pass a
- * step.  Returns the tokens left. */
-GC_HD uint32_t gc_level_pass(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			      uint8_t *when, unsigned k, uint64_t c)
+/* Chunk c's levels, its tokens in order, every earlier chunk done: a
+ * token's level is a function of the bytes before it alone, so any order
+ * that waits for a token's sources gives the same levels (the kernel's
+ * warps run chunks at once). */
+GC_HD void gc_level_chunk(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			  uint64_t c)
 {
 	const gc_tok *t = tok + c * g->cap;
 	uint8_t *lv = lev + c * g->cap;
-	const uint64_t bs = (c >> (g->block_log - g->chunk_log)) << g->block_log;
-	uint64_t pos = c << g->chunk_log;
-	uint32_t left = 0;
-	for (uint32_t i = 0; i < ntok[c]; i++) {
-		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
-		pos += lit;
-		if (lv[i] == GC_UNRESOLVED) {
-			const uint64_t src = pos - t[i].dist;
-			unsigned m;
-			if (gc_level_ready(map, when, src, src + mlen < pos ? src + mlen : pos, bs, k, &m))
-				gc_level_set(g, &lv[i], map, when, pos, mlen, m, k);
-			else
-				left++;
-		}
-		pos += mlen;
-	}
-	return left;
-}
-
-/* After GC_LEVEL_PASSES passes: chunk c's tokens still waiting on bytes
- * of other blocks are marked (from the map as the passes left it, so the
- * order of chunks does not matter), then (apply) made literals; a last
- * pass (gc_level_pass with k = GC_LEVEL_PASSES + 1) then settles the rest,
- * which wait only on their own block. */
-GC_HD void gc_level_cut(const gc_geom *g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			uint8_t *when, uint64_t c, int apply)
-{
-	const gc_tok *t = tok + c * g->cap;
-	uint8_t *lv = lev + c * g->cap;
-	const uint64_t bs = (c >> (g->block_log - g->chunk_log)) << g->block_log;
 	uint64_t pos = c << g->chunk_log;
 	for (uint32_t i = 0; i < ntok[c]; i++) {
 		const uint32_t lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
 		pos += lit;
-		if (apply && lv[i] == GC_MARKED) {
-			lv[i] = GC_DROPPED;
-			for (uint32_t j = 0; j < mlen; j++)
-				map[pos + j] = 0, when[pos + j] = GC_LEVEL_PASSES + 1;
-		} else if (!apply && lv[i] == GC_UNRESOLVED) {
-			const uint64_t src = pos - t[i].dist;
-			const uint64_t end = src + mlen < bs ? src + mlen : bs;
-			for (uint64_t s = src; s < end; s++)
-				if (map[s] == GC_UNRESOLVED) {
-					lv[i] = GC_MARKED;
-					break;
-				}
-		}
+		const uint64_t src = pos - t[i].dist, end = src + mlen < pos ? src + mlen : pos;
+		unsigned m = 0;
+		for (uint64_t x = src; x < end; x++)
+			m = map[x] > m ? map[x] : m;
+		gc_level_set(g, &lv[i], map, pos, mlen, m);
 		pos += mlen;
 	}
 }
@@ -609,46 +609,57 @@ GC_HD void gc_chunk_write(const gc_geom *g, const uint8_t *in, const gc_tok *tok
 
 /* ------------------------------------------------------------ codec 2 */
 
-/* Part p of block b from its histogram: kind, present symbols, code. */
-GC_HD void gc_part_code(const uint32_t *hist, gc_part *pt, gc_code *code)
+/* Whether symbol j of a part of n symbols starts a lane. */
+GC_HD int gc_lane_start(uint32_t n, uint32_t j)
 {
-	uint8_t sym[256];
-	uint32_t cnt[256];
-	unsigned k = 0;
-	for (unsigned i = 0; i < 256; i++) {
-		code->len[i] = 0;
-		code->code[i] = 0;
-		if (hist[i])
-			cnt[k] = hist[i], sym[k++] = (uint8_t)i;
-	}
-	pt->k = (uint16_t)k;
-	if (pt->n == 0) {
-		pt->kind = GC_EMPTY;
-		return;
-	}
-	if (k == 1) {
-		pt->kind = GC_RUN;
-		return;
-	}
-	if (pt->n <= 64) {
-		pt->kind = GC_RAW;
-		return;
-	}
-	uint8_t l[256];
-	if (!wlz_huf_code_lengths(cnt, k, l)) {
-		pt->kind = GC_RAW;
-		return;
-	}
-	for (unsigned i = 0; i < k; i++)
-		code->len[sym[i]] = l[i];
-	/* canonical codes by (length, symbol), stored bit-reversed: the first
-	 * bit read is a lane's lowest */
+	const uint32_t s0 = j >> GC_SEG_LOG << GC_SEG_LOG;
+	const uint32_t m = n - s0 < ((uint32_t)1 << GC_SEG_LOG) ? n - s0 : (uint32_t)1 << GC_SEG_LOG;
+	const uint32_t q = (m + GC_LANES - 1) / GC_LANES;
+	return (j - s0) % q == 0;
+}
+
+/* The context of symbol j of a part of n symbols at src, for the counts
+ * cnt[c][s] of symbol s after context c: the previous symbol of its lane,
+ * or WLZ_HUF_START for a lane's first (a lane starts in table 0). */
+GC_HD unsigned gc_context(const uint8_t *src, uint32_t n, uint32_t j)
+{
+	return gc_lane_start(n, j) ? WLZ_HUF_START : src[j - 1];
+}
+
+/* A part's kind from its size n and k symbols present; GC_HUF when it
+ * is to get a code. */
+GC_HD unsigned gc_part_kind(uint32_t n, unsigned k)
+{
+	return n == 0 ? GC_EMPTY : k == 1 ? GC_RUN : n <= 64 ? GC_RAW : GC_HUF;
+}
+
+/* Tables a part of n symbols may cluster its contexts into: up to one
+ * per 2048 symbols, as the CPU encoder's literals. */
+GC_HD unsigned gc_part_want(uint32_t n) { return n / 2048 < GC_TMAX ? n / 2048 : GC_TMAX; }
+
+/* Whether tc clustered tables coding in bc bits beat one table coding in
+ * bits, each with its header (k symbols present). */
+GC_HD int gc_tables_win(uint64_t bits, uint64_t bc, unsigned k, unsigned tc)
+{
+	return tc > 1 && bc + 4 * (uint64_t)k * (tc + 1) < bits + 4 * (uint64_t)k;
+}
+
+/* Table t's canonical codes from its lengths, by (length, symbol), stored
+ * bit-reversed (the first bit read is a lane's lowest); a one-symbol
+ * table codes its symbol in no bits. */
+GC_HD void gc_table_codes(gc_code *code, unsigned t)
+{
+	unsigned kt = 0;
+	for (unsigned s = 0; s < 256; s++)
+		kt += code->len[t][s] != 0;
 	uint32_t next = 0;
 	unsigned prevlen = 0;
 	int first = 1;
-	for (unsigned L = 1; L <= GC_MAXBITS; L++)
-		for (unsigned i = 0; i < 256; i++) {
-			if (code->len[i] != L)
+	for (unsigned s = 0; s < 256; s++)
+		code->bits[t][s] = kt == 1 ? 0 : code->len[t][s], code->code[t][s] = 0;
+	for (unsigned L = 1; L <= GC_MAXBITS && kt > 1; L++)
+		for (unsigned s = 0; s < 256; s++) {
+			if (code->len[t][s] != L)
 				continue;
 			if (first)
 				next = 0, first = 0;
@@ -658,9 +669,69 @@ GC_HD void gc_part_code(const uint32_t *hist, gc_part *pt, gc_code *code)
 			uint32_t r = 0;
 			for (unsigned j = 0; j < L; j++)
 				r |= ((next >> j) & 1) << (L - 1 - j);
-			code->code[i] = (uint16_t)r;
+			code->code[t][s] = (uint16_t)r;
 		}
-	pt->kind = GC_HUF;
+}
+
+/* Part pt's code from its context counts cnt[257][256] (w: scratch):
+ * kind, present symbols, and one table or up to GC_TMAX chosen by the
+ * previous symbol (the CPU encoder's clustering, common/huf_cluster.h),
+ * whichever codes smaller with its header.  The reference's path; the
+ * kernel k_code spreads the same steps over a CTA. */
+GC_HD void gc_part_code(const uint32_t (*cnt)[256], gc_part *pt, gc_code *code, gc_code_work *w)
+{
+	uint32_t all[256];
+	uint64_t *tot = w->tot;
+	unsigned k = 0;
+	for (unsigned s = 0; s < 256; s++)
+		all[s] = 0;
+	for (unsigned c = 0; c < WLZ_HUF_NCTX; c++) {
+		uint64_t t = 0;
+		for (unsigned s = 0; s < 256; s++)
+			t += cnt[c][s], all[s] += cnt[c][s];
+		tot[c] = t;
+	}
+	for (unsigned s = 0; s < 256; s++) {
+		k += all[s] != 0;
+		code->next[s] = 0;
+	}
+	code->T = 1;
+	pt->k = (uint16_t)k;
+	pt->kind = (uint8_t)gc_part_kind(pt->n, k);
+	if (pt->kind != GC_HUF)
+		return;
+	uint64_t bits = wlz_huf_build_table(all, code->len[0]);
+	unsigned T = 1;
+	const unsigned want = gc_part_want(pt->n);
+	if (want > 1) {
+		uint8_t grp[WLZ_HUF_NCTX];
+		for (unsigned c = 0; c < WLZ_HUF_NCTX; c++)
+			grp[c] = 0;
+		const unsigned tc = wlz_huf_cluster(cnt, tot, want, grp, &w->cw);
+		uint8_t(*lc)[256] = w->lc;
+		uint64_t bc = 0;
+		for (unsigned t = 0; t < tc; t++) {
+			uint32_t h[256];
+			for (unsigned s = 0; s < 256; s++)
+				h[s] = 0;
+			for (unsigned c = 0; c < WLZ_HUF_NCTX; c++)
+				if (tot[c] && grp[c] == t)
+					for (unsigned s = 0; s < 256; s++)
+						h[s] += cnt[c][s];
+			bc += wlz_huf_build_table(h, lc[t]);
+		}
+		if (gc_tables_win(bits, bc, k, tc)) {
+			T = tc;
+			for (unsigned t = 0; t < tc; t++)
+				for (unsigned s = 0; s < 256; s++)
+					code->len[t][s] = lc[t][s];
+			for (unsigned s = 0; s < 256; s++)
+				code->next[s] = grp[s];
+		}
+	}
+	code->T = (uint8_t)T;
+	for (unsigned t = 0; t < T; t++)
+		gc_table_codes(code, t);
 }
 
 /* Lanes of a segment of m symbols: lane l holds [l*q, (l+1)*q) of it. */
@@ -674,8 +745,12 @@ GC_HD uint32_t gc_lane_bytes(const uint8_t *src, uint32_t n, const gc_code *code
 	const uint32_t q = gc_lane_q(m);
 	const uint32_t a = l * q < m ? l * q : m, e = (l + 1) * q < m ? (l + 1) * q : m;
 	uint64_t bits = 0;
-	for (uint32_t i = a; i < e; i++)
-		bits += code->len[src[s0 + i]];
+	unsigned t = 0;
+	for (uint32_t i = a; i < e; i++) {
+		const uint8_t s = src[s0 + i];
+		bits += code->bits[t][s];
+		t = code->next[s];
+	}
 	return (uint32_t)((bits + 7) / 8);
 }
 
@@ -687,11 +762,12 @@ GC_HD void gc_lane_write(const uint8_t *src, uint32_t n, const gc_code *code, ui
 	const uint32_t q = gc_lane_q(m);
 	const uint32_t a = l * q < m ? l * q : m, e = (l + 1) * q < m ? (l + 1) * q : m;
 	uint64_t acc = 0;
-	unsigned nb = 0;
+	unsigned nb = 0, t = 0;
 	for (uint32_t i = a; i < e; i++) {
 		const uint8_t s = src[s0 + i];
-		acc |= (uint64_t)code->code[s] << nb;
-		nb += code->len[s];
+		acc |= (uint64_t)code->code[t][s] << nb;
+		nb += code->bits[t][s];
+		t = code->next[s];
 		while (nb >= 8) {
 			*dst++ = (uint8_t)acc;
 			acc >>= 8;
@@ -703,31 +779,46 @@ GC_HD void gc_lane_write(const uint8_t *src, uint32_t n, const gc_code *code, ui
 }
 
 /* Bytes of a huf body before its segments. */
-GC_HD uint32_t gc_huf_prelude(unsigned k, uint32_t G) { return 2 + 32 + (k + 1) / 2 + 4 * G; }
+GC_HD uint32_t gc_huf_prelude(unsigned k, unsigned T, uint32_t G)
+{
+	return 2 + 32 + (k * (T > 1 ? T + 1 : 1) + 1) / 2 + 4 * G;
+}
 
-/* Writes a huf body's prelude: seg_log, one table, bitmap, lengths, and
- * the G segment sizes (from seg[] sizes, each the segment's bytes). */
+/* Writes a huf body's prelude: seg_log, the tables, bitmap, next tables
+ * and lengths, and the G segment sizes segsz[]. */
 GC_HD uint8_t *gc_huf_prelude_write(uint8_t *p, const gc_code *code, const uint32_t *segsz, uint32_t G)
 {
 	*p++ = GC_SEG_LOG;
-	*p++ = 1;
+	*p++ = code->T;
+	uint8_t present[256];
+	for (unsigned s = 0; s < 256; s++) {
+		present[s] = 0;
+		for (unsigned t = 0; t < code->T; t++)
+			present[s] |= code->len[t][s] != 0;
+	}
 	for (unsigned i = 0; i < 32; i++) {
 		uint8_t m = 0;
 		for (unsigned j = 0; j < 8; j++)
-			m |= (uint8_t)((code->len[i * 8 + j] != 0) << j);
+			m |= (uint8_t)(present[i * 8 + j] << j);
 		*p++ = m;
 	}
 	unsigned half = 0;
 	uint8_t acc = 0;
-	for (unsigned i = 0; i < 256; i++) {
-		if (!code->len[i])
+	for (unsigned t = 0; t <= code->T; t++) {
+		/* round 0: next tables (only with more than one); then lengths */
+		if (t == 0 && code->T == 1)
 			continue;
-		if (!half) {
-			acc = code->len[i];
-			half = 1;
-		} else {
-			*p++ = (uint8_t)(acc | code->len[i] << 4);
-			half = 0;
+		for (unsigned s = 0; s < 256; s++) {
+			if (!present[s])
+				continue;
+			const uint8_t v = t == 0 ? code->next[s] : code->len[t - 1][s];
+			if (!half) {
+				acc = v;
+				half = 1;
+			} else {
+				*p++ = (uint8_t)(acc | v << 4);
+				half = 0;
+			}
 		}
 	}
 	if (half)

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <cub/device/device_scan.cuh>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ extern "C" {
 #include "gpu_compress/gc_host.h"
 #include "gpu_wavefront/xxh3.h"
 }
+#include "gpu_compress/gc_code.cuh"
 
 #define CU(x, what)                                                                                    \
 	do {                                                                                           \
@@ -40,6 +42,11 @@ struct wlz_gcctx {
 	uint8_t *pin;          /* pinned: member header, counts, sizes */
 	cudaEvent_t ev[EV_COUNT];
 	wlz_gpu_cstats stats;
+	/* WLZ_GC_PROFILE=1: an event after each launch, printed per call */
+	int prof, nprof;
+	unsigned lev_ctas;     /* k_levels' persistent grid: all resident */
+	cudaEvent_t pev[64];
+	const char *pname[64];
 	size_t *dst_size;      /* where _d2d's size goes after the wait */
 };
 
@@ -49,45 +56,35 @@ struct wlz_gcctx {
 #define PIN_HEAD 128        /* member header, or a whole empty member */
 #define PIN_BYTES 256
 
+/* Parts whose counts and clustering scratch are held at once. */
+#define GC_CODE_BATCH 1024
+
 /* ------------------------------------------------------------ kernels */
 
-/* One CTA a 64 KiB segment of a block: its table first takes the 64 KiB
- * before the segment (in the block), which holds every position a near
- * match may reach, so each lookup sees what the block's whole table would
- * show it (gc_ref.c's ref_near): the same most recent position within
- * reach, or none.  Then tile by tile: look up, then insert. */
-#define NEAR_SEG ((uint64_t)1 << 16)
+/* One CTA a block, tile by tile: look up, then insert where the entry the
+ * lookups saw is GC_NEAR_KEEP old (the largest such position of the tile
+ * wins), as gc_ref.c's ref_near. */
 __global__ void k_near(gc_geom g, const uint8_t *in, uint16_t *near)
 {
 	extern __shared__ uint32_t tab[];
-	const uint64_t segs = ((uint64_t)1 << g.block_log) / NEAR_SEG;
-	const uint64_t b = blockIdx.x / segs;
-	const uint64_t bs = b << g.block_log;
-	const uint64_t s0 = bs + (blockIdx.x % segs) * NEAR_SEG;
-	const uint64_t bend = gc_block_end(&g, b);
-	const uint64_t be = s0 + NEAR_SEG < bend ? s0 + NEAR_SEG : bend;
-	if (s0 >= be)
-		return;
+	const uint64_t bs = (uint64_t)blockIdx.x << g.block_log;
+	const uint64_t be = gc_block_end(&g, blockIdx.x);
 	const unsigned tsz = 1u << g.near_log;
 	for (unsigned i = threadIdx.x; i < tsz; i += blockDim.x)
 		tab[i] = 0;
 	__syncthreads();
-	const uint64_t w0 = s0 - bs > 0xFFFF ? s0 - 0x10000 : bs;
-	for (uint64_t p = w0 + (uint64_t)threadIdx.x * g.sym; p < s0; p += (uint64_t)blockDim.x * g.sym)
-		if (p + 4 <= g.n)
-			atomicMax(&tab[gc_hash_near(in + p, g.near_log)], (uint32_t)(p - bs) + 1);
-	__syncthreads();
-	for (uint64_t t0 = s0; t0 < be; t0 += (uint64_t)GC_TILE * g.sym) {
+	for (uint64_t t0 = bs; t0 < be; t0 += (uint64_t)GC_TILE * g.sym) {
 		const uint64_t p = t0 + (uint64_t)threadIdx.x * g.sym;
-		uint32_t h = UINT32_MAX;
+		const uint32_t rel = (uint32_t)(p - bs) + 1;
+		uint32_t h = UINT32_MAX, v = 0;
 		if (p < be && p + 4 <= g.n) {
 			h = gc_hash_near(in + p, g.near_log);
-			const uint32_t v = tab[h];
+			v = tab[h];
 			near[p] = (uint16_t)(v && p - (bs + v - 1) <= 0xFFFF ? p - (bs + v - 1) : 0);
 		}
 		__syncthreads();
-		if (h != UINT32_MAX)
-			atomicMax(&tab[h], (uint32_t)(p - bs) + 1);
+		if (h != UINT32_MAX && !(v && rel - v <= GC_NEAR_KEEP))
+			atomicMax(&tab[h], rel);
 		__syncthreads();
 	}
 }
@@ -95,11 +92,14 @@ __global__ void k_near(gc_geom g, const uint8_t *in, uint16_t *near)
 __global__ void k_far(gc_geom g, const uint8_t *in, uint32_t *far)
 {
 	const uint64_t p = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) * g.sym;
-	if (p + GC_FK > g.n)
-		return;
-	const int64_t k = gc_far_key(in + p, g.far_log);
-	if (k >= 0)
-		atomicMin(&far[k], (uint32_t)p);
+	for (unsigned t = 0; t < 2; t++)
+		if (p + gc_far_len(t) <= g.n) {
+			const int64_t k = gc_far_key(in + p, g.far_log, t);
+			/* (most positions of a common key find an earlier one
+			 * there already: no atomic, no contention) */
+			if (k >= 0 && *(volatile uint32_t *)&far[k] > (uint32_t)p)
+				atomicMin(&far[k], (uint32_t)p);
+		}
 }
 
 __global__ void k_find(gc_geom g, const uint8_t *in, const uint32_t *far, uint16_t *near, uint32_t *bdist)
@@ -117,97 +117,175 @@ __global__ void k_parse(gc_geom g, const uint8_t *in, const uint16_t *blen, cons
 		ntok[c] = gc_parse_chunk(&g, in, blen, bdist, c, tok);
 }
 
+/* Map bytes [a, a + n) set to v: bytes up to a 16-byte boundary, whole
+ * 16-byte words, bytes after; no word holds another token's bytes. */
+__device__ __forceinline__ void map_fill(uint8_t *map, uint64_t a, uint32_t n, uint8_t v)
+{
+	const uint64_t e = a + n;
+	uint64_t w = (a + 15) & ~(uint64_t)15;
+	if (w > e)
+		w = e;
+	for (; a < w; a++)
+		map[a] = v;
+	const uint32_t x = v * 0x01010101u;
+	for (; a + 16 <= e; a += 16)
+		*(uint4 *)(map + a) = make_uint4(x, x, x, x);
+	for (; a < e; a++)
+		map[a] = v;
+}
+
+/* A warp a chunk, a lane a token (the map zeroed first): match bytes
+ * unresolved and levels unresolved (gc_level_init), and the chunk's
+ * groups of 32 tokens for k_levels: how many (ngrp) and where each
+ * starts in the chunk (gbase, GC_GPC a chunk). */
+#define GC_GPC(g) (((g).cap + 31) / 32)
 __global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			     uint8_t *when)
-{
-	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (c < g.nchunks)
-		gc_level_init(&g, tok, ntok, lev, map, when, c);
-}
-
-/* The largest map value in [a, e), four bytes at a time (the map is
- * padded past the input's end); GC_UNRESOLVED, the largest value, where
- * one is not final. */
-__device__ __forceinline__ unsigned range_max(const volatile uint8_t *map, uint64_t a, uint64_t e)
-{
-	if (a >= e)
-		return 0;
-	unsigned acc = 0;
-	for (uint64_t w = a & ~(uint64_t)3; w < e; w += 4) {
-		unsigned v = *(const volatile uint32_t *)(map + w);
-		if (w < a)
-			v &= 0xFFFFFFFFu << (8 * (a - w));
-		if (w + 4 > e)
-			v &= 0xFFFFFFFFu >> (8 * (w + 4 - e));
-		acc = __vmaxu4(acc, v);
-	}
-	return max(max(acc & 0xFF, (acc >> 8) & 0xFF), max((acc >> 16) & 0xFF, acc >> 24));
-}
-
-/* Level pass k, a warp a block: the block's tokens 32 at a time, a lane
- * each; a lane whose token is ready (gc_level_ready) takes its level, the
- * others try again once the lanes before them have written, until a round
- * settles none (the rest wait for the next pass).  The result is
- * gc_level_pass over the block's chunks in order. */
-__global__ void k_level_block(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			      uint8_t *when, unsigned k)
+			     uint32_t *ngrp, uint16_t *gbase)
 {
 	const unsigned l = threadIdx.x % 32;
-	const uint64_t b = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-	if (b >= g.nblocks)
+	const uint64_t c = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	if (c >= g.nchunks)
 		return;
-	const volatile uint8_t *vmap = map, *vwhen = when;
-	const uint64_t bs = b << g.block_log;
-	const uint64_t c0 = b << (g.block_log - g.chunk_log);
-	const uint64_t cn = (uint64_t)1 << (g.block_log - g.chunk_log);
-	const uint64_t c1 = c0 + cn < g.nchunks ? c0 + cn : g.nchunks;
-	for (uint64_t c = c0; c < c1; c++) {
+	const gc_tok *t = tok + c * g.cap;
+	const uint32_t nt = ntok[c];
+	uint32_t base = 0;
+	for (uint32_t i0 = 0; i0 < nt; i0 += 32) {
+		const uint32_t i = i0 + l;
+		uint32_t lit = 0, mlen = 0;
+		if (i < nt) {
+			lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16;
+			lev[c * g.cap + i] = GC_UNRESOLVED;
+		}
+		const uint32_t x = lit + mlen;
+		uint32_t incl = x;
+		for (int o = 1; o < 32; o <<= 1) {
+			const uint32_t v = __shfl_up_sync(0xffffffffu, incl, o);
+			if (l >= (unsigned)o)
+				incl += v;
+		}
+		if (mlen)
+			map_fill(map, (c << g.chunk_log) + base + (incl - x) + lit, mlen, GC_UNRESOLVED);
+		if (l == 0)
+			gbase[c * GC_GPC(g) + i0 / 32] = (uint16_t)base;
+		base += __shfl_sync(0xffffffffu, incl, 31);
+	}
+	if (l == 0)
+		ngrp[c] = (nt + 31) / 32;
+}
+
+/* Scans map bytes [a, e) from *cur (16-aligned; a & ~15 at first), read
+ * past the L1 (other warps write the map), 16 bytes at a time (the map is
+ * padded past the input's end), folding them into *acc, up to the first
+ * word that holds an unresolved byte: true when the whole range is final.
+ * Final bytes stay final, so a retry resumes there. */
+__device__ __forceinline__ bool range_scan(const uint8_t *map, uint64_t a, uint64_t e, uint64_t *cur, unsigned *acc)
+{
+	for (uint64_t w = *cur; w < e; w += 16) {
+		unsigned v[4];
+		asm volatile("ld.volatile.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+			     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
+			     : "l"(map + w));
+		unsigned x = 0, un = 0;
+#pragma unroll
+		for (unsigned j = 0; j < 4; j++) {
+			const uint64_t q = w + 4 * j;
+			unsigned u = v[j];
+			if (q + 4 <= a || q >= e)
+				u = 0;
+			else {
+				if (q < a)
+					u &= 0xFFFFFFFFu << (8 * (a - q));
+				if (q + 4 > e)
+					u &= 0xFFFFFFFFu >> (8 * (q + 4 - e));
+			}
+			x = __vmaxu4(x, u);
+			un |= __vcmpeq4(u, 0xFFFFFFFFu);
+		}
+		if (un) {
+			*cur = w;
+			return false;
+		}
+		*acc = __vmaxu4(*acc, x);
+	}
+	*cur = e;
+	return true;
+}
+
+/* Levels (gc_level_chunk), a warp a group of 32 tokens, a lane a token.
+ * Persistent warps take groups in content order from a ticket (*ticket;
+ * group s of goff[c] <= s < goff[c] + ngrp[c] is chunk c's), so the
+ * groups a token's sources lie in are done or held by running warps, and
+ * waiting on them cannot deadlock.  A lane takes its level once every
+ * source byte is final (map bytes are written once, unresolved to final);
+ * a warp whose lanes all wait backs off.  Groups do not wait for the
+ * groups before them, only for their sources: the longest wait is the
+ * longest chain of matches reading matches. */
+/* k_levels' back-off when a warp's lanes all wait (ns, doubling from the
+ * first to the last): waiting warps that poll often slow those that
+ * work (bench/host/issue17-gpu-compress.md). */
+#define GC_NAP_MIN 256u
+#define GC_NAP_MAX 2048u
+
+__global__ void k_levels(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
+			 const uint32_t *ngrp, const uint32_t *goff, const uint16_t *gbase, uint32_t *ticket)
+{
+	const unsigned l = threadIdx.x % 32;
+	const uint32_t total = goff[g.nchunks - 1] + ngrp[g.nchunks - 1];
+	for (;;) {
+		uint32_t s = 0;
+		if (l == 0)
+			s = atomicAdd(ticket, 1u);
+		s = __shfl_sync(0xffffffffu, s, 0);
+		if (s >= total)
+			return;
+		uint64_t lo = 0, hi = g.nchunks - 1;
+		while (lo < hi) {
+			const uint64_t mid = (lo + hi + 1) / 2;
+			if (goff[mid] <= s)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		const uint64_t c = lo;
+		const uint32_t gi = s - goff[c];
+		const uint32_t i = gi * 32 + l, nt = ntok[c];
 		const gc_tok *t = tok + c * g.cap;
-		uint8_t *lv = lev + c * g.cap;
-		uint64_t base = c << g.chunk_log;
-		const uint32_t nt = ntok[c];
-		for (uint32_t i0 = 0; i0 < nt; i0 += 32) {
-			const uint32_t i = i0 + l;
-			uint32_t lit = 0, mlen = 0, d = 0;
-			bool pend = false;
-			if (i < nt) {
-				lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
-				pend = lv[i] == GC_UNRESOLVED;
+		uint32_t lit = 0, mlen = 0, d = 0;
+		bool pend = i < nt;
+		if (pend)
+			lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
+		const uint32_t x = lit + mlen;
+		uint32_t incl = x;
+		for (int o = 1; o < 32; o <<= 1) {
+			const uint32_t v = __shfl_up_sync(0xffffffffu, incl, o);
+			if (l >= (unsigned)o)
+				incl += v;
+		}
+		const uint64_t pos = (c << g.chunk_log) + gbase[c * GC_GPC(g) + gi] + (incl - x) + lit;
+		const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
+		uint64_t cur = src & ~(uint64_t)15;
+		unsigned acc = 0;
+		for (unsigned ns = GC_NAP_MIN;;) {
+			bool did = false;
+			if (pend && range_scan(map, src, end, &cur, &acc)) {
+				const unsigned m = max(max(acc & 0xFF, (acc >> 8) & 0xFF), max((acc >> 16) & 0xFF, acc >> 24));
+				/* gc_level_set, the bytes by map_fill */
+				lev[c * g.cap + i] = m > g.depth ? GC_DROPPED : (uint8_t)m;
+				map_fill(map, pos, mlen, m > g.depth ? 0 : (uint8_t)(m + 1));
+				pend = false;
+				did = true;
 			}
-			const uint32_t x = lit + mlen;
-			uint32_t incl = x;
-			for (int o = 1; o < 32; o <<= 1) {
-				const uint32_t v = __shfl_up_sync(0xffffffffu, incl, o);
-				if (l >= (unsigned)o)
-					incl += v;
-			}
-			const uint64_t pos = base + (incl - x) + lit;
-			base += __shfl_sync(0xffffffffu, incl, 31);
-			for (;;) {
-				bool did = false;
-				if (pend) {
-					const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
-					const unsigned m = range_max(vmap, src, end);
-					if (m != GC_UNRESOLVED && (src >= bs || range_max(vwhen, src, end < bs ? end : bs) <= k)) {
-						gc_level_set(&g, &lv[i], map, when, pos, mlen, m, k);
-						pend = false;
-						did = true;
-					}
-				}
-				__syncwarp();
-				if (!__any_sync(0xffffffffu, did))
-					break;
+			__syncwarp();
+			if (!__any_sync(0xffffffffu, pend))
+				break;
+			if (__any_sync(0xffffffffu, did)) {
+				ns = GC_NAP_MIN;
+			} else {
+				__nanosleep(ns);
+				ns = ns < GC_NAP_MAX ? 2 * ns : ns;
 			}
 		}
 	}
-}
-
-__global__ void k_level_cut(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			    uint8_t *when, int apply)
-{
-	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (c < g.nchunks)
-		gc_level_cut(&g, tok, ntok, lev, map, when, c, apply);
 }
 
 __global__ void k_chunk_stat(gc_geom g, const gc_tok *tok, const uint32_t *ntok, const uint8_t *lev,
@@ -235,30 +313,20 @@ __global__ void k_chunk_write(gc_geom g, const uint8_t *in, const gc_tok *tok, c
 		gc_chunk_write(&g, in, tok, ntok, lev, cst, c, raw);
 }
 
-/* One CTA a (block, part): its byte histogram. */
-__global__ void k_hist(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint32_t *hist)
+/* One CTA a (block, part): its context counts (gc_context), zeroed first. */
+__global__ void k_hist(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint32_t *hist, uint64_t u0)
 {
-	__shared__ uint32_t h[256];
-	const uint64_t b = blockIdx.x / GC_PARTS;
-	const unsigned i = blockIdx.x % GC_PARTS;
+	const uint64_t u = u0 + blockIdx.x;
+	const uint64_t b = u / GC_PARTS;
+	const unsigned i = (unsigned)(u % GC_PARTS);
 	const gc_part *pt = &blk[b].part[i];
-	for (unsigned s = threadIdx.x; s < 256; s += blockDim.x)
+	uint32_t *h = hist + (uint64_t)blockIdx.x * WLZ_HUF_NCTX * 256;
+	for (unsigned s = threadIdx.x; s < WLZ_HUF_NCTX * 256; s += blockDim.x)
 		h[s] = 0;
 	__syncthreads();
 	const uint8_t *src = raw + b * g.raw_stride + pt->src;
 	for (uint32_t j = threadIdx.x; j < pt->n; j += blockDim.x)
-		atomicAdd(&h[src[j]], 1u);
-	__syncthreads();
-	for (unsigned s = threadIdx.x; s < 256; s += blockDim.x)
-		hist[(uint64_t)blockIdx.x * 256 + s] = h[s];
-}
-
-__global__ void k_code(gc_geom g, gc_blk *blk, const uint32_t *hist, gc_code *code)
-{
-	const uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (u >= g.nblocks * GC_PARTS)
-		return;
-	gc_part_code(hist + u * 256, &blk[u / GC_PARTS].part[u % GC_PARTS], &code[u]);
+		atomicAdd(&h[gc_context(src, pt->n, j) * 256 + src[j]], 1u);
 }
 
 /* One warp a (block, part, segment), a lane a thread: lane byte counts. */
@@ -286,8 +354,8 @@ GC_HD uint32_t seg_size(const uint32_t *lanes)
 }
 
 /* One thread a block: huf body sizes, codecs, payload size. */
-__global__ void k_layout(gc_geom g, gc_blk *blk, const uint32_t *lanes, uint64_t *psz, uint64_t *fsz,
-			 uint32_t *flag)
+__global__ void k_layout(gc_geom g, gc_blk *blk, const gc_code *code, const uint32_t *lanes, uint64_t *psz,
+			 uint64_t *fsz, uint32_t *flag)
 {
 	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (b >= g.nblocks)
@@ -298,7 +366,7 @@ __global__ void k_layout(gc_geom g, gc_blk *blk, const uint32_t *lanes, uint64_t
 		if (pt->kind != GC_HUF)
 			continue;
 		const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
-		uint32_t c = gc_huf_prelude(pt->k, G);
+		uint32_t c = gc_huf_prelude(pt->k, code[b * GC_PARTS + i].T, G);
 		for (uint32_t s = 0; s < G; s++)
 			c += seg_size(lanes + ((b * GC_PARTS + i) * g.segmax + s) * 32);
 		pt->c = c;
@@ -389,7 +457,7 @@ __global__ void k_write_lanes(gc_geom g, const gc_blk *blk, const uint8_t *raw, 
 		before += seg_size(ls + s * 32);
 	for (int o = 16; o; o >>= 1)
 		before += __shfl_xor_sync(0xffffffffu, before, o);
-	uint8_t *seg = stage + k->stage + pt->dst + gc_huf_prelude(pt->k, G) + before;
+	uint8_t *seg = stage + k->stage + pt->dst + gc_huf_prelude(pt->k, code[u].T, G) + before;
 	const uint32_t mine = ls[sg * 32 + l];
 	uint32_t at = mine;
 	for (int o = 1; o < 32; o <<= 1) {
@@ -503,6 +571,14 @@ wlz_gcctx *wlz_gcctx_create(int device)
 	}
 	for (int i = 0; i < EV_COUNT; i++)
 		cudaEventCreate(&g->ev[i]);
+	cudaFuncSetAttribute(k_code, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)GC_CODE_SMEM);
+	int sms = 0, per = 0;
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_levels, 128, 0);
+	g->lev_ctas = (unsigned)(sms > 0 && per > 0 ? sms * per : 1);
+	g->prof = getenv("WLZ_GC_PROFILE") && atoi(getenv("WLZ_GC_PROFILE"));
+	for (int i = 0; g->prof && i < 64; i++)
+		cudaEventCreate(&g->pev[i]);
 	return g;
 }
 
@@ -514,6 +590,8 @@ void wlz_gcctx_free(wlz_gcctx *g)
 	cudaStreamSynchronize(g->own);
 	for (int i = 0; i < EV_COUNT; i++)
 		cudaEventDestroy(g->ev[i]);
+	for (int i = 0; g->prof && i < 64; i++)
+		cudaEventDestroy(g->pev[i]);
 	cudaFree(g->arena);
 	cudaFreeHost(g->pin);
 	cudaStreamDestroy(g->own);
@@ -536,16 +614,16 @@ void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s)
 	s->streams_s = ms[EV_STREAMS] / 1e3;
 	s->entropy_s = ms[EV_ENTROPY] / 1e3;
 	s->finish_s = ms[EV_END] / 1e3;
-	s->waves = g->stats.waves;
 }
 
 /* Device buffers of one member of n bytes, carved from the arena. */
 struct bufs {
 	uint16_t *near;
 	uint32_t *bdist;
-	uint32_t *far, *ntok, *hist, *lanes, *flag;
+	uint32_t *far, *ntok, *hist, *lanes, *flag, *lsync, *ngrp, *goff;
+	uint16_t *gbase;
 	gc_tok *tok;
-	uint8_t *lev, *map, *when, *raw, *stage, *hdr, *idx, *head, *in, *out;
+	uint8_t *lev, *map, *raw, *stage, *hdr, *idx, *head, *in, *out;
 	gc_cstat *cst;
 	gc_blk *blk;
 	gc_code *code;
@@ -568,16 +646,19 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	const uint64_t nb = g->nblocks + 1, nc = g->nchunks + 1;
 	TAKE(near, uint16_t, g->n + 16);
 	TAKE(bdist, uint32_t, g->n + 16);
-	TAKE(far, uint32_t, (uint64_t)1 << g->far_log);
+	TAKE(far, uint32_t, (uint64_t)2 << g->far_log);
 	TAKE(ntok, uint32_t, nc);
 	TAKE(tok, gc_tok, nc * g->cap);
 	TAKE(lev, uint8_t, nc * g->cap);
 	TAKE(map, uint8_t, g->n + 16);
-	TAKE(when, uint8_t, g->n + 16);
+	TAKE(lsync, uint32_t, 1);
+	TAKE(ngrp, uint32_t, nc);
+	TAKE(goff, uint32_t, nc);
+	TAKE(gbase, uint16_t, nc * GC_GPC(*g));
 	TAKE(cst, gc_cstat, nc);
 	TAKE(blk, gc_blk, nb);
 	TAKE(raw, uint8_t, nb * g->raw_stride);
-	TAKE(hist, uint32_t, nb * GC_PARTS * 256);
+	TAKE(hist, uint32_t, GC_CODE_BATCH * WLZ_HUF_NCTX * 256);
 	TAKE(code, gc_code, nb * GC_PARTS);
 	TAKE(lanes, uint32_t, nb * GC_PARTS * g->segmax * 32);
 	TAKE(stage, uint8_t, g->n + g->n / 4 + 16 * nb + 64);
@@ -614,6 +695,14 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	return at;
 }
 
+#define PROF(name)                                                                     \
+	do {                                                                           \
+		if (g->prof && g->nprof < 64) {                                        \
+			g->pname[g->nprof] = name;                                     \
+			cudaEventRecord(g->pev[g->nprof++], st);                       \
+		}                                                                      \
+	} while (0)
+
 static unsigned grid(uint64_t n, unsigned t) { return (unsigned)((n + t - 1) / t); }
 
 /* Queues one member: d_in (n bytes, device) to d_out (device, at least
@@ -631,12 +720,13 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		return err;
 	const gc_geom *gm = &geom;
 	const uint64_t nb = gm->nblocks, nc = gm->nchunks;
-	size_t cub_bytes = 0;
+	size_t cub_bytes = 0, cub_groups = 0;
 	size_t need;
 	const uint8_t *in;
 	cudaStream_t st = g->st;
-	uint64_t waves = 0;
 	CU(cub::DeviceScan::ExclusiveSum(NULL, cub_bytes, (uint64_t *)NULL, (uint64_t *)NULL, (int)(nb + 1)), "scan size");
+	CU(cub::DeviceScan::ExclusiveSum(NULL, cub_groups, (uint32_t *)NULL, (uint32_t *)NULL, (int)nc), "scan size");
+	cub_bytes = cub_bytes > cub_groups ? cub_bytes : cub_groups;
 	{
 		const uint64_t span = n + n / 4 + 16 * (nb + 1) + 64 + 80 * (nb + 1);
 		const size_t xs = wlz_gpu_xxh3_scratch(span > 8 * (nb + 1) ? span : 8 * (nb + 1));
@@ -661,49 +751,70 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 	CU(cudaMemcpyAsync(b.head, g->pin + PIN_HEAD, 32, cudaMemcpyHostToDevice, st), "header");
 	CU(cudaMemsetAsync(b.flag, 0, 4, st), "flag");
 	cudaEventRecord(g->ev[EV_START], st);
+	g->nprof = 0;
+	PROF("start");
 	{
 		/* find */
 		if (gm->sym > 1)
 			CU(cudaMemsetAsync(b.near, 0, 2 * n, st), "near");
-		k_near<<<(unsigned)(nb * (((uint64_t)1 << gm->block_log) / NEAR_SEG)), GC_TILE, sizeof(uint32_t) << gm->near_log,
-			 st>>>(geom, in, b.near);
-		CU(cudaMemsetAsync(b.far, 0xFF, sizeof(uint32_t) << gm->far_log, st), "far");
+		k_near<<<(unsigned)nb, GC_TILE, sizeof(uint32_t) << gm->near_log, st>>>(geom, in, b.near);
+		PROF("near");
+		CU(cudaMemsetAsync(b.far, 0xFF, sizeof(uint32_t) << (gm->far_log + 1), st), "far");
 		k_far<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far);
+		PROF("far");
 		cudaEventRecord(g->ev[EV_TABLES], st);
 		k_find<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far, b.near, b.bdist);
+		PROF("find");
 		cudaEventRecord(g->ev[EV_FIND], st);
 		k_parse<<<grid(nc, 64), 64, 0, st>>>(geom, in, b.near, b.bdist, b.ntok, b.tok);
+		PROF("parse");
 		cudaEventRecord(g->ev[EV_PARSE], st);
-		/* levels: GC_LEVEL_PASSES passes, the cut, and a last pass */
-		k_level_init<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when);
-		for (unsigned k = 0; k < GC_LEVEL_PASSES; k++)
-			k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, k);
-		for (int apply = 0; apply < 2; apply++)
-			k_level_cut<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when, apply);
-		k_level_block<<<grid(nb * 32, 64), 64, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.when,
-								GC_LEVEL_PASSES + 1);
-		waves = GC_LEVEL_PASSES + 1;
+		/* levels */
+		CU(cudaMemsetAsync(b.map, 0, n + 16, st), "map");
+		k_level_init<<<grid(nc * 32, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.ngrp, b.gbase);
+		PROF("level init");
+		cub_groups = b.cub_bytes;
+		CU(cub::DeviceScan::ExclusiveSum(b.cub, cub_groups, b.ngrp, b.goff, (int)nc, st), "scan");
+		CU(cudaMemsetAsync(b.lsync, 0, sizeof(uint32_t), st), "memset");
+		k_levels<<<g->lev_ctas, 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.ngrp, b.goff, b.gbase, b.lsync);
+		PROF("levels");
 		cudaEventRecord(g->ev[EV_LEVELS], st);
 		/* token streams */
 		k_chunk_stat<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.cst);
+		PROF("chunk stat");
 		k_block_scan<<<grid(nb, 64), 64, 0, st>>>(geom, b.cst, b.blk);
+		PROF("block scan");
 		k_chunk_write<<<grid(nc, 128), 128, 0, st>>>(geom, in, b.tok, b.ntok, b.lev, b.cst, b.raw);
+		PROF("chunk write");
 		cudaEventRecord(g->ev[EV_STREAMS], st);
 		/* codec 2 */
-		k_hist<<<(unsigned)(nb * GC_PARTS), 256, 0, st>>>(geom, b.blk, b.raw, b.hist);
-		k_code<<<grid(nb * GC_PARTS, 32), 32, 0, st>>>(geom, b.blk, b.hist, b.code);
+		/* parts' context counts (257 KB a part) for
+		 * GC_CODE_BATCH parts at a time */
+		for (uint64_t u0 = 0; u0 < nb * GC_PARTS; u0 += GC_CODE_BATCH) {
+			const uint64_t m = nb * GC_PARTS - u0 < GC_CODE_BATCH ? nb * GC_PARTS - u0 : GC_CODE_BATCH;
+			k_hist<<<(unsigned)m, 256, 0, st>>>(geom, b.blk, b.raw, b.hist, u0);
+			PROF("hist");
+			k_code<<<(unsigned)m, GC_CODE_THREADS, GC_CODE_SMEM, st>>>(b.blk, b.hist, b.code, u0);
+			PROF("code");
+		}
 		const uint64_t warps = nb * GC_PARTS * gm->segmax;
 		k_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes);
-		k_layout<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.lanes, b.psz, b.fsz, b.flag);
+		PROF("lanes");
+		k_layout<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.code, b.lanes, b.psz, b.fsz, b.flag);
+		PROF("layout");
 		size_t cb = b.cub_bytes;
 		CU(cub::DeviceScan::ExclusiveSum(b.cub, cb, b.psz, b.soff, (int)nb, st), "scan");
 		cb = b.cub_bytes;
 		CU(cub::DeviceScan::ExclusiveSum(b.cub, cb, b.fsz, b.foff, (int)nb, st), "scan");
 		k_offsets<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.soff, b.foff, b.hoff, b.hlen, b.poff, b.plen,
 						      b.coff, b.clen);
+		PROF("scans, offsets");
 		k_write_meta<<<grid(nb * GC_PARTS, 32), 32, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes, b.stage);
+		PROF("write meta");
 		k_write_raw<<<(unsigned)(nb * GC_PARTS), 256, 0, st>>>(geom, b.blk, b.raw, b.stage);
+		PROF("write raw");
 		k_write_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes, b.stage);
+		PROF("write lanes");
 		cudaEventRecord(g->ev[EV_ENTROPY], st);
 		/* checksums and assembly */
 		if (wlz_gpu_xxh3(in, b.coff, b.clen, b.chash, nb, (uint64_t *)b.xs, st) ||
@@ -711,12 +822,15 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
 			goto out;
 		}
+		PROF("checksums");
 		k_bhead<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.chash, b.phash, b.hdr);
+		PROF("block headers");
 		if (wlz_gpu_xxh3(b.hdr, b.hoff, b.hlen, b.hhash, nb, (uint64_t *)b.xs, st)) {
 			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
 			goto out;
 		}
 		k_assemble<<<(unsigned)nb, 256, 0, st>>>(geom, b.blk, b.hdr, b.hhash, b.stage, d_out);
+		PROF("assemble");
 		/* the index: its digest hashes the content checksums back to back */
 		k_one<<<1, 1, 0, st>>>(b.one_off, b.one_len, 8 * nb);
 		if (wlz_gpu_xxh3((const uint8_t *)b.chash, b.one_off, b.one_len, b.dig, 1, (uint64_t *)b.xs, st)) {
@@ -724,6 +838,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			goto out;
 		}
 		k_index<<<grid(nb, 128), 128, 0, st>>>(geom, b.blk, b.chash, b.dig, b.idx);
+		PROF("index");
 		k_one<<<1, 1, 0, st>>>(b.one_off, b.one_len, 32 + 16 * nb);
 		if (wlz_gpu_xxh3(b.idx, b.one_off, b.one_len, b.ihash, 1, (uint64_t *)b.xs, st)) {
 			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
@@ -731,6 +846,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		}
 		k_tail<<<grid(40 + 16 * nb + 24 + 32, 128), 128, 0, st>>>(geom, b.idx, b.ihash, b.foff, b.fsz, b.head, d_out,
 									 b.size);
+		PROF("index hash, tail");
 		cudaEventRecord(g->ev[EV_END], st);
 		CU(cudaMemcpyAsync(g->pin + PIN_SIZE, b.size, 8, cudaMemcpyDeviceToHost, st), "size");
 		CU(cudaMemcpyAsync(g->pin + PIN_FLAG, b.flag, 4, cudaMemcpyDeviceToHost, st), "flag");
@@ -739,7 +855,6 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 	*used = d_out;
 	err = WLZ_OK;
 out:
-	g->stats.waves = (unsigned)waves;
 	return err;
 }
 
@@ -751,6 +866,11 @@ static wlz_error member_result(wlz_gcctx *g, size_t *size)
 	if (*(uint32_t *)(g->pin + PIN_FLAG))
 		return wlz_fail(WLZ_ERR_INTERNAL, "GPU compression: a payload over its reserve");
 	*size = (size_t)*(uint64_t *)(g->pin + PIN_SIZE);
+	for (int i = 1; i < g->nprof; i++) {
+		float ms = 0;
+		cudaEventElapsedTime(&ms, g->pev[i - 1], g->pev[i]);
+		fprintf(stderr, "gc profile: %-14s %8.3f ms\n", g->pname[i], ms);
+	}
 out:
 	return err;
 }

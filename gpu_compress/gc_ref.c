@@ -15,16 +15,17 @@ typedef struct ref {
 	uint32_t *bdist;
 	uint32_t *far, *ntok, *hist;
 	gc_tok *tok;
-	uint8_t *lev, *map, *when, *raw, *pay;
+	uint8_t *lev, *map, *raw, *pay;
 	gc_cstat *cst;
 	gc_blk *blk;
 	gc_code *code;
+	gc_code_work *work;
 } ref;
 
 static void ref_free(ref *r)
 {
 	free(r->near), free(r->bdist), free(r->far), free(r->ntok), free(r->hist), free(r->tok);
-	free(r->lev), free(r->map), free(r->when), free(r->raw), free(r->pay), free(r->cst), free(r->blk), free(r->code);
+	free(r->lev), free(r->map), free(r->raw), free(r->pay), free(r->cst), free(r->blk), free(r->code), free(r->work);
 }
 
 static void ref_near(ref *r, const uint8_t *in)
@@ -32,7 +33,7 @@ static void ref_near(ref *r, const uint8_t *in)
 	const gc_geom *g = &r->g;
 	const uint32_t S = g->sym, hb = g->near_log;
 	uint32_t *tab = malloc(sizeof(uint32_t) << hb);
-	uint32_t h[GC_TILE];
+	uint32_t h[GC_TILE], old[GC_TILE];
 	for (uint64_t b = 0; b < g->nblocks; b++) {
 		const uint64_t bs = b << g->block_log;
 		const uint64_t be = gc_block_end(g, b);
@@ -47,9 +48,13 @@ static void ref_near(ref *r, const uint8_t *in)
 				const uint32_t v = tab[h[i]];
 				r->near[p] = (uint16_t)(v && p - (bs + v - 1) <= 0xFFFF ? p - (bs + v - 1) : 0);
 			}
+			/* an entry not yet GC_NEAR_KEEP old (as the lookups saw it)
+			 * stays; else the tile's last position of that hash */
+			for (unsigned i = 0; i < GC_TILE; i++)
+				old[i] = h[i] != UINT32_MAX ? tab[h[i]] : 0;
 			for (unsigned i = 0; i < GC_TILE; i++) {
 				const uint32_t rel = (uint32_t)(t0 + (uint64_t)i * S - bs) + 1;
-				if (h[i] != UINT32_MAX && tab[h[i]] < rel)
+				if (h[i] != UINT32_MAX && !(old[i] && rel - old[i] <= GC_NEAR_KEEP) && tab[h[i]] < rel)
 					tab[h[i]] = rel;
 			}
 		}
@@ -60,12 +65,13 @@ static void ref_near(ref *r, const uint8_t *in)
 static void ref_far(ref *r, const uint8_t *in)
 {
 	const gc_geom *g = &r->g;
-	memset(r->far, 0xFF, sizeof(uint32_t) << g->far_log);
-	for (uint64_t p = 0; p + GC_FK <= g->n; p += g->sym) {
-		const int64_t k = gc_far_key(in + p, g->far_log);
-		if (k >= 0 && r->far[k] == GC_FAR_EMPTY)
-			r->far[k] = (uint32_t)p;
-	}
+	memset(r->far, 0xFF, sizeof(uint32_t) << (g->far_log + 1));
+	for (unsigned t = 0; t < 2; t++)
+		for (uint64_t p = 0; p + gc_far_len(t) <= g->n; p += g->sym) {
+			const int64_t k = gc_far_key(in + p, g->far_log, t);
+			if (k >= 0 && r->far[k] == GC_FAR_EMPTY)
+				r->far[k] = (uint32_t)p;
+		}
 }
 
 static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, const uint8_t *in, uint64_t n,
@@ -80,22 +86,22 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	const uint64_t nb = g->nblocks, nc = g->nchunks;
 	r.near = calloc(n + 1, sizeof(uint16_t));
 	r.bdist = calloc(n + 1, sizeof(uint32_t));
-	r.far = malloc(sizeof(uint32_t) << g->far_log);
+	r.far = malloc(sizeof(uint32_t) << (g->far_log + 1));
 	r.ntok = calloc(nc + 1, sizeof(uint32_t));
 	r.tok = malloc((nc * g->cap + 1) * sizeof(gc_tok));
 	r.lev = malloc(nc * g->cap + 1);
 	r.map = malloc(n + 1);
-	r.when = malloc(n + 1);
 	r.cst = calloc(nc + 1, sizeof(gc_cstat));
 	r.blk = calloc(nb + 1, sizeof(gc_blk));
 	r.raw = malloc(nb * g->raw_stride + 1);
-	r.hist = malloc(256 * sizeof(uint32_t));
+	r.hist = malloc(WLZ_HUF_NCTX * 256 * sizeof(uint32_t));
+	r.work = malloc(sizeof(gc_code_work));
 	r.code = malloc(GC_PARTS * sizeof(gc_code));
 	r.pay = malloc(wlz_gc_member_bound((uint64_t)1 << g->block_log, g->block_log));
 	uint64_t *boff = malloc((nb + 1) * sizeof(uint64_t)), *bhash = malloc((nb + 1) * sizeof(uint64_t));
 	uint32_t *segsz = malloc((g->segmax + 1) * sizeof(uint32_t));
-	if (!r.near || !r.bdist || !r.far || !r.ntok || !r.tok || !r.lev || !r.map || !r.when || !r.cst || !r.blk || !r.raw || !r.hist ||
-	    !r.code || !r.pay || !boff || !bhash || !segsz) {
+	if (!r.near || !r.bdist || !r.far || !r.ntok || !r.tok || !r.lev || !r.map || !r.cst || !r.blk || !r.raw || !r.hist ||
+	    !r.code || !r.work || !r.pay || !boff || !bhash || !segsz) {
 		e = wlz_fail(WLZ_ERR_NOMEM, "GPU compression reference: out of memory");
 		goto done;
 	}
@@ -106,18 +112,9 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	for (uint64_t c = 0; c < nc; c++)
 		r.ntok[c] = gc_parse_chunk(g, in, r.near, r.bdist, c, r.tok);
 	for (uint64_t c = 0; c < nc; c++)
-		gc_level_init(g, r.tok, r.ntok, r.lev, r.map, r.when, c);
-	for (unsigned k = 0; k < GC_LEVEL_PASSES; k++)
-		for (uint64_t c = 0; c < nc; c++)
-			gc_level_pass(g, r.tok, r.ntok, r.lev, r.map, r.when, k, c);
-	for (int apply = 0; apply < 2; apply++)
-		for (uint64_t c = 0; c < nc; c++)
-			gc_level_cut(g, r.tok, r.ntok, r.lev, r.map, r.when, c, apply);
+		gc_level_init(g, r.tok, r.ntok, r.lev, r.map, c);
 	for (uint64_t c = 0; c < nc; c++)
-		if (gc_level_pass(g, r.tok, r.ntok, r.lev, r.map, r.when, GC_LEVEL_PASSES + 1, c)) {
-			e = wlz_fail(WLZ_ERR_INTERNAL, "GPU compression reference: a level left unresolved");
-			goto done;
-		}
+		gc_level_chunk(g, r.tok, r.ntok, r.lev, r.map, c);
 	for (uint64_t c = 0; c < nc; c++)
 		gc_chunk_stat(g, r.tok, r.ntok, r.lev, r.map, c, &r.cst[c]);
 	for (uint64_t b = 0; b < nb; b++)
@@ -139,14 +136,14 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 		gc_block_parts(g, blk);
 		for (unsigned i = 0; i < GC_PARTS; i++) {
 			gc_part *pt = &blk->part[i];
-			memset(r.hist, 0, 256 * sizeof(uint32_t));
+			memset(r.hist, 0, WLZ_HUF_NCTX * 256 * sizeof(uint32_t));
 			for (uint32_t j = 0; j < pt->n; j++)
-				r.hist[raw[pt->src + j]]++;
-			gc_part_code(r.hist, pt, &r.code[i]);
+				r.hist[gc_context(raw + pt->src, pt->n, j) * 256 + raw[pt->src + j]]++;
+			gc_part_code((const uint32_t(*)[256])r.hist, pt, &r.code[i], r.work);
 			if (pt->kind != GC_HUF)
 				continue;
 			const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
-			uint32_t c = gc_huf_prelude(pt->k, G);
+			uint32_t c = gc_huf_prelude(pt->k, r.code[i].T, G);
 			for (uint32_t s = 0; s < G; s++) {
 				c += 2 * (GC_LANES - 1);
 				for (unsigned l = 0; l < GC_LANES; l++)
@@ -170,7 +167,7 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 			} else {
 				const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
 				uint32_t lane[GC_LANES];
-				uint8_t *q = d + gc_huf_prelude(pt->k, G);
+				uint8_t *q = d + gc_huf_prelude(pt->k, r.code[i].T, G);
 				for (uint32_t sg = 0; sg < G; sg++) {
 					uint32_t tot = 2 * (GC_LANES - 1);
 					for (unsigned l = 0; l < GC_LANES; l++)

@@ -216,7 +216,6 @@ wlz_error wlz_gpu_compress_batch(wlz_gcctx *g, const wlz_gpu_copts *o, wlz_gpu_c
  * finish (checksums, index and assembly). */
 typedef struct wlz_gpu_cstats {
 	double tables_s, find_s, parse_s, levels_s, streams_s, entropy_s, finish_s;
-	unsigned waves;      /* level passes run */
 } wlz_gpu_cstats;
 void wlz_gcctx_stats(const wlz_gcctx *g, wlz_gpu_cstats *s);
 
