@@ -17,25 +17,12 @@
 
 #define WLZ_HUF_LEN_MAX 10
 
-/* Lengths len[0..k) of the k >= 2 symbols with counts c[0..k) (in the
- * caller's order, which breaks ties): Huffman's, then lengths over the
- * limit clamped and the Kraft sum repaired.  Returns 0 if the sum could
- * not be made exactly complete (not seen; the caller stores raw). */
-WLZ_HUF_LEN_FN int wlz_huf_code_lengths(const uint32_t *c, unsigned k, uint8_t *len)
+/* Huffman's lengths, over the limit clamped, of the k >= 2 leaves whose
+ * keys (count << 8 | index, unique) are sorted: len[index].  The nodes
+ * merged are made in order of weight, so two queues give the lightest
+ * pair in constant time. */
+WLZ_HUF_LEN_FN void wlz_huf_tree_lengths(const uint64_t *key, unsigned k, uint8_t *len)
 {
-	enum { MB = WLZ_HUF_LEN_MAX };
-	/* Leaves sorted by weight (index below it: keys are unique, so the
-	 * order is the same each run); the nodes merged are then made in order
-	 * of weight, and two queues give the lightest pair in constant time.
-	 * Insertion sort: k <= 256, once a table, and no qsort on a GPU. */
-	uint64_t key[256];
-	for (unsigned i = 0; i < k; i++) {
-		const uint64_t x = (uint64_t)c[i] << 8 | i;
-		unsigned j = i;
-		while (j && key[j - 1] > x)
-			key[j] = key[j - 1], j--;
-		key[j] = x;
-	}
 	uint64_t w[511];
 	uint16_t parent[511];
 	uint8_t depth[511];
@@ -55,7 +42,28 @@ WLZ_HUF_LEN_FN int wlz_huf_code_lengths(const uint32_t *c, unsigned k, uint8_t *
 	for (unsigned x = root; x-- > 0;)
 		depth[x] = (uint8_t)(depth[parent[x]] + 1);
 	for (unsigned i = 0; i < k; i++)
-		len[key[i] & 0xFF] = (uint8_t)(depth[i] > MB ? MB : depth[i]);
+		len[key[i] & 0xFF] = (uint8_t)(depth[i] > WLZ_HUF_LEN_MAX ? WLZ_HUF_LEN_MAX : depth[i]);
+}
+
+/* Lengths len[0..k) of the k >= 2 symbols with counts c[0..k) (in the
+ * caller's order, which breaks ties): Huffman's, then lengths over the
+ * limit clamped and the Kraft sum repaired.  Returns 0 if the sum could
+ * not be made exactly complete (not seen; the caller stores raw). */
+WLZ_HUF_LEN_FN int wlz_huf_code_lengths(const uint32_t *c, unsigned k, uint8_t *len)
+{
+	enum { MB = WLZ_HUF_LEN_MAX };
+	/* Leaves sorted by weight (index below it: keys are unique, so the
+	 * order is the same each run).  Insertion sort: k <= 256, once a
+	 * table, and no qsort on a GPU. */
+	uint64_t key[256];
+	for (unsigned i = 0; i < k; i++) {
+		const uint64_t x = (uint64_t)c[i] << 8 | i;
+		unsigned j = i;
+		while (j && key[j - 1] > x)
+			key[j] = key[j - 1], j--;
+		key[j] = x;
+	}
+	wlz_huf_tree_lengths(key, k, len);
 	uint32_t kraft = 0;
 	for (unsigned i = 0; i < k; i++)
 		kraft += 1u << (MB - len[i]);

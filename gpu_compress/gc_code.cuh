@@ -194,28 +194,8 @@ __device__ uint64_t gc_warp_build_table(const uint32_t *h, uint8_t *len, gc_tabl
 		w.key[r] = x;
 	}
 	__syncwarp();
-	if (lane == 0) {
-		uint64_t wt[511];
-		uint16_t parent[511];
-		uint8_t depth[511];
-		for (unsigned i = 0; i < k; i++)
-			wt[i] = w.key[i] >> 8;
-		unsigned leaf = 0, node = k;
-		const unsigned root = 2 * k - 2;
-		for (unsigned nn = k; nn <= root; nn++) {
-			wt[nn] = 0;
-			for (int q = 0; q < 2; q++) {
-				const unsigned x = leaf < k && (node >= nn || wt[leaf] <= wt[node]) ? leaf++ : node++;
-				parent[x] = (uint16_t)nn;
-				wt[nn] += wt[x];
-			}
-		}
-		depth[root] = 0;
-		for (unsigned x = root; x-- > 0;)
-			depth[x] = (uint8_t)(depth[parent[x]] + 1);
-		for (unsigned i = 0; i < k; i++)
-			w.len[w.key[i] & 0xFF] = (uint8_t)(depth[i] > MB ? MB : depth[i]);
-	}
+	if (lane == 0)
+		wlz_huf_tree_lengths(w.key, k, w.len);
 	__syncwarp();
 	uint32_t c[8];
 	unsigned l[8];

@@ -117,6 +117,18 @@ __global__ void k_parse(gc_geom g, const uint8_t *in, const uint16_t *blen, cons
 		ntok[c] = gc_parse_chunk(&g, in, blen, bdist, c, tok);
 }
 
+/* The sum of x over this lane and the lanes below it. */
+__device__ __forceinline__ uint32_t warp_incl_sum(uint32_t x)
+{
+	const unsigned l = threadIdx.x % 32;
+	for (int o = 1; o < 32; o <<= 1) {
+		const uint32_t v = __shfl_up_sync(0xffffffffu, x, o);
+		if (l >= (unsigned)o)
+			x += v;
+	}
+	return x;
+}
+
 /* Map bytes [a, a + n) set to v: bytes up to a 16-byte boundary, whole
  * 16-byte words, bytes after; no word holds another token's bytes. */
 __device__ __forceinline__ void map_fill(uint8_t *map, uint64_t a, uint32_t n, uint8_t v)
@@ -157,12 +169,7 @@ __global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok,
 			lev[c * g.cap + i] = GC_UNRESOLVED;
 		}
 		const uint32_t x = lit + mlen;
-		uint32_t incl = x;
-		for (int o = 1; o < 32; o <<= 1) {
-			const uint32_t v = __shfl_up_sync(0xffffffffu, incl, o);
-			if (l >= (unsigned)o)
-				incl += v;
-		}
+		const uint32_t incl = warp_incl_sum(x);
 		if (mlen)
 			map_fill(map, (c << g.chunk_log) + base + (incl - x) + lit, mlen, GC_UNRESOLVED);
 		if (l == 0)
@@ -255,12 +262,7 @@ __global__ void k_levels(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uin
 		if (pend)
 			lit = t[i].lm & 0xFFFF, mlen = t[i].lm >> 16, d = t[i].dist;
 		const uint32_t x = lit + mlen;
-		uint32_t incl = x;
-		for (int o = 1; o < 32; o <<= 1) {
-			const uint32_t v = __shfl_up_sync(0xffffffffu, incl, o);
-			if (l >= (unsigned)o)
-				incl += v;
-		}
+		const uint32_t incl = warp_incl_sum(x);
 		const uint64_t pos = (c << g.chunk_log) + gbase[c * GC_GPC(g) + gi] + (incl - x) + lit;
 		const uint64_t src = pos - d, end = src + mlen < pos ? src + mlen : pos;
 		uint64_t cur = src & ~(uint64_t)15;
