@@ -24,18 +24,18 @@ if [ "${TESTS:-1}" = 1 ]; then
 	tail -3 "$OUT/test.txt"
 fi
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer > /dev/null; then
-	# racecheck checks shared memory, which k_levels does not use; its
+	# racecheck checks shared memory: it runs on the kernels that use it
+	# (k_near, k_code), each alone, the others uninstrumented (k_levels'
 	# warps wait on each other's global writes, which racecheck's
-	# serialised threads make crawl, so it runs uninstrumented there
-	skip=
-	compute-sanitizer --help 2> /dev/null | grep -q kernel-name-exclude && skip="--kernel-name-exclude kns=k_levels"
-	for tool in memcheck racecheck; do
+	# serialised threads make crawl)
+	for tool in memcheck racecheck-k_near racecheck-k_code; do
 		q=1 x=
-		[ $tool = racecheck ] && q=2 x=$skip
-		WLZ_GC_QUICK=$q timeout "${SAN_TIMEOUT:-150}" compute-sanitizer --tool $tool $x --error-exitcode 9 "$BIN/gpu_compress" \
+		case $tool in racecheck-*) q=2 x="--kernel-name kns=${tool#racecheck-}" ;; esac
+		WLZ_GC_QUICK=$q timeout "${SAN_TIMEOUT:-150}" compute-sanitizer --tool ${tool%%-*} $x --error-exitcode 9 "$BIN/gpu_compress" \
 			> "$OUT/sanitize-$tool.txt" 2>&1
 		echo "compute-sanitizer $tool rc=$?" | tee -a "$OUT/sanitize-$tool.txt"
 		grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize-$tool.txt" | tail -2
+		grep -m 4 -A1 "Race reported" "$OUT/sanitize-$tool.txt" >> "$OUT/sanitize.txt"
 		tail -4 "$OUT/sanitize-$tool.txt" >> "$OUT/sanitize.txt"
 		rm -f "$OUT/sanitize-$tool.txt"
 	done
