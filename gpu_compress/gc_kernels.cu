@@ -660,7 +660,7 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	TAKE(cst, gc_cstat, nc);
 	TAKE(blk, gc_blk, nb);
 	TAKE(raw, uint8_t, nb * g->raw_stride);
-	TAKE(hist, uint32_t, GC_CODE_BATCH * WLZ_HUF_NCTX * 256);
+	TAKE(hist, uint32_t, (nb * GC_PARTS < GC_CODE_BATCH ? nb * GC_PARTS : GC_CODE_BATCH) * WLZ_HUF_NCTX * 256);
 	TAKE(code, gc_code, nb * GC_PARTS);
 	TAKE(lanes, uint32_t, nb * GC_PARTS * g->segmax * 32);
 	TAKE(stage, uint8_t, g->n + g->n / 4 + 16 * nb + 64);
