@@ -241,8 +241,8 @@ GC_HD uint32_t gc_min_match(unsigned k) { return 6 + 2 * k; }
 
 /* Bytes in[p..] and in[s..] (s < p) have in common, at most max; p + max
  * never passes the input's end.  On the GPU four bytes at a time, from
- * aligned words (the input may be any device buffer, read no further than
- * its end). */
+ * aligned words (the input starts on a 16-byte boundary, so no word
+ * starts before it, and none reaches past p + max). */
 GC_HD uint32_t gc_match_len(const uint8_t *in, uint64_t p, uint64_t s, uint32_t max)
 {
 	uint32_t l = 0;

@@ -636,6 +636,7 @@ struct bufs {
 	size_t cub_bytes;
 };
 
+/* need_in: 1 an input buffer, 2 an output buffer as well. */
 static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_bytes, size_t xs_bytes, int need_in)
 {
 	size_t at = 0;
@@ -688,10 +689,10 @@ static size_t carve(const gc_geom *g, uint8_t *base, struct bufs *b, size_t cub_
 	TAKE(size, uint64_t, 1);
 	TAKE(xs, uint8_t, xs_bytes);
 	TAKE(cub, uint8_t, cub_bytes);
-	if (need_in) {
+	if (need_in)
 		TAKE(in, uint8_t, g->n + 16);
+	if (need_in > 1)
 		TAKE(out, uint8_t, wlz_gc_member_bound(g->n, g->block_log));
-	}
 #undef TAKE
 	b->cub_bytes = cub_bytes;
 	return at;
@@ -709,7 +710,8 @@ static unsigned grid(uint64_t n, unsigned t) { return (unsigned)((n + t - 1) / t
 
 /* Queues one member: d_in (n bytes, device) to d_out (device, at least
  * wlz_gc_member_bound), on g->st.  in_host: the input is host memory to
- * upload first. */
+ * upload first.  A device input off a 16-byte boundary is copied to one
+ * first: the checksums and match lengths read aligned words. */
 static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src, int in_host, uint64_t n,
 			uint8_t *d_out, uint8_t **used)
 {
@@ -726,13 +728,14 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 	size_t need;
 	const uint8_t *in;
 	cudaStream_t st = g->st;
+	const int stage = in_host ? 2 : ((uintptr_t)src & 15) != 0;
 	CU(cub::DeviceScan::ExclusiveSum(NULL, cub_bytes, (uint64_t *)NULL, (uint64_t *)NULL, (int)(nb + 1)), "scan size");
 	CU(cub::DeviceScan::ExclusiveSum(NULL, cub_groups, (uint32_t *)NULL, (uint32_t *)NULL, (int)nc), "scan size");
 	cub_bytes = cub_bytes > cub_groups ? cub_bytes : cub_groups;
 	{
 		const uint64_t span = n + n / 4 + 16 * (nb + 1) + 64 + 80 * (nb + 1);
 		const size_t xs = wlz_gpu_xxh3_scratch(span > 8 * (nb + 1) ? span : 8 * (nb + 1));
-		need = carve(gm, NULL, &b, cub_bytes, xs, in_host);
+		need = carve(gm, NULL, &b, cub_bytes, xs, stage);
 		if (need > g->arena_size) {
 			cudaFree(g->arena);
 			g->arena = NULL;
@@ -740,12 +743,15 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			CU(cudaMalloc(&g->arena, need), "memory");
 			g->arena_size = need;
 		}
-		carve(gm, (uint8_t *)g->arena, &b, cub_bytes, xs, in_host);
+		carve(gm, (uint8_t *)g->arena, &b, cub_bytes, xs, stage);
 	}
 	if (in_host) {
 		CU(cudaMemcpyAsync(b.in, src, n, cudaMemcpyHostToDevice, st), "upload");
 		in = b.in;
 		d_out = b.out;
+	} else if (stage) {
+		CU(cudaMemcpyAsync(b.in, src, n, cudaMemcpyDeviceToDevice, st), "copy");
+		in = b.in;
 	} else {
 		in = src;
 	}
