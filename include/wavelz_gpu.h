@@ -186,7 +186,9 @@ wlz_error wlz_gpu_compress(wlz_gcctx *g, const wlz_gpu_copts *o, void *dst, size
 /* Device to device, asynchronous on the caller's stream (a cudaStream_t;
  * NULL: the context's own): d_src and d_dst are device memory; the call
  * returns once every stage is queued, and *dst_size (host memory) is
- * valid after wlz_gcctx_wait.  The input must stay valid until then. */
+ * valid after wlz_gcctx_wait.  The input must stay valid until then.
+ * d_src on a 16-byte boundary is read in place; elsewhere it is first
+ * copied to one (device memory of its size more, and the copy's time). */
 wlz_error wlz_gpu_compress_d2d(wlz_gcctx *g, const wlz_gpu_copts *o, void *d_dst, size_t dst_cap,
 			       const void *d_src, size_t src_size, size_t *dst_size, void *stream);
 wlz_error wlz_gcctx_wait(wlz_gcctx *g);
