@@ -86,18 +86,19 @@ WLZ_HUF_LEN_FN float wlz_huf_sum8(const float acc[8])
 }
 
 /* The group for a context whose cost under group g is x[g] (groups empty
- * at the pass's start, ht0[g] == 0, skipped; ties to the first). */
+ * at the pass's start, ht0[g] == 0, skipped, the first too: an empty
+ * group's costs are not a distribution; ties to the first). */
 WLZ_HUF_LEN_FN unsigned wlz_huf_pick(const float *x, const uint64_t *ht0, unsigned T)
 {
 	float best = 0;
-	unsigned bg = 0;
+	unsigned bg = T;
 	for (unsigned g = 0; g < T; g++) {
 		if (!ht0[g])
 			continue;
-		if (g == 0 || x[g] < best)
+		if (bg == T || x[g] < best)
 			best = x[g], bg = g;
 	}
-	return bg;
+	return bg == T ? 0 : bg;
 }
 
 /* Dense group numbers, the start's group first (na active contexts act). */

@@ -25,7 +25,10 @@ struct gc_code_smem {
 		float x[WLZ_HUF_NCTX * GC_TMAX];        /* contexts' costs under each group */
 	} u;
 	uint8_t lc[GC_TMAX][256];
-	unsigned act[WLZ_HUF_NCTX];
+	/* padded to whole 16-byte words: the compiler reads act four at a
+	 * time, and a read past its end would touch grp, which other threads
+	 * write meanwhile (racecheck reported it; the bytes went unused) */
+	unsigned act[(WLZ_HUF_NCTX + 3) & ~3u];
 	uint8_t grp[WLZ_HUF_NCTX];
 	uint8_t used[256];
 	unsigned na, nu, tc;
@@ -125,12 +128,9 @@ __device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], 
 				moved += s.grp[c] != bg;
 				s.grp[c] = (uint8_t)bg;
 			}
-			/* settled: another pass would give the same groups (and a
-			 * plain barrier after the vote, which racecheck reported
-			 * hazards across) */
+			/* settled: another pass would give the same groups */
 			if (!__syncthreads_or(moved != 0))
 				break;
-			__syncthreads();
 			gc_cta_group_counts(s, cnt, T);
 		}
 	}
@@ -293,7 +293,6 @@ __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uin
 	for (unsigned c = t; c < WLZ_HUF_NCTX; c += blockDim.x)
 		s.grp[c] = 0;
 	const unsigned k = (unsigned)__syncthreads_count(a != 0);
-	__syncthreads();
 	const uint32_t n = pt->n;
 	const unsigned kind = gc_part_kind(n, k);
 	if (t == 0) {
