@@ -277,6 +277,23 @@ GC_HD int gc_worth(uint32_t len, uint32_t d, uint32_t prev, uint32_t S)
 	return len >= S && len >= (d == prev ? 3u : gc_min_match(gc_off_low(d)));
 }
 
+/* Candidate distance d at p for gc_find_pos, measured to at most
+ * GC_FIND_MAX and never past end: kept in *best when worth taking and
+ * scoring higher than the best so far (earlier candidates win ties). */
+GC_HD void gc_find_try(const gc_geom *g, const uint8_t *in, uint64_t p, uint64_t end, uint32_t d, int32_t *best_sc,
+		       uint32_t *best_len, uint32_t *best_d)
+{
+	const uint32_t S = g->sym;
+	const uint32_t room = (uint32_t)(end - p) < GC_FIND_MAX ? (uint32_t)(end - p) : GC_FIND_MAX;
+	uint32_t l = gc_match_len(in, p, p - d, room);
+	l -= l % S;
+	if (!gc_worth(l, d, 0, S))
+		return;
+	const int32_t sc = gc_score(l, d, 0);
+	if (sc > *best_sc)
+		*best_sc = sc, *best_len = l, *best_d = d;
+}
+
 /* The best match at position p by the near, far and run candidates (not
  * the repeat offset, which depends on the parse): its length, at most
  * GC_FIND_MAX and never past p's chunk, to *len (0: none; the near slot of
@@ -287,34 +304,32 @@ GC_HD void gc_find_pos(const gc_geom *g, const uint8_t *in, const uint32_t *far,
 {
 	const uint32_t S = g->sym;
 	const uint64_t end = gc_chunk_end(g, p >> g->chunk_log);
-	uint32_t cand[4], nc = 0;
+	const int room = p + 4 <= end;
 	const uint32_t nd = *len;
-	if (p >= S)
-		cand[nc++] = S;
-	if (nd && nd != S)
-		cand[nc++] = nd;
+	uint32_t best_len = 0, best_d = 0, last = 0;
+	int32_t best_sc = 0;
+	unsigned nc = 0;  /* candidates so far (the last: last) */
+	if (p >= S) {
+		if (room)
+			gc_find_try(g, in, p, end, S, &best_sc, &best_len, &best_d);
+		nc++, last = S;
+	}
+	if (nd && nd != S) {
+		if (room)
+			gc_find_try(g, in, p, end, nd, &best_sc, &best_len, &best_d);
+		nc++, last = nd;
+	}
 	/* the long key first: where both reach the finder's limit, it wins */
 	for (unsigned t = 2; t-- > 0;)
 		if (p + gc_far_len(t) <= g->n) {
 			const int64_t h = gc_far_key(in + p, g->far_log, t);
 			const uint32_t q = h < 0 ? GC_FAR_EMPTY : far[h];
 			if (q != GC_FAR_EMPTY && q < p && p - q <= g->window && p - q != S && p - q != nd &&
-			    (nc < 3 || p - q != cand[nc - 1]))
-				cand[nc++] = (uint32_t)(p - q);
-		}
-	uint32_t best_len = 0, best_d = 0;
-	int32_t best_sc = 0;
-	if (p + 4 <= end)
-		for (uint32_t i = 0; i < nc; i++) {
-			const uint32_t d = cand[i];
-			const uint32_t room = (uint32_t)(end - p) < GC_FIND_MAX ? (uint32_t)(end - p) : GC_FIND_MAX;
-			uint32_t l = gc_match_len(in, p, p - d, room);
-			l -= l % S;
-			if (!gc_worth(l, d, 0, S))
-				continue;
-			const int32_t sc = gc_score(l, d, 0);
-			if (sc > best_sc)
-				best_sc = sc, best_len = l, best_d = d;
+			    (nc < 3 || p - q != last)) {
+				if (room)
+					gc_find_try(g, in, p, end, (uint32_t)(p - q), &best_sc, &best_len, &best_d);
+				nc++, last = (uint32_t)(p - q);
+			}
 		}
 	*len = (uint16_t)best_len;
 	*dist = best_d;
