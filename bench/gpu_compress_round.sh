@@ -19,7 +19,7 @@ tmp=/dev/shm/wlz-gc
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 if [ "${TESTS:-1}" = 1 ]; then
-	timeout "${TEST_TIMEOUT:-240}" "$BIN/gpu_compress" tests/data/*.zst > "$OUT/test.txt" 2>&1
+	env -u WLZ_GC_PROFILE timeout "${TEST_TIMEOUT:-240}" "$BIN/gpu_compress" tests/data/*.zst > "$OUT/test.txt" 2>&1
 	echo "gpu_compress rc=$?" | tee -a "$OUT/test.txt"
 	tail -3 "$OUT/test.txt"
 fi
@@ -31,7 +31,7 @@ if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer > /dev/null; then
 	for tool in memcheck racecheck-k_near racecheck-k_code; do
 		q=1 x=
 		case $tool in racecheck-*) q=2 x="--kernel-name kns=${tool#racecheck-}" ;; esac
-		WLZ_GC_QUICK=$q timeout "${SAN_TIMEOUT:-150}" compute-sanitizer --tool ${tool%%-*} $x --error-exitcode 9 "$BIN/gpu_compress" \
+		env -u WLZ_GC_PROFILE WLZ_GC_QUICK=$q timeout "${SAN_TIMEOUT:-150}" compute-sanitizer --tool ${tool%%-*} $x --error-exitcode 9 "$BIN/gpu_compress" \
 			> "$OUT/sanitize-$tool.txt" 2>&1
 		echo "compute-sanitizer $tool rc=$?" | tee -a "$OUT/sanitize-$tool.txt"
 		grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize-$tool.txt" | tail -2

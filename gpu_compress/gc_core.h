@@ -53,9 +53,7 @@
 #define GC_FK_LONG 16        /* far finder: bytes hashed (long keys) */
 #define GC_FAR_EMPTY 0xFFFFFFFFu
 #define GC_FIND_MAX 64       /* finder: longest match measured; the parse goes on */
-#ifndef GC_LAZY_MARGIN
 #define GC_LAZY_MARGIN 4     /* parse: score a match one symbol on must beat by */
-#endif
 #define GC_MAXBITS WLZ_HUF_LEN_MAX
 #define GC_SEG_LOG 14        /* codec 2: symbols a segment */
 #define GC_LANES 32
@@ -441,10 +439,13 @@ GC_HD void gc_level_init(const gc_geom *g, const gc_tok *tok, const uint32_t *nt
  * (SPEC.md 6.1), or, over the depth, is made literals: its bytes' map
  * values become m + 1, or 0.  Each byte is written once, from unresolved
  * to final, so a reader needs no other signal. */
+GC_HD uint8_t gc_level_of(const gc_geom *g, unsigned m) { return m > g->depth ? GC_DROPPED : (uint8_t)m; }
+GC_HD uint8_t gc_map_of(const gc_geom *g, unsigned m) { return m > g->depth ? 0 : (uint8_t)(m + 1); }
+
 GC_HD void gc_level_set(const gc_geom *g, uint8_t *lv, uint8_t *map, uint64_t pos, uint32_t mlen, unsigned m)
 {
-	const uint8_t v = m > g->depth ? 0 : (uint8_t)(m + 1);
-	*lv = m > g->depth ? GC_DROPPED : (uint8_t)m;
+	const uint8_t v = gc_map_of(g, m);
+	*lv = gc_level_of(g, m);
 	for (uint32_t j = 0; j < mlen; j++)
 		map[pos + j] = v;
 }

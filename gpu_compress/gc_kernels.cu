@@ -56,7 +56,7 @@ struct wlz_gcctx {
 #define PIN_HEAD 128        /* member header, or a whole empty member */
 #define PIN_BYTES 256
 
-/* Parts whose counts and clustering scratch are held at once. */
+/* Parts whose context counts are held at once. */
 #define GC_CODE_BATCH 1024
 
 /* ------------------------------------------------------------ kernels */
@@ -218,6 +218,12 @@ __device__ __forceinline__ bool range_scan(const uint8_t *map, uint64_t a, uint6
 	return true;
 }
 
+/* k_levels' back-off when a warp's lanes all wait (ns, doubling from the
+ * first to the last): waiting warps that poll often slow those that
+ * work (bench/host/issue17-gpu-compress.md). */
+#define GC_NAP_MIN 256u
+#define GC_NAP_MAX 2048u
+
 /* Levels (gc_level_chunk), a warp a group of 32 tokens, a lane a token.
  * Persistent warps take groups in content order from a ticket (*ticket;
  * group s of goff[c] <= s < goff[c] + ngrp[c] is chunk c's), so the
@@ -227,12 +233,6 @@ __device__ __forceinline__ bool range_scan(const uint8_t *map, uint64_t a, uint6
  * a warp whose lanes all wait backs off.  Groups do not wait for the
  * groups before them, only for their sources: the longest wait is the
  * longest chain of matches reading matches. */
-/* k_levels' back-off when a warp's lanes all wait (ns, doubling from the
- * first to the last): waiting warps that poll often slow those that
- * work (bench/host/issue17-gpu-compress.md). */
-#define GC_NAP_MIN 256u
-#define GC_NAP_MAX 2048u
-
 __global__ void k_levels(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
 			 const uint32_t *ngrp, const uint32_t *goff, const uint16_t *gbase, uint32_t *ticket)
 {
@@ -272,8 +272,8 @@ __global__ void k_levels(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uin
 			if (pend && range_scan(map, src, end, &cur, &acc)) {
 				const unsigned m = max(max(acc & 0xFF, (acc >> 8) & 0xFF), max((acc >> 16) & 0xFF, acc >> 24));
 				/* gc_level_set, the bytes by map_fill */
-				lev[c * g.cap + i] = m > g.depth ? GC_DROPPED : (uint8_t)m;
-				map_fill(map, pos, mlen, m > g.depth ? 0 : (uint8_t)(m + 1));
+				lev[c * g.cap + i] = gc_level_of(&g, m);
+				map_fill(map, pos, mlen, gc_map_of(&g, m));
 				pend = false;
 				did = true;
 			}
