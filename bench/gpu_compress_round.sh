@@ -30,7 +30,8 @@ if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer > /dev/null; then
 	# serialised threads make crawl)
 	for tool in memcheck racecheck-k_near racecheck-k_code; do
 		q=1 x=
-		case $tool in racecheck-*) q=2 x="--kernel-name kns=${tool#racecheck-}" ;; esac
+		case $tool in racecheck-k_code) q=3 ;; racecheck-*) q=2 ;; esac
+		case $tool in racecheck-*) x="--kernel-name kns=${tool#racecheck-}" ;; esac
 		env -u WLZ_GC_PROFILE WLZ_GC_QUICK=$q timeout "${SAN_TIMEOUT:-150}" compute-sanitizer --tool ${tool%%-*} $x --error-exitcode 9 "$BIN/gpu_compress" \
 			> "$OUT/sanitize-$tool.txt" 2>&1
 		echo "compute-sanitizer $tool rc=$?" | tee -a "$OUT/sanitize-$tool.txt"

@@ -41,6 +41,7 @@ struct wlz_gcctx {
 	size_t arena_size;
 	uint8_t *pin;          /* pinned: member header, counts, sizes */
 	cudaEvent_t ev[EV_COUNT];
+	cudaEvent_t legacy;    /* the legacy default stream's work before a call on own */
 	wlz_gpu_cstats stats;
 	/* WLZ_GC_PROFILE=1: an event after each launch, printed per call */
 	int prof, nprof;
@@ -573,6 +574,7 @@ wlz_gcctx *wlz_gcctx_create(int device)
 	}
 	for (int i = 0; i < EV_COUNT; i++)
 		cudaEventCreate(&g->ev[i]);
+	cudaEventCreateWithFlags(&g->legacy, cudaEventDisableTiming);
 	cudaFuncSetAttribute(k_code, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)GC_CODE_SMEM);
 	int sms = 0, per = 0;
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
@@ -592,6 +594,7 @@ void wlz_gcctx_free(wlz_gcctx *g)
 	cudaStreamSynchronize(g->own);
 	for (int i = 0; i < EV_COUNT; i++)
 		cudaEventDestroy(g->ev[i]);
+	cudaEventDestroy(g->legacy);
 	for (int i = 0; g->prof && i < 64; i++)
 		cudaEventDestroy(g->pev[i]);
 	cudaFree(g->arena);
@@ -942,6 +945,13 @@ wlz_error wlz_gpu_compress_d2d(wlz_gcctx *g, const wlz_gpu_copts *o, void *d_dst
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "GPU compression: destination under wlz_gpu_compress_bound");
 	CU(cudaSetDevice(g->device), "device");
 	g->st = stream ? (cudaStream_t)stream : g->own;
+	/* The own stream does not wait for the legacy default stream, where
+	 * a plain cudaMemcpy of the caller's source may still be in flight
+	 * (from pageable memory it returns before its DMA ends). */
+	if (!stream) {
+		CU(cudaEventRecord(g->legacy, cudaStreamLegacy), "event");
+		CU(cudaStreamWaitEvent(g->own, g->legacy, 0), "wait");
+	}
 	if (src_size == 0) {
 		size_t w = 0;
 		uint8_t tmp[128];

@@ -74,6 +74,7 @@ struct wlz_gdctx {
 	cudaStream_t own, stream, up, down;
 	cudaEvent_t ev_up[2], ev_dec[2], ev_down[2], ev_plan[2];
 	cudaEvent_t ev_t0, ev_t1;  /* (timed) the call's first and last work on the decoding stream */
+	cudaEvent_t ev_legacy;     /* the legacy default stream's work before a call on the own stream */
 	struct dbuf d[NBUF], h[NHOST];
 	wlz_gpu_call call;
 	wlz_error queue_err;     /* an error found while queueing */
@@ -212,6 +213,7 @@ wlz_gdctx *wlz_gdctx_create(int device)
 		ok &= cudaEventCreateWithFlags(&g->ev_plan[i], cudaEventDisableTiming) == cudaSuccess;
 	}
 	ok &= cudaEventCreate(&g->ev_t0) == cudaSuccess && cudaEventCreate(&g->ev_t1) == cudaSuccess;
+	ok &= cudaEventCreateWithFlags(&g->ev_legacy, cudaEventDisableTiming) == cudaSuccess;
 	g->stream = g->own;
 	if (!ok) {
 		wlz_gdctx_free(g);
@@ -273,6 +275,8 @@ void wlz_gdctx_free(wlz_gdctx *g)
 		cudaEventDestroy(g->ev_t0);
 	if (g->ev_t1)
 		cudaEventDestroy(g->ev_t1);
+	if (g->ev_legacy)
+		cudaEventDestroy(g->ev_legacy);
 	wlz_gpu_call_free(&g->call);
 	wlz_gpu_prep_free(&g->prep);
 	free(g);
@@ -856,6 +860,13 @@ static wlz_error begin(wlz_gdctx *g, void *stream)
 		return wlz_fail(WLZ_ERR_PARAM, "the previous call's verdict was not taken (wlz_gdctx_wait)");
 	CU(cudaSetDevice(g->device), "device");
 	g->stream = stream ? (cudaStream_t)stream : g->own;
+	/* The own stream does not wait for the legacy default stream, where
+	 * a plain cudaMemcpy of the caller's source may still be in flight
+	 * (from pageable memory it returns before its DMA ends). */
+	if (!stream) {
+		CU(cudaEventRecord(g->ev_legacy, cudaStreamLegacy), "event");
+		CU(cudaStreamWaitEvent(g->own, g->ev_legacy, 0), "wait");
+	}
 	g->queue_err = WLZ_OK;
 	g->moves = 0;
 	g->t_plan = g->t_queue = g->t_wait = 0;

@@ -71,7 +71,8 @@ wlz_error wlz_gpu_decompress_stream(wlz_gdctx *g, const void *src, size_t src_si
 				    uint64_t *content_size);
 
 /* Asynchronous forms, on the caller's stream (a cudaStream_t; NULL is the
- * context's own): d_dst is device memory; src is host memory (_h2d), or
+ * context's own, which first waits for the work queued before the call on
+ * the legacy default stream, as a plain cudaMemcpy of the source): d_dst is device memory; src is host memory (_h2d), or
  * device memory (_d2d).  They return once every stage is queued, or with
  * an error found before (a bad header, index, size; the work queued
  * before it is then finished); the GPU's verdict (checksums, streams,
@@ -184,7 +185,8 @@ wlz_error wlz_gpu_compress(wlz_gcctx *g, const wlz_gpu_copts *o, void *dst, size
 			   size_t src_size, size_t *dst_size);
 
 /* Device to device, asynchronous on the caller's stream (a cudaStream_t;
- * NULL: the context's own): d_src and d_dst are device memory; the call
+ * NULL: the context's own, which first waits for the work queued before
+ * the call on the legacy default stream): d_src and d_dst are device memory; the call
  * returns once every stage is queued, and *dst_size (host memory) is
  * valid after wlz_gcctx_wait.  The input must stay valid until then.
  * d_src on a 16-byte boundary is read in place; elsewhere it is first

@@ -100,14 +100,16 @@ int main(int argc, char **argv)
 		return tu_finish("gpu_compress");
 	wlz_gpu_copts o;
 	/* WLZ_GC_QUICK=1: the small cases only (under compute-sanitizer's
-	 * memcheck); 2: fewer still (racecheck, which is slower) */
+	 * memcheck); 2: fewer still (racecheck, which is slower); 3: text up to
+	 * 64 KiB and the batch (racecheck of k_code, slower again) */
 	const int quick = getenv("WLZ_GC_QUICK") ? atoi(getenv("WLZ_GC_QUICK")) : 0;
 	static const size_t sizes[] = {0, 1, 3, 4, 12, 13, 4095, 4097, 65535, 65536, 65537, 1u << 20, (1u << 20) - 1,
 				       (1u << 20) + 1, 5u << 20};
 	for (int k = 0; k < TU_KIND_COUNT; k++)
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 			const size_t n = sizes[i];
-			if ((quick && n > (1u << 20)) || (quick > 1 && (n > 70000 || (k != TU_TEXT && k != TU_RANDOM))))
+			if ((quick && n > (1u << 20)) || (quick > 1 && (n > 70000 || (k != TU_TEXT && k != TU_RANDOM))) ||
+			    (quick > 2 && k != TU_TEXT))
 				continue;
 			uint8_t *buf = tu_xmalloc(n + 1);
 			tu_fill(k, buf, n, seed + i);
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
 		}
 	const size_t n = quick > 1 ? 256u << 10 : quick ? 1u << 20 : 6u << 20;
 	uint8_t *buf = tu_xmalloc(n);
-	for (int k = TU_TEXT; k <= TU_FASTQ; k++) {
+	for (int k = TU_TEXT; k <= TU_FASTQ && quick < 3; k++) {
 		tu_fill(k, buf, n, seed ^ (uint64_t)k);
 		static const int depths[] = {0, 2, 10, 200};
 		for (size_t d = 0; d < 4; d++)
