@@ -80,9 +80,27 @@ size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint
 	const uint8_t *s = src + hl - 1;
 	size_t n = 0;
 	if (__builtin_popcountll(m) >= 4) {
-		/* Sparse (one in 16 or fewer): a branch, rarely taken. */
-		for (uint64_t p = from; p < to; p++) {
-			h = (h << 1) + f->gear[s[p]];
+		/* Sparse (one in 16 or fewer): a branch, rarely taken, once
+		 * every four positions. */
+		const uint64_t *g = f->gear;
+		uint64_t p = from;
+		for (; p + 4 <= to; p += 4) {
+			const uint64_t h0 = (h << 1) + g[s[p]], h1 = (h0 << 1) + g[s[p + 1]];
+			const uint64_t h2 = (h1 << 1) + g[s[p + 2]], h3 = (h2 << 1) + g[s[p + 3]];
+			h = h3;
+			if (((h0 & m) && (h1 & m) && (h2 & m) && (h3 & m)))
+				continue;
+			if (!(h0 & m))
+				out[n++].pos = (uint32_t)(p - from);
+			if (!(h1 & m))
+				out[n++].pos = (uint32_t)(p + 1 - from);
+			if (!(h2 & m))
+				out[n++].pos = (uint32_t)(p + 2 - from);
+			if (!(h3 & m))
+				out[n++].pos = (uint32_t)(p + 3 - from);
+		}
+		for (; p < to; p++) {
+			h = (h << 1) + g[s[p]];
 			if (!(h & m))
 				out[n++].pos = (uint32_t)(p - from);
 		}

@@ -131,32 +131,66 @@ static inline uint64_t fast_emit(wlz_parser *ps, const fstate *f, uint64_t p, ui
 	return end;
 }
 
-/* Level 1: one way, greedy.  The table slot and the source of the next
- * position are fetched while this one is measured, as zstd's fast finder
- * pipelines its lookups, so that their misses overlap the work here. */
-static size_t parse_fast1(wlz_parser *ps, fstate *f, uint64_t p)
+/* Level 1: one way, greedy, shaped as zstd's fast finder.  The inner loop
+ * only hashes the next position, enters it, and compares 4 bytes at the
+ * repeat distance and at the candidate; a hit leaves it to be measured
+ * and priced.  The next position's slot is read while this one is
+ * compared, so that their cache misses overlap.  slen and slog are
+ * constants where it is inlined, which makes the hash a shift and a
+ * multiply. */
+static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, const fstate *f, uint64_t p,
+								const unsigned slen, const unsigned slog)
 {
-	const uint8_t *src = f->src;
+	const uint8_t *const src = f->src;
 	const uint64_t pend = ps->pend, tb = f->tb;
-	const unsigned slen = f->slen, slog = f->slog, skip = ps->lp.skip;
-	uint32_t *st = f->st;
+	/* (a shift of 63 keeps the step at 1 when skipping is off) */
+	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63;
+	uint32_t *const st = f->st;
 	uint64_t anchor = p, rep = 0;
+	/* (far matches are few: where the next one starts is kept here, out
+	 * of the parser's memory, which the table stores alias) */
 	uint64_t far_next = ps->nfm ? ps->fm[0].start : UINT64_MAX;
+	const uint64_t bend = ps->bend, bstart = ps->bstart;
+	const uint8_t *const need = ps->need;
+	const uint64_t rk = match_cost(WLZ_MINMATCH, 1, 1) / ps->avglit;
 	size_t nt = 0;
-	/* the slot of p, read (and p entered) one step early */
 	uint32_t *e = st + wlz_hash_bytes(src + p, slen, slog);
 	uint32_t c = *e;
 	*e = (uint32_t)(p - tb + 1);
 	while (p < pend) {
-		const uint64_t step = skip ? 1 + ((p - anchor) >> skip) : 1;
-		const uint64_t q = p + step;
-		uint32_t *eq = NULL;
-		uint32_t cq = 0;
-		if (q < pend) {
-			eq = st + wlz_hash_bytes(src + q, slen, slog);
+		/* p's candidate c is read and p entered */
+		uint64_t q;
+		uint32_t cq, *eq;
+		for (;;) {
+			q = p + 1 + ((p - anchor) >> skip);
+			if (q >= pend)
+				q = pend, cq = 0, eq = &cq;  /* (a dummy slot: nothing past pend is read) */
+			else
+				eq = st + wlz_hash_bytes(src + q, slen, slog);
 			cq = *eq;
-			if (cq)
-				__builtin_prefetch(src + cq - 1 + tb);
+			/* A hit must also match at the byte that only a match
+			 * long enough to gain reaches (need[], as may_gain does);
+			 * on FASTQ most 4-byte hits are shorter.  Sources before
+			 * the block may move back by periods (diag_match_n), so
+			 * they are measured whatever. */
+			const uint32_t x = wlz_rd32(src + p);
+			const uint64_t room = bend - p, cp = c - 1 + tb;
+			if (c && wlz_rd32(src + cp) == x) {
+				const uint64_t k = need[wlz_highbit64(p - cp)];
+				if (cp < bstart || (k < room && src[p + k] == src[cp + k]))
+					break;
+			}
+			if (rep && rep <= p && wlz_rd32(src + p - rep) == x && rk < room && src[p + rk] == src[p - rep + rk])
+				break;
+			if (p >= far_next)
+				break;
+			/* (q is entered only now: were p's match to end before q,
+			 * the positions between would find a source ahead of them) */
+			*eq = (uint32_t)(q - tb + 1);
+			p = q;
+			c = cq;
+			if (p >= pend)
+				return nt;
 		}
 		const uint64_t limit = ps->bend - p;
 		cand best = {0, 0, 0};
@@ -164,15 +198,12 @@ static size_t parse_fast1(wlz_parser *ps, fstate *f, uint64_t p)
 			fast_consider(ps, p, p - rep, limit, 1, &best);
 		if (c && wlz_rd32(src + c - 1 + tb) == wlz_rd32(src + p))
 			fast_consider(ps, p, c - 1 + tb, limit, 0, &best);
-		/* (far matches are few: where the next one starts is kept here,
-		 * out of the parser's memory, which the table stores alias) */
 		if (p >= far_next) {
 			fast_far(ps, p, rep, &best);
 			far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
 		}
 		if (best.gain <= 0) {
-			if (eq)
-				*eq = (uint32_t)(q - tb + 1);
+			*eq = (uint32_t)(q - tb + 1);
 			p = q;
 			c = cq;
 			continue;
@@ -186,6 +217,13 @@ static size_t parse_fast1(wlz_parser *ps, fstate *f, uint64_t p)
 		}
 	}
 	return nt;
+}
+
+static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
+{
+	if (f->slen == 6 && f->slog == 15)
+		return fast1_body(ps, f, p, 6, 15);
+	return fast1_body(ps, f, p, f->slen, f->slog);
 }
 
 wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)

@@ -13,6 +13,9 @@
 #define WLZ_FORMAT_H
 
 #include "common/wlz_internal.h"
+#if defined(__SSE2__) && !defined(__CUDACC__)
+#include <emmintrin.h>
+#endif
 
 #define WLZ_MAGIC0 0x89
 #define WLZ_MAGIC1 'W'
@@ -70,8 +73,29 @@ static inline uint8_t wlz_off_head(uint64_t x, unsigned k)
 static inline unsigned wlz_match_level(const uint8_t *map, uint64_t src, uint64_t dst, uint64_t mlen)
 {
 	const uint64_t end = src + mlen < dst ? src + mlen : dst;
+	uint64_t q = src;
+#if defined(__SSE2__) && !defined(__CUDACC__)
+	/* 8 bytes and more: whole vectors, the last one overlapping the end
+	 * (a maximum does not mind bytes seen twice). */
+	if (end > q && end - q >= 8) {
+		__m128i acc;
+		if (end - q < 16) {
+			acc = _mm_max_epu8(_mm_loadl_epi64((const __m128i *)(map + q)),
+					   _mm_loadl_epi64((const __m128i *)(map + end - 8)));
+		} else {
+			acc = _mm_loadu_si128((const __m128i *)(map + end - 16));
+			for (; q + 16 <= end; q += 16)
+				acc = _mm_max_epu8(acc, _mm_loadu_si128((const __m128i *)(map + q)));
+		}
+		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 8));
+		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 4));
+		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 2));
+		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 1));
+		return (unsigned)(_mm_cvtsi128_si32(acc) & 0xFF);
+	}
+#endif
 	unsigned m = 0;
-	for (uint64_t q = src; q < end; q++)
+	for (; q < end; q++)
 		m = map[q] > m ? map[q] : m;
 	return m;
 }
