@@ -11,7 +11,9 @@
 static inline uint64_t wlz_hash_bytes(const uint8_t *p, unsigned len, unsigned hlog)
 {
 	const uint64_t k1 = 0x9E3779B185EBCA87ull, k2 = 0xC2B2AE3D27D4EB4Full;
-	if (len >= 8) {
+	if (len == 8)
+		return (wlz_rd64(p) * k1) >> (64 - hlog);
+	if (len > 8) {
 		uint64_t a = wlz_rd64(p), b = wlz_rd64(p + len - 8);
 		return ((a * k1) ^ (b * k2) ^ ((a * k1) >> 29)) * k2 >> (64 - hlog);
 	}

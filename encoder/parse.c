@@ -222,6 +222,7 @@ void wlz_parse_build_costs(wlz_parser *ps)
 		uint32_t k = match_cost(WLZ_MINMATCH, (uint64_t)1 << h, 0) / ps->avglit;
 		ps->need[h] = (uint8_t)(k < 255 ? k : 255);
 	}
+	ps->need_rep = match_cost(WLZ_MINMATCH, 1, 1) / ps->avglit;
 }
 
 

@@ -49,14 +49,14 @@ typedef struct fstate {
 } fstate;
 
 /* Enters v at the front of a short bucket. */
-static inline void short_put(uint32_t *w, unsigned ways, uint32_t v)
+static inline __attribute__((always_inline)) void short_put(uint32_t *w, unsigned ways, uint32_t v)
 {
 	for (unsigned i = ways - 1; i > 0; i--)
 		w[i] = w[i - 1];
 	w[0] = v;
 }
 
-static inline void fast_insert(const fstate *f, uint64_t q)
+static inline __attribute__((always_inline)) void fast_insert(const fstate *f, uint64_t q)
 {
 	const uint32_t v = (uint32_t)(q - f->tb + 1);
 	short_put(f->st + (wlz_hash_bytes(f->src + q, f->slen, f->slog) << f->wlog), 1u << f->wlog, v);
@@ -99,7 +99,8 @@ static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, co
 	uint32_t *w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
 	const unsigned ways = 1u << f->wlog;
 	const uint32_t x = wlz_rd32(src + p);
-	for (unsigned i = 0; i < ways && w[i] && best.len < ps->lp.nice; i++)
+	const uint64_t nice = ps->lp.nice;
+	for (unsigned i = 0; i < ways && w[i] && best.len < nice; i++)
 		if (wlz_rd32(src + w[i] - 1 + f->tb) == x)
 			fast_consider(ps, p, w[i] - 1 + f->tb, limit, 0, &best);
 	short_put(w, ways, v);
@@ -111,7 +112,8 @@ static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, co
  * backwards into those literals, and enters two of its positions, as
  * zstd's finders do, so that the next repeat of these bytes finds this
  * copy.  Returns where the match ends. */
-static inline uint64_t fast_emit(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t anchor, cand c, size_t *nt)
+static inline __attribute__((always_inline)) uint64_t fast_emit(wlz_parser *ps, const fstate *f, uint64_t p,
+								  uint64_t anchor, cand c, size_t *nt)
 {
 	const uint8_t *src = f->src;
 	while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist] &&
@@ -152,7 +154,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 	uint64_t far_next = ps->nfm ? ps->fm[0].start : UINT64_MAX;
 	const uint64_t bend = ps->bend, bstart = ps->bstart;
 	const uint8_t *const need = ps->need;
-	const uint64_t rk = match_cost(WLZ_MINMATCH, 1, 1) / ps->avglit;
+	const uint64_t rk = ps->need_rep;
 	size_t nt = 0;
 	uint32_t *e = st + wlz_hash_bytes(src + p, slen, slog);
 	uint32_t c = *e;
@@ -226,6 +228,39 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 	return fast1_body(ps, f, p, f->slen, f->slog);
 }
 
+/* Levels 2 to 4: one or two tables of several ways, lazy steps.  The
+ * tables' shape is made constant where this is inlined (a local copy of
+ * the state with constant fields), which unrolls the ways' loops. */
+static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, const fstate *f0, uint64_t p,
+								const unsigned slen, const unsigned slog,
+								const unsigned wlog)
+{
+	fstate f = *f0;
+	f.slen = slen, f.slog = slog, f.wlog = wlog;
+	const uint64_t pend = ps->pend, nice = ps->lp.nice;
+	/* (a shift of 63 keeps the step at 1 when skipping is off) */
+	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63, lazy = ps->lp.lazy;
+	uint64_t anchor = p, rep = 0;
+	size_t nt = 0;
+	while (p < pend) {
+		cand c = fast_search(ps, &f, p, rep);
+		if (c.gain <= 0) {
+			p += 1 + ((p - anchor) >> skip);
+			continue;
+		}
+		for (unsigned k = 0; k < lazy && p + 1 < pend && c.len < nice; k++) {
+			cand c2 = fast_search(ps, &f, p + 1, rep);
+			if (c2.gain <= c.gain + 16)
+				break;
+			c = c2;
+			p++;
+		}
+		rep = c.dist;
+		p = anchor = fast_emit(ps, &f, p, anchor, c, &nt);
+	}
+	return nt;
+}
+
 wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 {
 	WLZ_TRY(wlz_parse_far_prepass(ps));
@@ -240,28 +275,23 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 		memset(f.lt, 0, sizeof(uint32_t) << f.llog);
 	for (uint64_t q = pre; q < bstart && q + 16 <= ps->n; q++)
 		fast_insert(&f, q);
-	uint64_t p = bstart, anchor = p, rep = 0;
-	size_t nt = 0;
-	if (ps->lp.fast == 1 && f.wlog == 0 && !ps->lp.lazy) {
-		*ntok = p < pend ? parse_fast1(ps, &f, p) : 0;
+	const uint64_t p = bstart;
+	if (p >= pend) {
+		*ntok = 0;
 		return WLZ_OK;
 	}
-	while (p < pend) {
-		cand c = fast_search(ps, &f, p, rep);
-		if (c.gain <= 0) {
-			p += ps->lp.skip ? 1 + ((p - anchor) >> ps->lp.skip) : 1;
-			continue;
-		}
-		for (unsigned k = 0; k < ps->lp.lazy && p + 1 < pend && c.len < ps->lp.nice; k++) {
-			cand c2 = fast_search(ps, &f, p + 1, rep);
-			if (c2.gain <= c.gain + 16)
-				break;
-			c = c2;
-			p++;
-		}
-		rep = c.dist;
-		p = anchor = fast_emit(ps, &f, p, anchor, c, &nt);
+	if (ps->lp.fast == 1 && f.wlog == 0 && !ps->lp.lazy) {
+		*ntok = parse_fast1(ps, &f, p);
+		return WLZ_OK;
 	}
-	*ntok = nt;
+	/* the shapes of levels 2, 3 and 4 */
+	if (f.slen == 5 && f.slog == 17 && f.wlog == 0)
+		*ntok = fastn_body(ps, &f, p, 5, 17, 0);
+	else if (f.slen == 5 && f.slog == 16 && f.wlog == 1)
+		*ntok = fastn_body(ps, &f, p, 5, 16, 1);
+	else if (f.slen == 5 && f.slog == 15 && f.wlog == 2)
+		*ntok = fastn_body(ps, &f, p, 5, 15, 2);
+	else
+		*ntok = fastn_body(ps, &f, p, f.slen, f.slog, f.wlog);
 	return WLZ_OK;
 }

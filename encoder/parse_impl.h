@@ -51,6 +51,7 @@ struct wlz_parser {
 	int use_ctx;            /* litctx by context (else all order 0) */
 	uint32_t avglit;
 	uint8_t need[64];       /* by highbit(dist): a shorter match cannot gain */
+	uint64_t need_rep;      /* the same for a repeat of the last distance */
 	/* price-based parse */
 	int use_stats;          /* second pass: prices from the first parse */
 	uint32_t cmdcost[256];  /* 1/16 bits per cmd byte */
@@ -393,6 +394,14 @@ static inline __attribute__((always_inline)) void fast_consider(const wlz_parser
 	const uint8_t *src = ps->src;
 	if (best->len >= limit || src[c + best->len] != src[p + best->len])
 		return;
+	/* Nor when the byte that only a gaining match reaches differs (need[];
+	 * a repeat's cost is fixed).  Sources before the block may move back
+	 * by periods (diag_match_n): those are measured whatever. */
+	if (rep || c >= ps->bstart) {
+		const uint64_t k = rep ? ps->need_rep : ps->need[wlz_highbit64(p - c)];
+		if (k >= limit || src[c + k] != src[p + k])
+			return;
+	}
 	/* A cut source is looked for whole periods further back, as
 	 * diag_match does, but only a little for far sources: each period
 	 * costs them a cache miss. */
