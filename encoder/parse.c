@@ -155,6 +155,13 @@ void wlz_parser_free(wlz_parser *ps)
 	free(ps);
 }
 
+/* A mask of the first n bytes of a little-endian word, 4 <= n <= 8. */
+static uint64_t byte_mask(uint64_t n)
+{
+	n = n < 4 ? 4 : n;
+	return n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1;
+}
+
 void wlz_parse_build_costs(wlz_parser *ps)
 {
 	/* Four tables, summed after: runs of one byte value (FASTQ is full of
@@ -223,6 +230,8 @@ void wlz_parse_build_costs(wlz_parser *ps)
 		ps->need[h] = (uint8_t)(k < 255 ? k : 255);
 	}
 	ps->need_rep = match_cost(WLZ_MINMATCH, 1, 1) / ps->avglit;
+	ps->need_mask = byte_mask(ps->need[0] + 1u);
+	ps->rep_mask = byte_mask(ps->need_rep + 1);
 }
 
 

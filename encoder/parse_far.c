@@ -25,13 +25,24 @@ wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 	const uint8_t *src = ps->src;
 	const uint64_t bstart = ps->bstart, pend = ps->pend;
 	uint64_t covered = bstart, floor = bstart;
+	/* Two stages ahead: the bucket, then the bytes its entries name; the
+	 * candidates read for the second stage are kept for their anchor's
+	 * turn (AHEAD entries, a power of two). */
+	enum { AHEAD = 8 };
+	uint64_t ring[AHEAD][WLZ_FAR_WAYS];
+	unsigned rn[AHEAD];
+	for (size_t k = 0; k < AHEAD && k < ps->nanc; k++)
+		rn[k] = far_bucket_cands(ps, k, bstart + ps->anc[k].pos, ring[k]);
 	for (size_t k = 0; k < ps->nanc; k++) {
-		/* Two stages ahead: the bucket, then the bytes its entries name. */
-		if (k + 16 < ps->nanc)
-			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 16].bucket));
-		if (k + 8 < ps->nanc) {
-			uint64_t ahead[WLZ_FAR_WAYS];
-			const unsigned na = far_bucket_cands(ps, k + 8, bstart + ps->anc[k + 8].pos, ahead);
+		if (k + 2 * AHEAD < ps->nanc)
+			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 2 * AHEAD].bucket));
+		uint64_t fc[WLZ_FAR_WAYS];
+		const unsigned n = rn[k % AHEAD];
+		memcpy(fc, ring[k % AHEAD], sizeof(fc[0]) * n);
+		if (k + AHEAD < ps->nanc) {
+			uint64_t *ahead = ring[k % AHEAD];
+			const unsigned na = far_bucket_cands(ps, k + AHEAD, bstart + ps->anc[k + AHEAD].pos, ahead);
+			rn[k % AHEAD] = na;
 			for (unsigned i = 0; i < na; i++)
 				__builtin_prefetch(src + ahead[i]);
 		}
@@ -40,8 +51,6 @@ wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 			break;
 		if (p + f->hash_len <= covered)
 			continue;  /* inside the last match: it would find it again */
-		uint64_t fc[WLZ_FAR_WAYS];
-		const unsigned n = far_bucket_cands(ps, k, p, fc);
 		cand best = {0, 0, 0};
 		for (unsigned i = 0; i < n; i++)
 			fast_consider(ps, p, fc[i], ps->bend - p, 0, &best);

@@ -84,9 +84,13 @@ static inline void fast_far(wlz_parser *ps, uint64_t p, uint64_t rep, cand *best
 static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t rep)
 {
 	const uint8_t *src = f->src;
-	const uint64_t limit = ps->bend - p;
+	/* (where sources before the block may be found, they keep the 4-byte
+	 * test: a cut one may go on whole periods further back, see
+	 * fast_consider) */
+	const uint64_t mc = f->tb < ps->bstart ? 0xFFFFFFFFu : ps->need_mask;
+	const uint64_t limit = ps->bend - p, x8 = wlz_rd64(src + p);
 	cand best = {0, 0, 0};
-	if (rep && rep <= p && wlz_rd32(src + p) == wlz_rd32(src + p - rep))
+	if (rep && rep <= p && !((wlz_rd64(src + p - rep) ^ x8) & ps->rep_mask))
 		fast_consider(ps, p, p - rep, limit, 1, &best);
 	const uint32_t v = (uint32_t)(p - f->tb + 1);
 	if (f->lt) {
@@ -98,11 +102,12 @@ static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, co
 	}
 	uint32_t *w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
 	const unsigned ways = 1u << f->wlog;
-	const uint32_t x = wlz_rd32(src + p);
 	const uint64_t nice = ps->lp.nice;
-	for (unsigned i = 0; i < ways && w[i] && best.len < nice; i++)
-		if (wlz_rd32(src + w[i] - 1 + f->tb) == x)
-			fast_consider(ps, p, w[i] - 1 + f->tb, limit, 0, &best);
+	for (unsigned i = 0; i < ways && w[i] && best.len < nice; i++) {
+		const uint64_t c = w[i] - 1 + f->tb;
+		if (!((wlz_rd64(src + c) ^ x8) & mc))
+			fast_consider(ps, p, c, limit, 0, &best);
+	}
 	short_put(w, ways, v);
 	fast_far(ps, p, rep, &best);
 	return best;
@@ -141,7 +146,7 @@ static inline __attribute__((always_inline)) uint64_t fast_emit(wlz_parser *ps, 
  * constants where it is inlined, which makes the hash a shift and a
  * multiply. */
 static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, const fstate *f, uint64_t p,
-								const unsigned slen, const unsigned slog)
+								const unsigned slen, const unsigned slog, const int wide)
 {
 	const uint8_t *const src = f->src;
 	const uint64_t pend = ps->pend, tb = f->tb;
@@ -154,7 +159,10 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 	uint64_t far_next = ps->nfm ? ps->fm[0].start : UINT64_MAX;
 	const uint64_t bend = ps->bend, bstart = ps->bstart;
 	const uint8_t *const need = ps->need;
-	const uint64_t rk = ps->need_rep;
+	const uint64_t rk = ps->need_rep, mr = ps->rep_mask;
+	/* (where sources before the block may be found, they keep the 4-byte
+	 * test: a cut one may go on whole periods further back) */
+	const uint64_t mc = tb < bstart ? 0xFFFFFFFFu : ps->need_mask;
 	size_t nt = 0;
 	uint32_t *e = st + wlz_hash_bytes(src + p, slen, slog);
 	uint32_t c = *e;
@@ -162,28 +170,44 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 	while (p < pend) {
 		/* p's candidate c is read and p entered */
 		uint64_t q;
-		uint32_t cq, *eq;
+		uint32_t cq, *eq, none = 0;
 		for (;;) {
 			q = p + 1 + ((p - anchor) >> skip);
 			if (q >= pend)
-				q = pend, cq = 0, eq = &cq;  /* (a dummy slot: nothing past pend is read) */
+				q = pend, eq = &none;  /* (a dummy slot: nothing past pend is read) */
 			else
 				eq = st + wlz_hash_bytes(src + q, slen, slog);
 			cq = *eq;
-			/* A hit must also match at the byte that only a match
-			 * long enough to gain reaches (need[], as may_gain does);
-			 * on FASTQ most 4-byte hits are shorter.  Sources before
-			 * the block may move back by periods (diag_match_n), so
-			 * they are measured whatever. */
-			const uint32_t x = wlz_rd32(src + p);
+			if (cq)
+				__builtin_prefetch(src + cq - 1 + tb);
+			/* A hit must match in the first bytes every gaining
+			 * match has (need_mask), then at the byte that only a
+			 * match long enough to gain at its distance reaches
+			 * (need[], as may_gain does): on FASTQ most 4-byte hits
+			 * are shorter.  Sources before the block may move back by
+			 * periods (diag_match_n), so they are measured whatever. */
 			const uint64_t room = bend - p, cp = c - 1 + tb;
-			if (c && wlz_rd32(src + cp) == x) {
-				const uint64_t k = need[wlz_highbit64(p - cp)];
-				if (cp < bstart || (k < room && src[p + k] == src[cp + k]))
+			if (wide) {
+				const uint64_t x = wlz_rd64(src + p);
+				if (c && !((wlz_rd64(src + cp) ^ x) & mc)) {
+					const uint64_t k = need[wlz_highbit64(p - cp)];
+					if (cp < bstart || (k < room && src[p + k] == src[cp + k]))
+						break;
+				}
+				if (rep && rep <= p && !((wlz_rd64(src + p - rep) ^ x) & mr) && rk < room &&
+				    src[p + rk] == src[p - rep + rk])
+					break;
+			} else {
+				const uint32_t x = wlz_rd32(src + p);
+				if (c && wlz_rd32(src + cp) == x) {
+					const uint64_t k = need[wlz_highbit64(p - cp)];
+					if (cp < bstart || (k < room && src[p + k] == src[cp + k]))
+						break;
+				}
+				if (rep && rep <= p && wlz_rd32(src + p - rep) == x && rk < room &&
+				    src[p + rk] == src[p - rep + rk])
 					break;
 			}
-			if (rep && rep <= p && wlz_rd32(src + p - rep) == x && rk < room && src[p + rk] == src[p - rep + rk])
-				break;
 			if (p >= far_next)
 				break;
 			/* (q is entered only now: were p's match to end before q,
@@ -221,11 +245,26 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 	return nt;
 }
 
+/* (functions of their own, so that the compiler does not merge the
+ * bodies into one with variable arguments) */
+static __attribute__((noinline)) size_t parse_fast1_wide(wlz_parser *ps, const fstate *f, uint64_t p)
+{
+	return fast1_body(ps, f, p, 6, 15, 1);
+}
+
+static __attribute__((noinline)) size_t parse_fast1_narrow(wlz_parser *ps, const fstate *f, uint64_t p)
+{
+	return fast1_body(ps, f, p, 6, 15, 0);
+}
+
 static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 {
+	/* Wide compares pay where a gaining match is longer than 4 bytes
+	 * (FASTQ: cheap literals); text mostly compares 4. */
+	const int wide = f->tb == ps->bstart && ps->need_mask != 0xFFFFFFFFu;
 	if (f->slen == 6 && f->slog == 15)
-		return fast1_body(ps, f, p, 6, 15);
-	return fast1_body(ps, f, p, f->slen, f->slog);
+		return wide ? parse_fast1_wide(ps, f, p) : parse_fast1_narrow(ps, f, p);
+	return fast1_body(ps, f, p, f->slen, f->slog, 1);
 }
 
 /* Levels 2 to 4: one or two tables of several ways, lazy steps.  The

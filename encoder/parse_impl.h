@@ -52,6 +52,10 @@ struct wlz_parser {
 	uint32_t avglit;
 	uint8_t need[64];       /* by highbit(dist): a shorter match cannot gain */
 	uint64_t need_rep;      /* the same for a repeat of the last distance */
+	/* The first bytes of a word (little-endian) that every gaining match,
+	 * and every gaining repeat, has: need[0] + 1 and need_rep + 1 bytes,
+	 * at least the 4 the fast finders compare, at most 8. */
+	uint64_t need_mask, rep_mask;
 	/* price-based parse */
 	int use_stats;          /* second pass: prices from the first parse */
 	uint32_t cmdcost[256];  /* 1/16 bits per cmd byte */
@@ -389,7 +393,8 @@ struct wlz_fmatch {
 /* Measures the candidate c at p and keeps it in *best when it gains more.
  * Sources before the block obey the diagonal rule (diag_match); those in
  * the block need no rule. */
-static inline __attribute__((always_inline)) void fast_consider(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_t limit, int rep, cand *best)
+static inline __attribute__((always_inline)) void fast_consider(const wlz_parser *ps, uint64_t p, uint64_t c,
+								 uint64_t limit, int rep, cand *best)
 {
 	const uint8_t *src = ps->src;
 	if (best->len >= limit || src[c + best->len] != src[p + best->len])
