@@ -46,6 +46,10 @@ typedef struct fstate {
 	uint32_t *st, *lt;
 	unsigned slog, llog, slen, wlog;
 	uint64_t tb;            /* table entries are position - tb + 1 */
+	/* the first bytes a gaining candidate has (need_mask), or 4 where
+	 * sources before the block may be found: a cut one may go on whole
+	 * periods further back (fast_consider) */
+	uint64_t mc;
 } fstate;
 
 /* Enters v at the front of a short bucket. */
@@ -84,11 +88,7 @@ static inline void fast_far(wlz_parser *ps, uint64_t p, uint64_t rep, cand *best
 static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t rep)
 {
 	const uint8_t *src = f->src;
-	/* (where sources before the block may be found, they keep the 4-byte
-	 * test: a cut one may go on whole periods further back, see
-	 * fast_consider) */
-	const uint64_t mc = f->tb < ps->bstart ? 0xFFFFFFFFu : ps->need_mask;
-	const uint64_t limit = ps->bend - p, x8 = wlz_rd64(src + p);
+	const uint64_t mc = f->mc, limit = ps->bend - p, x8 = wlz_rd64(src + p);
 	cand best = {0, 0, 0};
 	if (rep && rep <= p && !((wlz_rd64(src + p - rep) ^ x8) & ps->rep_mask))
 		fast_consider(ps, p, p - rep, limit, 1, &best);
@@ -159,10 +159,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 	uint64_t far_next = ps->nfm ? ps->fm[0].start : UINT64_MAX;
 	const uint64_t bend = ps->bend, bstart = ps->bstart;
 	const uint8_t *const need = ps->need;
-	const uint64_t rk = ps->need_rep, mr = ps->rep_mask;
-	/* (where sources before the block may be found, they keep the 4-byte
-	 * test: a cut one may go on whole periods further back) */
-	const uint64_t mc = tb < bstart ? 0xFFFFFFFFu : ps->need_mask;
+	const uint64_t rk = ps->need_rep, mr = ps->rep_mask, mc = f->mc;
 	size_t nt = 0;
 	uint32_t *e = st + wlz_hash_bytes(src + p, slen, slog);
 	uint32_t c = *e;
@@ -261,7 +258,7 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 {
 	/* Wide compares pay where a gaining match is longer than 4 bytes
 	 * (FASTQ: cheap literals); text mostly compares 4. */
-	const int wide = f->tb == ps->bstart && ps->need_mask != 0xFFFFFFFFu;
+	const int wide = f->mc != 0xFFFFFFFFu;
 	if (f->slen == 6 && f->slog == 15)
 		return wide ? parse_fast1_wide(ps, f, p) : parse_fast1_narrow(ps, f, p);
 	return fast1_body(ps, f, p, f->slen, f->slog, 1);
@@ -304,11 +301,12 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 {
 	WLZ_TRY(wlz_parse_far_prepass(ps));
 	fstate f = {ps->src, ps->fst, ps->lp.fast >= 2 ? ps->flt : NULL, short_log(ps), long_log(ps),
-		    ps->lp.short_len, short_ways_log(ps), 0};
+		    ps->lp.short_len, short_ways_log(ps), 0, 0};
 	const uint64_t bstart = ps->bstart, pend = ps->pend;
 	/* Without a gap the bytes just before the block are near sources too. */
 	const uint64_t pre = ps->gap ? bstart : ps->ws;
 	f.tb = pre;
+	f.mc = pre < bstart ? 0xFFFFFFFFu : ps->need_mask;
 	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog));
 	if (f.lt)
 		memset(f.lt, 0, sizeof(uint32_t) << f.llog);
