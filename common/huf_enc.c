@@ -138,6 +138,15 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 	p += (hdr_nib + 1) / 2;
 	uint8_t *sizes = p;
 	p += 4 * nseg;
+	/* Each (table, symbol) as its code and, above bit 16, its length; and
+	 * for each symbol the table of the symbol after it. */
+	uint32_t pk[WLZ_HUF_MAX_TABLES][256];
+	const uint32_t *nx[256];
+	for (unsigned t = 0; t < T; t++)
+		for (unsigned x = 0; x < 256; x++)
+			pk[t][x] = code[t][x] | (uint32_t)cl[t][x] << 16;
+	for (unsigned x = 0; x < 256; x++)
+		nx[x] = pk[grp[x]];
 	const uint8_t *end = dst + cap;
 	for (size_t g = 0; g < nseg; g++) {
 		const uint8_t *s = src + g * seg;
@@ -150,10 +159,33 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 			size_t a, b;
 			wlz_huf_lane(m, l, &a, &b);
 			bitw w = {p, (uint8_t *)end, 0, 0};
-			unsigned t = 0;
 			size_t j = a;
-			/* Three codes (at most 30 bits) between flushes: the
-			 * accumulator holds under 32 bits after each. */
+			/* Five codes (at most 50 bits) between flushes of whole
+			 * bytes, which leave under 8 bits: the same bytes as
+			 * 32-bit spills give, while 8 bytes of room are left. */
+			const uint32_t *tp = pk[0];
+			{
+				/* (in locals: w's address is taken below) */
+				uint64_t acc = 0;
+				unsigned nb = 0;
+				uint8_t *q = p;
+				const uint8_t *const qend = end - 8;
+				for (; j + 5 <= b && q <= qend; j += 5) {
+					for (unsigned u = 0; u < 5; u++) {
+						const unsigned x = s[j + u];
+						const uint32_t e = tp[x];
+						acc |= (uint64_t)(e & 0xFFFF) << nb;
+						nb += e >> 16;
+						tp = nx[x];
+					}
+					wlz_wr64(q, acc);
+					q += nb >> 3;
+					acc >>= nb & ~7u;
+					nb &= 7;
+				}
+				w.p = q, w.acc = acc, w.n = nb;
+			}
+			unsigned t = (unsigned)((tp - pk[0]) / 256);
 			for (; j + 3 <= b; j += 3) {
 				for (unsigned u = 0; u < 3; u++) {
 					w.acc |= (uint64_t)code[t][s[j + u]] << w.n;
@@ -204,9 +236,17 @@ size_t wlz_huf_encode2(const uint8_t *src, size_t n, unsigned seg_log, unsigned 
 		for (unsigned l = 0; l < WLZ_HUF_LANES; l++) {
 			size_t a, b;
 			wlz_huf_lane(m, l, &a, &b);
-			if (a < b)
-				cnt[START][s[a]]++;
-			for (size_t j = a + 1; j < b; j++)
+			if (a >= b)
+				continue;
+			cnt[START][s[a]]++;
+			size_t j = a + 1;
+			for (; j + 4 <= b; j += 4) {
+				cnt[s[j - 1]][s[j]]++;
+				cnt[s[j]][s[j + 1]]++;
+				cnt[s[j + 1]][s[j + 2]]++;
+				cnt[s[j + 2]][s[j + 3]]++;
+			}
+			for (; j < b; j++)
 				cnt[s[j - 1]][s[j]]++;
 		}
 	}
