@@ -267,15 +267,15 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 		ps->cached_bend = bend;
 	}
 	ps->nw = 0;
-	if (ps->flat)
-		memset(ps->wmap, 0, bend - bstart);
 	ps->ak = 0;
 	ps->nfm = 0;  /* (no far matches of another block) */
 	ps->fk = 0;
 	if (ps->lp.fast && !ps->map && ps->flat < 2) {
 		*tok = ps->tok;
-		return wlz_parse_fast(ps, ntok);
+		return wlz_parse_fast(ps, ntok);  /* (it does not flatten: no wmap) */
 	}
+	if (ps->flat)
+		memset(ps->wmap, 0, bend - bstart);
 	chain_reset(ps);
 	if (ps->lp.optimal && !lazy_only && !ps->map && ps->flat < 2) {
 		ps->use_stats = 0;
