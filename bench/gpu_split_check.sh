@@ -4,8 +4,8 @@
 # archive; then again with the split as the process's first GPU work),
 # tests/gpu.sh on the first GPU, then GIB GiB of resampled FASTQ
 # (-1 --depth=10) decoded by `wavelz -d --gpu=0` and `--gpu=0,1` (timed,
-# wall) against the CPU's output (from 256 MiB of content the CLI splits
-# one archive over the GPUs given, wlz_gpu_decompress_split).
+# wall) against the CPU's output (the CLI decodes one archive on the first
+# GPU listed until it uses wlz_gpu_decompress_split).
 #   gpu_split_check.sh BINDIR CORPDIR OUT [GIB]
 set -u
 B=$1 C=$2 OUT=$3 GIB=${4:-2}

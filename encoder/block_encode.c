@@ -32,7 +32,7 @@ wlz_benc *wlz_benc_create(uint32_t block_size)
 	be->raw_cap[WLZ_S_OFF] = maxtok * 8;
 	int ok = 1;
 	for (int s = 0; s < WLZ_NSTREAMS; s++) {
-		be->raw[s] = malloc(be->raw_cap[s] + 16);  /* (slack: emit copies short runs 16 bytes at a time) */
+		be->raw[s] = malloc(be->raw_cap[s]);
 		ok = ok && be->raw[s];
 	}
 	be->lows = malloc(maxtok * 8);
@@ -157,8 +157,11 @@ static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_
 			ln = wlz_put_varint(ln, t->mlen - WLZ_MINMATCH - WLZ_MATCH_CODE_MAX);
 		if (!rep)
 			*off++ = put_offset(t->dist - 1, &lw);
+		/* Most runs are short: a whole vector, which stays inside the
+		 * stream (it holds pos - bstart bytes so far, and pos + 16 <=
+		 * bend). */
 		if (t->lit <= 16 && pos + 16 <= bend)
-			memcpy(lit, src + pos, 16);  /* (a whole vector: most runs are short) */
+			memcpy(lit, src + pos, 16);
 		else
 			memcpy(lit, src + pos, t->lit);
 		lit += t->lit;

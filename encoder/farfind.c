@@ -88,8 +88,9 @@ size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint
 			const uint64_t h0 = (h << 1) + g[s[p]], h1 = (h0 << 1) + g[s[p + 1]];
 			const uint64_t h2 = (h1 << 1) + g[s[p + 2]], h3 = (h2 << 1) + g[s[p + 3]];
 			h = h3;
-			/* (a product of the four is 0 where one is: an overflow to
-			 * 0 only sends a stretch to the exact tests below) */
+			/* (the product of the four is 0 just where one is: each
+			 * nonzero one has under 16 trailing zeros, mask bits lying
+			 * below hash_len <= 16, so the product never wraps to 0) */
 			if ((h0 & m) * (h1 & m) * (h2 & m) * (h3 & m) != 0)
 				continue;
 			if (!(h0 & m))

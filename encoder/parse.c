@@ -198,7 +198,7 @@ void wlz_parse_build_costs(wlz_parser *ps)
 	 * Pricing matches against order 0 takes matches that cost more than
 	 * the literals they replace. */
 	if (len > 4096) {
-		/* (every 4th byte: an estimate, at a quarter of the cost) */
+		/* (every 4th byte, every 16th at the fast levels: an estimate) */
 		uint32_t c[16][256] = {{0}};
 		const uint64_t m = wlz_ctx_count(ps->src, ps->bstart + 1, ps->bend, ps->lp.fast ? 16 : 4, c);
 		double h = 0;

@@ -139,12 +139,13 @@ static inline __attribute__((always_inline)) uint64_t fast_emit(wlz_parser *ps, 
 }
 
 /* Level 1: one way, greedy, shaped as zstd's fast finder.  The inner loop
- * only hashes the next position, enters it, and compares 4 bytes at the
- * repeat distance and at the candidate; a hit leaves it to be measured
- * and priced.  The next position's slot is read while this one is
- * compared, so that their cache misses overlap.  slen and slog are
- * constants where it is inlined, which makes the hash a shift and a
- * multiply. */
+ * only hashes the next position, enters it, and compares the first bytes
+ * at the repeat distance and at the candidate (4, or up to 8 where every
+ * gaining match is that long: wide); a hit leaves it to be measured and
+ * priced.  The next position's slot is read, and its source fetched,
+ * while this one is compared, so that their cache misses overlap.  slen
+ * and slog are constants where it is inlined, which makes the hash a
+ * shift and a multiply. */
 static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, const fstate *f, uint64_t p,
 								const unsigned slen, const unsigned slog, const int wide)
 {

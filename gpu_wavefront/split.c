@@ -521,22 +521,6 @@ out:
 	return err;
 }
 
-int wlz_gpu_can_split(wlz_gdctx *const *g, int ng)
-{
-	if (!g || ng < 2)
-		return 0;
-	for (int d = 0; d < ng; d++)
-		for (int o = 0; o < ng; o++) {
-			int can = 0;
-			if (!g[d] || !g[o])
-				return 0;
-			const int a = wlz_gdctx_device(g[d]), b = wlz_gdctx_device(g[o]);
-			if (o != d && (a == b || cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can))
-				return 0;
-		}
-	return 1;
-}
-
 wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
 				   size_t src_size, size_t *out_size)
 {

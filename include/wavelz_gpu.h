@@ -89,14 +89,13 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * others' bytes over peer access, so that a large archive decodes faster
  * than on one (bench/RESULTS.md).  Each member, its tokens and its stored
  * bytes must fit in the GPUs' memory together, and every GPU must reach
- * every other's (WLZ_ERR_GPU otherwise: wlz_gpu_can_split says).  Checks
- * and output as wlz_gpu_decompress (dst NULL: checks only); ng = 1 is that
- * call.  Synchronous.  The CLI uses it for one archive of 256 MiB of
- * content and more when given several GPUs. */
+ * every other's (WLZ_ERR_GPU otherwise).  Checks and output as
+ * wlz_gpu_decompress (dst NULL: checks only); ng = 1 is that call.
+ * Synchronous.  Experimental: checked on small archives (tests/gpu_api),
+ * also as a process's first GPU work (the case that once stalled:
+ * bench/host/issue16-split.md); the CLI does not use it yet. */
 wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
 				   size_t src_size, size_t *out_size);
-/* 1 when the ng >= 2 distinct GPUs of g all reach each other's memory. */
-int wlz_gpu_can_split(wlz_gdctx *const *g, int ng);
 
 
 /* The context's GPU memory in bytes (0 if unknown): a decode needs about

@@ -32,8 +32,6 @@
 #define PROGRAM "wavelz"
 #define SUFFIX ".wlz"
 #define WLZ_CLI_MAX_GPUS 16
-/* From this much content one archive is split over the GPUs given. */
-#define WLZ_CLI_SPLIT_MIN ((uint64_t)256 << 20)
 #define STDIN_DISPLAY "*stdin*"
 #define STDOUT_DISPLAY "*stdout*"
 
@@ -558,23 +556,7 @@ static int decode_gpu(struct job *job, const char *name, struct source *so, uint
 	if (e == WLZ_OK) {
 		struct gpu_sink gs = { job, sk, 0, total };
 		progress_start(job, name, total);
-		/* A large archive on several GPUs: its content whole in host
-		 * memory, written once every check held (none is written on an
-		 * error); below the threshold one GPU is as fast. */
-		uint8_t *whole = NULL;
-		const int split = job->ngctx > 1 && total >= WLZ_CLI_SPLIT_MIN && (uint64_t)(size_t)total == total &&
-				  wlz_gpu_can_split(job->gctxs, job->ngctx) &&
-				  (!sk->out || (whole = malloc((size_t)total)) != NULL);
-		if (split) {
-			size_t got = 0;
-			e = wlz_gpu_decompress_split(job->gctxs, job->ngctx, whole, whole ? (size_t)total : 0, src, n,
-						     &got);
-			if (e == WLZ_OK && whole && gpu_write(&gs, whole, got))
-				e = WLZ_ERR_WRITE;
-			else if (e == WLZ_OK && !whole)
-				sk->n += got;
-			free(whole);
-		} else if (sk->out) {
+		if (sk->out) {
 			e = wlz_gpu_decompress_stream(job->gctx, src, n, gpu_write, &gs, NULL);
 		} else {
 			size_t got = 0;
