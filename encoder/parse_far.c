@@ -38,7 +38,7 @@ wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 2 * AHEAD].bucket));
 		uint64_t fc[WLZ_FAR_WAYS];
 		const unsigned n = rn[k % AHEAD];
-		memcpy(fc, ring[k % AHEAD], sizeof(fc[0]) * n);
+		memcpy(fc, ring[k % AHEAD], sizeof(fc));  /* (whole: a fixed size is copied inline) */
 		if (k + AHEAD < ps->nanc) {
 			uint64_t *ahead = ring[k % AHEAD];
 			const unsigned na = far_bucket_cands(ps, k + AHEAD, bstart + ps->anc[k + AHEAD].pos, ahead);
