@@ -158,47 +158,34 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 		for (unsigned l = 0; l < WLZ_HUF_LANES; l++) {
 			size_t a, b;
 			wlz_huf_lane(m, l, &a, &b);
-			bitw w = {p, (uint8_t *)end, 0, 0};
-			size_t j = a;
 			/* Five codes (at most 50 bits) between flushes of whole
 			 * bytes, which leave under 8 bits: the same bytes as
-			 * 32-bit spills give, while 8 bytes of room are left. */
+			 * 32-bit spills give, while 8 bytes of room are left;
+			 * then code by code. */
 			const uint32_t *tp = pk[0];
-			{
-				/* (in locals: w's address is taken below) */
-				uint64_t acc = 0;
-				unsigned nb = 0;
-				uint8_t *q = p;
-				const uint8_t *const qend = end - 8;
-				for (; j + 5 <= b && q <= qend; j += 5) {
-					for (unsigned u = 0; u < 5; u++) {
-						const unsigned x = s[j + u];
-						const uint32_t e = tp[x];
-						acc |= (uint64_t)(e & 0xFFFF) << nb;
-						nb += e >> 16;
-						tp = nx[x];
-					}
-					wlz_wr64(q, acc);
-					q += nb >> 3;
-					acc >>= nb & ~7u;
-					nb &= 7;
+			uint64_t acc = 0;
+			unsigned nb = 0;
+			uint8_t *q = p;
+			size_t j = a;
+			for (; j + 5 <= b && end - q >= 8; j += 5) {
+				for (unsigned u = 0; u < 5; u++) {
+					const unsigned x = s[j + u];
+					const uint32_t e = tp[x];
+					acc |= (uint64_t)(e & 0xFFFF) << nb;
+					nb += e >> 16;
+					tp = nx[x];
 				}
-				w.p = q, w.acc = acc, w.n = nb;
+				wlz_wr64(q, acc);
+				q += nb >> 3;
+				acc >>= nb & ~7u;
+				nb &= 7;
 			}
-			unsigned t = (unsigned)((tp - pk[0]) / 256);
-			for (; j + 3 <= b; j += 3) {
-				for (unsigned u = 0; u < 3; u++) {
-					w.acc |= (uint64_t)code[t][s[j + u]] << w.n;
-					w.n += cl[t][s[j + u]];
-					t = grp[s[j + u]];
-				}
-				if (!bitw_spill(&w))
-					return 0;
-			}
+			bitw w = {q, (uint8_t *)end, acc, nb};
 			for (; j < b; j++) {
-				if (!bitw_put(&w, code[t][s[j]], cl[t][s[j]]))
+				const uint32_t e = tp[s[j]];
+				if (!bitw_put(&w, e & 0xFFFF, e >> 16))
 					return 0;
-				t = grp[s[j]];
+				tp = nx[s[j]];
 			}
 			if (!bitw_flush(&w))
 				return 0;

@@ -27,25 +27,25 @@ wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 	uint64_t covered = bstart, floor = bstart;
 	/* Two stages ahead: the bucket, then the bytes its entries name; the
 	 * candidates read for the second stage are kept for their anchor's
-	 * turn (AHEAD entries, a power of two). */
-	enum { AHEAD = 8 };
-	uint64_t ring[AHEAD][WLZ_FAR_WAYS];
-	unsigned rn[AHEAD];
+	 * turn, in a ring of twice AHEAD (a power of two) so that the slot
+	 * filled ahead is never the one in use. */
+	enum { AHEAD = 8, RING = 2 * AHEAD };
+	uint64_t ring[RING][WLZ_FAR_WAYS];
+	unsigned rn[RING];
 	for (size_t k = 0; k < AHEAD && k < ps->nanc; k++)
 		rn[k] = far_bucket_cands(ps, k, bstart + ps->anc[k].pos, ring[k]);
 	for (size_t k = 0; k < ps->nanc; k++) {
 		if (k + 2 * AHEAD < ps->nanc)
 			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 2 * AHEAD].bucket));
-		uint64_t fc[WLZ_FAR_WAYS];
-		const unsigned n = rn[k % AHEAD];
-		memcpy(fc, ring[k % AHEAD], sizeof(fc));  /* (whole: a fixed size is copied inline) */
 		if (k + AHEAD < ps->nanc) {
-			uint64_t *ahead = ring[k % AHEAD];
+			uint64_t *ahead = ring[(k + AHEAD) % RING];
 			const unsigned na = far_bucket_cands(ps, k + AHEAD, bstart + ps->anc[k + AHEAD].pos, ahead);
-			rn[k % AHEAD] = na;
+			rn[(k + AHEAD) % RING] = na;
 			for (unsigned i = 0; i < na; i++)
 				__builtin_prefetch(src + ahead[i]);
 		}
+		const uint64_t *fc = ring[k % RING];
+		const unsigned n = rn[k % RING];
 		const uint64_t p = bstart + ps->anc[k].pos;
 		if (p >= pend)
 			break;

@@ -138,6 +138,13 @@ static inline __attribute__((always_inline)) uint64_t fast_emit(wlz_parser *ps, 
 	return end;
 }
 
+/* Whether a and b agree in the bytes of mask (wide) or in their first 4. */
+static inline __attribute__((always_inline)) int same_first(const uint8_t *a, const uint8_t *b, uint64_t mask,
+							     const int wide)
+{
+	return wide ? !((wlz_rd64(a) ^ wlz_rd64(b)) & mask) : wlz_rd32(a) == wlz_rd32(b);
+}
+
 /* Level 1: one way, greedy, shaped as zstd's fast finder.  The inner loop
  * only hashes the next position, enters it, and compares the first bytes
  * at the repeat distance and at the candidate (4, or up to 8 where every
@@ -185,27 +192,14 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 			 * are shorter.  Sources before the block may move back by
 			 * periods (diag_match_n), so they are measured whatever. */
 			const uint64_t room = bend - p, cp = c - 1 + tb;
-			if (wide) {
-				const uint64_t x = wlz_rd64(src + p);
-				if (c && !((wlz_rd64(src + cp) ^ x) & mc)) {
-					const uint64_t k = need[wlz_highbit64(p - cp)];
-					if (cp < bstart || (k < room && src[p + k] == src[cp + k]))
-						break;
-				}
-				if (rep && rep <= p && !((wlz_rd64(src + p - rep) ^ x) & mr) && rk < room &&
-				    src[p + rk] == src[p - rep + rk])
-					break;
-			} else {
-				const uint32_t x = wlz_rd32(src + p);
-				if (c && wlz_rd32(src + cp) == x) {
-					const uint64_t k = need[wlz_highbit64(p - cp)];
-					if (cp < bstart || (k < room && src[p + k] == src[cp + k]))
-						break;
-				}
-				if (rep && rep <= p && wlz_rd32(src + p - rep) == x && rk < room &&
-				    src[p + rk] == src[p - rep + rk])
+			if (c && same_first(src + p, src + cp, mc, wide)) {
+				const uint64_t k = need[wlz_highbit64(p - cp)];
+				if (cp < bstart || (k < room && src[p + k] == src[cp + k]))
 					break;
 			}
+			if (rep && rep <= p && same_first(src + p, src + p - rep, mr, wide) && rk < room &&
+			    src[p + rk] == src[p - rep + rk])
+				break;
 			if (p >= far_next)
 				break;
 			/* (q is entered only now: were p's match to end before q,
