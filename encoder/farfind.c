@@ -44,20 +44,23 @@ wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rat
 	f->tag_bits = 32 - f->pos_bits < 5 ? 32 - f->pos_bits : 5;
 	f->pos_mask = f->pos_bits == 32 ? 0xFFFFFFFFu : ((uint32_t)1 << f->pos_bits) - 1;
 	/* Bit j of the rolling hash depends on the last j + 1 bytes only, so
-	 * bits below hash_len select by the hashed bytes alone. */
+	 * bits below hash_len (at most 16) select by the hashed bytes alone. */
 	unsigned r = 0;
 	while ((2u << r) <= rate && r + 1 < hash_len)
 		r++;
-	f->amask = (((uint64_t)1 << r) - 1) << (hash_len - r);
+	f->amask = (uint16_t)((((uint32_t)1 << r) - 1) << (hash_len - r));
 	uint64_t x = 0x243F6A8885A308D3ull;  /* (any fixed seed: the table only has to be the same each run) */
-	for (unsigned b = 0; b < 256; b++) {
-		/* splitmix64 */
-		x += 0x9E3779B97F4A7C15ull;
-		uint64_t z = x;
-		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-		f->gear[b] = z ^ (z >> 31);
-	}
+	for (unsigned t = 0; t < 2; t++)
+		for (unsigned b = 0; b < 16; b++) {
+			/* splitmix64 */
+			x += 0x9E3779B97F4A7C15ull;
+			uint64_t z = x;
+			z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+			z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+			f->nib[t][b] = (uint16_t)(z ^ (z >> 31));
+		}
+	for (unsigned b = 0; b < 256; b++)
+		f->gear[b] = f->nib[0][b & 15] ^ f->nib[1][b >> 4];
 	return WLZ_OK;
 }
 
@@ -67,31 +70,24 @@ void wlz_far_destroy(wlz_far *f)
 	f->slot = NULL;
 }
 
-size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint64_t to, wlz_anchor *out)
+/* Anchors of positions [p, to), the hash h standing after the byte before
+ * p's newest (s = src + hash_len - 1: position p's newest byte is s[p]). */
+static size_t anchors_scalar(const wlz_far *f, const uint8_t *s, uint64_t from, uint64_t p, uint64_t to, uint16_t h,
+			     wlz_anchor *out, size_t n)
 {
-	if (to <= from)
-		return 0;
-	const unsigned hl = f->hash_len;
-	const uint64_t m = f->amask;
-	uint64_t h = 0;
-	/* After byte q the hash covers the window that ends there. */
-	for (unsigned i = 0; i + 1 < hl; i++)
-		h = (h << 1) + f->gear[src[from + i]];
-	const uint8_t *s = src + hl - 1;
-	size_t n = 0;
-	if (__builtin_popcountll(m) >= 4) {
+	const uint16_t m = f->amask;
+	const uint16_t *g = f->gear;
+	if (__builtin_popcount(m) >= 4) {
 		/* Sparse (one in 16 or fewer): a branch, rarely taken, once
 		 * every four positions. */
-		const uint64_t *g = f->gear;
-		uint64_t p = from;
 		for (; p + 4 <= to; p += 4) {
-			const uint64_t h0 = (h << 1) + g[s[p]], h1 = (h0 << 1) + g[s[p + 1]];
-			const uint64_t h2 = (h1 << 1) + g[s[p + 2]], h3 = (h2 << 1) + g[s[p + 3]];
+			const uint16_t h0 = (uint16_t)((h << 1) + g[s[p]]), h1 = (uint16_t)((h0 << 1) + g[s[p + 1]]);
+			const uint16_t h2 = (uint16_t)((h1 << 1) + g[s[p + 2]]), h3 = (uint16_t)((h2 << 1) + g[s[p + 3]]);
 			h = h3;
 			/* (the product of the four is 0 just where one is: each
-			 * nonzero one has under 16 trailing zeros, mask bits lying
-			 * below hash_len <= 16, so the product never wraps to 0) */
-			if ((h0 & m) * (h1 & m) * (h2 & m) * (h3 & m) != 0)
+			 * nonzero one is under 2^16, so the product never wraps
+			 * to 0 in 64 bits) */
+			if ((uint64_t)(h0 & m) * (h1 & m) * (h2 & m) * (h3 & m) != 0)
 				continue;
 			if (!(h0 & m))
 				out[n++].pos = (uint32_t)(p - from);
@@ -103,22 +99,125 @@ size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint
 				out[n++].pos = (uint32_t)(p + 3 - from);
 		}
 		for (; p < to; p++) {
-			h = (h << 1) + g[s[p]];
+			h = (uint16_t)((h << 1) + g[s[p]]);
 			if (!(h & m))
 				out[n++].pos = (uint32_t)(p - from);
 		}
 	} else {
 		/* Branch-free (an anchor every few positions would
 		 * mispredict): out has room for every position. */
-		for (uint64_t p = from; p < to; p++) {
-			h = (h << 1) + f->gear[s[p]];
+		for (; p < to; p++) {
+			h = (uint16_t)((h << 1) + g[s[p]]);
 			out[n].pos = (uint32_t)(p - from);
 			n += (h & m) == 0;
 		}
 	}
+	return n;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define WLZ_FAR_AVX2 1
+
+/* The 16 hashes of a vector of 16 bytes' values y, in the order of their
+ * positions: the hash of the newest byte i is the sum over k < 16 of
+ * y[i - k] << k (16 bits), built in four doublings, each reading lanes
+ * back into the previous vector's partial sums (py, p1..p3; a lane's
+ * 128-bit halves are rejoined by permute2x128). */
+#define WLZ_FAR_STEP(y, py, p1, p2, p3, out)                                                          \
+	do {                                                                                          \
+		const __m256i b0_ = _mm256_alignr_epi8(y, _mm256_permute2x128_si256(py, y, 0x21), 14);  \
+		const __m256i s1_ = _mm256_add_epi16(y, _mm256_slli_epi16(b0_, 1));                   \
+		const __m256i b1_ = _mm256_alignr_epi8(s1_, _mm256_permute2x128_si256(p1, s1_, 0x21), 12); \
+		const __m256i s2_ = _mm256_add_epi16(s1_, _mm256_slli_epi16(b1_, 2));                 \
+		const __m256i b2_ = _mm256_alignr_epi8(s2_, _mm256_permute2x128_si256(p2, s2_, 0x21), 8); \
+		const __m256i s3_ = _mm256_add_epi16(s2_, _mm256_slli_epi16(b2_, 4));                 \
+		const __m256i b3_ = _mm256_permute2x128_si256(p3, s3_, 0x21);                          \
+		out = _mm256_add_epi16(s3_, _mm256_slli_epi16(b3_, 8));                                \
+		py = y, p1 = s1_, p2 = s2_, p3 = s3_;                                                 \
+	} while (0)
+
+/* 32 positions a round: the bytes' values by byte shuffles of the two
+ * nibble tables (their low and high bytes apart), the hashes by
+ * doubling, and a mask of the anchors.  Bytes before `from` count as
+ * values of 0: they only reach hash bits at or above hash_len. */
+__attribute__((target("avx2"))) static size_t anchors_avx2(const wlz_far *f, const uint8_t *src, uint64_t from,
+							    uint64_t to, wlz_anchor *out)
+{
+	const unsigned back = f->hash_len - 1;
+	uint8_t t[4][16];
+	for (unsigned b = 0; b < 16; b++) {
+		t[0][b] = (uint8_t)f->nib[0][b], t[1][b] = (uint8_t)(f->nib[0][b] >> 8);
+		t[2][b] = (uint8_t)f->nib[1][b], t[3][b] = (uint8_t)(f->nib[1][b] >> 8);
+	}
+	const __m256i l0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t[0]));
+	const __m256i l1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t[1]));
+	const __m256i h0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t[2]));
+	const __m256i h1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t[3]));
+	const __m256i m = _mm256_set1_epi16((short)f->amask), zero = _mm256_setzero_si256();
+	const __m256i lo4 = _mm256_set1_epi8(15);
+	__m256i py = zero, p1 = zero, p2 = zero, p3 = zero;
+	size_t n = 0;
+	/* q: the newest byte of the round's first position */
+	const uint64_t qend = to + back;
+	uint64_t q = from;
+	for (; q + 32 <= qend; q += 32) {
+		/* (bytes 0-7, 16-23 | 8-15, 24-31: the in-lane unpacks then
+		 * give positions 0-15 and 16-31) */
+		const __m256i x = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(src + q)), 0xD8);
+		const __m256i nl = _mm256_and_si256(x, lo4), nh = _mm256_and_si256(_mm256_srli_epi16(x, 4), lo4);
+		const __m256i ylo = _mm256_xor_si256(_mm256_shuffle_epi8(l0, nl), _mm256_shuffle_epi8(h0, nh));
+		const __m256i yhi = _mm256_xor_si256(_mm256_shuffle_epi8(l1, nl), _mm256_shuffle_epi8(h1, nh));
+		const __m256i ya = _mm256_unpacklo_epi8(ylo, yhi), yb = _mm256_unpackhi_epi8(ylo, yhi);
+		__m256i ha, hb;
+		WLZ_FAR_STEP(ya, py, p1, p2, p3, ha);
+		WLZ_FAR_STEP(yb, py, p1, p2, p3, hb);
+		const __m256i ca = _mm256_cmpeq_epi16(_mm256_and_si256(ha, m), zero);
+		const __m256i cb = _mm256_cmpeq_epi16(_mm256_and_si256(hb, m), zero);
+		uint32_t bits = (uint32_t)_mm256_movemask_epi8(_mm256_permute4x64_epi64(_mm256_packs_epi16(ca, cb), 0xD8));
+		/* (the first round's first hash_len - 1 bytes end no position) */
+		if (q < from + back)
+			bits &= ~0u << (from + back - q);
+		for (; bits; bits &= bits - 1)
+			out[n++].pos = (uint32_t)(q + (unsigned)__builtin_ctz(bits) - back - from);
+	}
+	/* The rest one by one, the hash rebuilt from the 16 bytes before. */
+	uint64_t p = q > from + back ? q - back : from;
+	uint16_t h = 0;
+	for (uint64_t k = p + back > from + 16 ? p + back - 16 : from; k < p + back; k++)
+		h = (uint16_t)((h << 1) + f->gear[src[k]]);
+	return anchors_scalar(f, src + back, from, p, to, h, out, n);
+}
+#endif
+
+size_t wlz_far_anchors_with(const wlz_far *f, const uint8_t *src, uint64_t from, uint64_t to, wlz_anchor *out,
+			    int simd)
+{
+	if (to <= from)
+		return 0;
+	const unsigned back = f->hash_len - 1;
+	size_t n;
+#ifdef WLZ_FAR_AVX2
+	if (simd && __builtin_cpu_supports("avx2"))
+		n = anchors_avx2(f, src, from, to, out);
+	else
+#endif
+	{
+		(void)simd;
+		/* After byte q the hash covers the bytes that end there. */
+		uint16_t h = 0;
+		for (unsigned i = 0; i < back; i++)
+			h = (uint16_t)((h << 1) + f->gear[src[from + i]]);
+		n = anchors_scalar(f, src + back, from, from, to, h, out, 0);
+	}
 	for (size_t i = 0; i < n; i++)
 		out[i].bucket = wlz_far_bucket_of(f, wlz_far_hash64(f, src + from + out[i].pos));
 	return n;
+}
+
+size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint64_t to, wlz_anchor *out)
+{
+	return wlz_far_anchors_with(f, src, from, to, out, 1);
 }
 
 void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_abs, unsigned part,

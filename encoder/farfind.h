@@ -3,7 +3,7 @@
  *
  * Anchors are the positions whose hashed bytes select them (about one in
  * `rate`, by content, as zstd's long-distance matcher picks its own, with
- * a rolling "gear" hash that costs a shift and an add per byte): a
+ * a rolling "gear" hash, h = 2h + g(byte) in 16 bits): a
  * repeat of hash_len bytes or more has anchors at the same places in both
  * copies, so looking up only the anchors of the block being parsed finds
  * copies anywhere in the window, for a table and a number of lookups that
@@ -38,8 +38,12 @@ typedef struct wlz_far {
 	unsigned pos_bits, tag_bits;  /* pos_bits: one more than the window's log2 */
 	uint32_t pos_mask;
 	unsigned hash_len;      /* bytes hashed, 8..16 */
-	uint64_t amask;         /* an anchor's rolling hash has these bits clear */
-	uint64_t gear[256];     /* the rolling hash's value of each byte */
+	uint16_t amask;         /* an anchor's rolling hash has these bits clear */
+	/* g(b) = nib[0][b & 15] ^ nib[1][b >> 4], a byte's value in the
+	 * rolling hash: two 16-entry tables, so that SIMD code looks bytes up
+	 * with byte shuffles (wlz_far_anchors); gear[] holds the 256 values. */
+	uint16_t nib[2][16];
+	uint16_t gear[256];
 } wlz_far;
 
 /* An anchor: its buffer position, and its bucket (low WLZ_FAR_LOG_MAX
@@ -107,6 +111,10 @@ static inline const uint32_t *wlz_far_bucket(const wlz_far *f, uint32_t bucket)
 /* Lists the anchors of src[from, to) into out (room for to - from), in
  * order; returns how many.  Bytes up to to + hash_len must be readable. */
 size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint64_t to, wlz_anchor *out);
+/* The same with the portable code (simd = 0) or the SIMD code where the
+ * CPU has it (1): both list the same anchors (tests compare them). */
+size_t wlz_far_anchors_with(const wlz_far *f, const uint8_t *src, uint64_t from, uint64_t to, wlz_anchor *out,
+			    int simd);
 
 /* Which of nparts disjoint ranges of buckets an anchor's bucket lies in. */
 static inline unsigned wlz_far_part(const wlz_far *f, uint32_t bucket, unsigned nparts)

@@ -145,85 +145,102 @@ static inline __attribute__((always_inline)) int same_first(const uint8_t *a, co
 	return wide ? !((wlz_rd64(a) ^ wlz_rd64(b)) & mask) : wlz_rd32(a) == wlz_rd32(b);
 }
 
-/* Level 1: one way, greedy, shaped as zstd's fast finder.  The inner loop
- * only hashes the next position, enters it, and compares the first bytes
- * at the repeat distance and at the candidate (4, or up to 8 where every
- * gaining match is that long: wide); a hit leaves it to be measured and
- * priced.  The next position's slot is read, and its source fetched,
- * while this one is compared, so that their cache misses overlap.  slen
- * and slog are constants where it is inlined, which makes the hash a
- * shift and a multiply. */
+/* What level 1's scan reads: loaded once into its registers. */
+typedef struct scan1 {
+	const uint8_t *src;
+	uint32_t *st;
+	uint64_t tb, pend, bend, bstart, far_next;
+	uint64_t mc, mr, rk;    /* need_mask (or 4 bytes), rep_mask, need_rep */
+	const uint8_t *need;
+} scan1;
+
+/* Level 1's inner loop, shaped as zstd's fast finder: from p (entered, c
+ * its candidate's entry) it only hashes the next position, reads and
+ * enters its slot, and compares the first bytes at the candidate and at
+ * the repeat distance (4, or up to 8 where every gaining match is that
+ * long: wide).  A hit must then match at the byte that only a match long
+ * enough to gain at its distance reaches (need[], as may_gain does): on
+ * FASTQ most 4-byte hits are shorter.  Sources before the block may move
+ * back by periods (diag_match_n), so they count as hits whatever.  The
+ * next position's source is fetched while this one is compared, so that
+ * their cache misses overlap.  Returns the first position with a hit, at
+ * the next far match, or the last before pend (*pc: its candidate).
+ * slen, slog and skip are constants where it is inlined. */
+static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc, uint64_t p, uint64_t anchor,
+								 uint64_t rep, uint32_t *pc, const unsigned slen,
+								 const unsigned slog, const unsigned skip, const int wide)
+{
+	const uint8_t *const src = sc->src;
+	uint32_t *const st = sc->st;
+	const uint64_t cb = sc->tb - 1, pend = sc->pend, far_next = sc->far_next;
+	const uint64_t mc = sc->mc, mr = sc->mr;
+	const uint32_t vb = (uint32_t)(1 - sc->tb);
+	uint32_t c = *pc;
+	while (p < far_next) {
+		const uint64_t q = p + 1 + ((p - anchor) >> skip);
+		if (q >= pend)
+			break;
+		uint32_t *const eq = st + wlz_hash_bytes(src + q, slen, slog);
+		const uint32_t cq = *eq;
+		if (cq)
+			__builtin_prefetch(src + cq + cb);
+		if (c && same_first(src + p, src + c + cb, mc, wide)) {
+			const uint64_t cp = c + cb, k = sc->need[wlz_highbit64(p - cp)];
+			if (cp < sc->bstart || (k < sc->bend - p && src[p + k] == src[cp + k]))
+				break;
+		}
+		if (rep && rep <= p && same_first(src + p, src + p - rep, mr, wide) && sc->rk < sc->bend - p &&
+		    src[p + sc->rk] == src[p - rep + sc->rk])
+			break;
+		/* (q is entered only now: were p's match to end before q, the
+		 * positions between would find a source ahead of them) */
+		*eq = (uint32_t)q + vb;
+		p = q;
+		c = cq;
+	}
+	*pc = c;
+	return p;
+}
+
+/* Level 1: one way, greedy.  scan1_run finds the positions worth a look;
+ * their hits are measured and priced here. */
 static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, const fstate *f, uint64_t p,
-								const unsigned slen, const unsigned slog, const int wide)
+								const unsigned slen, const unsigned slog,
+								const unsigned skip, const int wide)
 {
 	const uint8_t *const src = f->src;
 	const uint64_t pend = ps->pend, tb = f->tb;
-	/* (a shift of 63 keeps the step at 1 when skipping is off) */
-	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63;
 	uint32_t *const st = f->st;
+	/* (far matches are few: where the next one starts is kept in the
+	 * scan's state, out of the parser's memory, which the table stores
+	 * alias) */
+	scan1 sc = {src, st, tb, pend, ps->bend, ps->bstart, ps->nfm ? ps->fm[0].start : UINT64_MAX,
+		    f->mc, ps->rep_mask, ps->need_rep, ps->need};
 	uint64_t anchor = p, rep = 0;
-	/* (far matches are few: where the next one starts is kept here, out
-	 * of the parser's memory, which the table stores alias) */
-	uint64_t far_next = ps->nfm ? ps->fm[0].start : UINT64_MAX;
-	const uint64_t bend = ps->bend, bstart = ps->bstart;
-	const uint8_t *const need = ps->need;
-	const uint64_t rk = ps->need_rep, mr = ps->rep_mask, mc = f->mc;
 	size_t nt = 0;
 	uint32_t *e = st + wlz_hash_bytes(src + p, slen, slog);
 	uint32_t c = *e;
 	*e = (uint32_t)(p - tb + 1);
 	while (p < pend) {
-		/* p's candidate c is read and p entered */
-		uint64_t q;
-		uint32_t cq, *eq, none = 0;
-		for (;;) {
-			q = p + 1 + ((p - anchor) >> skip);
-			if (q >= pend)
-				q = pend, eq = &none;  /* (a dummy slot: nothing past pend is read) */
-			else
-				eq = st + wlz_hash_bytes(src + q, slen, slog);
-			cq = *eq;
-			if (cq)
-				__builtin_prefetch(src + cq - 1 + tb);
-			/* A hit must match in the first bytes every gaining
-			 * match has (need_mask), then at the byte that only a
-			 * match long enough to gain at its distance reaches
-			 * (need[], as may_gain does): on FASTQ most 4-byte hits
-			 * are shorter.  Sources before the block may move back by
-			 * periods (diag_match_n), so they are measured whatever. */
-			const uint64_t room = bend - p, cp = c - 1 + tb;
-			if (c && same_first(src + p, src + cp, mc, wide)) {
-				const uint64_t k = need[wlz_highbit64(p - cp)];
-				if (cp < bstart || (k < room && src[p + k] == src[cp + k]))
-					break;
-			}
-			if (rep && rep <= p && same_first(src + p, src + p - rep, mr, wide) && rk < room &&
-			    src[p + rk] == src[p - rep + rk])
-				break;
-			if (p >= far_next)
-				break;
-			/* (q is entered only now: were p's match to end before q,
-			 * the positions between would find a source ahead of them) */
-			*eq = (uint32_t)(q - tb + 1);
-			p = q;
-			c = cq;
-			if (p >= pend)
-				return nt;
-		}
+		p = scan1_run(&sc, p, anchor, rep, &c, slen, slog, skip, wide);
 		const uint64_t limit = ps->bend - p;
 		cand best = {0, 0, 0};
 		if (rep && rep <= p && wlz_rd32(src + p) == wlz_rd32(src + p - rep))
 			fast_consider(ps, p, p - rep, limit, 1, &best);
 		if (c && wlz_rd32(src + c - 1 + tb) == wlz_rd32(src + p))
 			fast_consider(ps, p, c - 1 + tb, limit, 0, &best);
-		if (p >= far_next) {
+		if (p >= sc.far_next) {
 			fast_far(ps, p, rep, &best);
-			far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
+			sc.far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
 		}
 		if (best.gain <= 0) {
-			*eq = (uint32_t)(q - tb + 1);
+			const uint64_t q = p + 1 + ((p - anchor) >> skip);
+			if (q >= pend)
+				break;
+			e = st + wlz_hash_bytes(src + q, slen, slog);
+			c = *e;
+			*e = (uint32_t)(q - tb + 1);
 			p = q;
-			c = cq;
 			continue;
 		}
 		rep = best.dist;
@@ -241,22 +258,24 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
  * bodies into one with variable arguments) */
 static __attribute__((noinline)) size_t parse_fast1_wide(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, 6, 15, 1);
+	return fast1_body(ps, f, p, 6, 15, 5, 1);
 }
 
 static __attribute__((noinline)) size_t parse_fast1_narrow(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, 6, 15, 0);
+	return fast1_body(ps, f, p, 6, 15, 5, 0);
 }
 
 static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 {
 	/* Wide compares pay where a gaining match is longer than 4 bytes
-	 * (FASTQ: cheap literals); text mostly compares 4. */
+	 * (FASTQ: cheap literals); text mostly compares 4.  (a shift of 63
+	 * keeps the step at 1 when skipping is off) */
 	const int wide = f->mc != 0xFFFFFFFFu;
-	if (f->slen == 6 && f->slog == 15)
+	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63;
+	if (f->slen == 6 && f->slog == 15 && skip == 5)
 		return wide ? parse_fast1_wide(ps, f, p) : parse_fast1_narrow(ps, f, p);
-	return fast1_body(ps, f, p, f->slen, f->slog, 1);
+	return fast1_body(ps, f, p, f->slen, f->slog, skip, 1);
 }
 
 /* Levels 2 to 4: one or two tables of several ways, lazy steps.  The
