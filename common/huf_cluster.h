@@ -18,9 +18,11 @@
 #define WLZ_HUF_CLUSTER_MAX 16  /* tables at most (SPEC.md 5.2) */
 
 /* The clustering's scratch (large for a GPU thread's stack): each active
- * context's counts as floats, and per group its costs and counts. */
+ * context's counts as floats and its cost under each group, and per group
+ * its costs and counts. */
 typedef struct wlz_huf_cluster_work {
 	float dense[WLZ_HUF_NCTX * 256];
+	float x[WLZ_HUF_NCTX][WLZ_HUF_CLUSTER_MAX];
 	float cost[WLZ_HUF_CLUSTER_MAX][256];
 	uint64_t h[WLZ_HUF_CLUSTER_MAX][256];
 } wlz_huf_cluster_work;
@@ -159,11 +161,12 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64
 		/* The symbols present, and each context's counts over them in
 		 * rows of a multiple of 8 (zero-padded): a context's cost under
 		 * a group is then a dense dot product, 8 lanes at a time. */
-		uint8_t used[256], any[256] = {0};
+		uint8_t used[256];
+		uint32_t any[256] = {0};
 		unsigned nu = 0;
 		for (unsigned i = 0; i < na; i++)
 			for (unsigned x = 0; x < 256; x++)
-				any[x] |= cnt[act[i]][x] != 0;
+				any[x] |= cnt[act[i]][x];
 		for (unsigned x = 0; x < 256; x++)
 			if (any[x])
 				used[nu++] = (uint8_t)x;
@@ -178,8 +181,9 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64
 		}
 		enum { ITER = 6 };
 		float(*cost)[256] = w->cost;
-		/* Groups whose contexts changed: only their costs change. */
-		uint8_t dirty[WLZ_HUF_CLUSTER_MAX];
+		/* Groups whose contexts changed: only their costs change, and
+		 * only a context's costs under them (fresh) are computed again. */
+		uint8_t dirty[WLZ_HUF_CLUSTER_MAX], fresh[WLZ_HUF_CLUSTER_MAX];
 		memset(dirty, 1, sizeof(dirty));
 		/* Each group's counts, kept up to date as contexts move. */
 		uint64_t(*h)[256] = w->h, ht[WLZ_HUF_CLUSTER_MAX] = {0};
@@ -206,13 +210,14 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64
 					cost[g][j] = 0;
 			}
 			unsigned moved = 0;
+			memcpy(fresh, dirty, sizeof(fresh));
 			memset(dirty, 0, sizeof(dirty));
 			for (unsigned i = 0; i < na; i++) {
 				const unsigned c = act[i];
 				const float *row = dense + (size_t)i * nr;
-				float x[WLZ_HUF_CLUSTER_MAX];
+				float *x = w->x[i];
 				for (unsigned g = 0; g < T; g++) {
-					if (!ht0[g])
+					if (!ht0[g] || !fresh[g])
 						continue;
 					float acc[8] = {0};
 					for (unsigned j = 0; j < nr; j += 8)

@@ -57,13 +57,18 @@ static inline int bitw_flush(bitw *w)
 	return 1;
 }
 
+/* A symbol's code and its length in one table (two halves, each read by
+ * a load of its own: no shifts or masks between). */
+typedef struct hcode {
+	uint16_t code, len;
+} hcode;
+
 /* Codes a segment s[0..m) as its lane sizes and 32 lanes at p (end: the
  * room's end); returns where it ends, NULL if it does not fit.  pk[t][x]:
- * symbol x's code in table t and, above bit 16, its length; nx[x]: the
- * table of the symbol after x. */
+ * symbol x's code in table t; nx[x]: the table of the symbol after x. */
 static inline __attribute__((always_inline)) uint8_t *code_segment(const uint8_t *s, size_t m, uint8_t *p,
-								  const uint8_t *end, const uint32_t (*pk)[256],
-								  const uint32_t *const *nx)
+								  const uint8_t *end, const hcode (*pk)[256],
+								  const hcode *const *nx)
 {
 	uint8_t *start = p;
 	if (end - p < WLZ_HUF_LANE_HDR)
@@ -75,7 +80,7 @@ static inline __attribute__((always_inline)) uint8_t *code_segment(const uint8_t
 		/* Five codes (at most 50 bits) between flushes of whole bytes,
 		 * which leave under 8 bits: the same bytes as 32-bit spills
 		 * give, while 8 bytes of room are left; then code by code. */
-		const uint32_t *tp = pk[0];
+		const hcode *tp = pk[0];
 		uint64_t acc = 0;
 		unsigned nb = 0;
 		uint8_t *q = p;
@@ -83,9 +88,8 @@ static inline __attribute__((always_inline)) uint8_t *code_segment(const uint8_t
 		for (; j + 5 <= b && end - q >= 8; j += 5) {
 			for (unsigned u = 0; u < 5; u++) {
 				const unsigned x = s[j + u];
-				const uint32_t e = tp[x];
-				acc |= (uint64_t)(e & 0xFFFF) << nb;
-				nb += e >> 16;
+				acc |= (uint64_t)tp[x].code << nb;
+				nb += tp[x].len;
 				tp = nx[x];
 			}
 			wlz_wr64(q, acc);
@@ -95,8 +99,7 @@ static inline __attribute__((always_inline)) uint8_t *code_segment(const uint8_t
 		}
 		bitw w = {q, (uint8_t *)end, acc, nb};
 		for (; j < b; j++) {
-			const uint32_t e = tp[s[j]];
-			if (!bitw_put(&w, e & 0xFFFF, e >> 16))
+			if (!bitw_put(&w, tp[s[j]].code, tp[s[j]].len))
 				return NULL;
 			tp = nx[s[j]];
 		}
@@ -109,11 +112,11 @@ static inline __attribute__((always_inline)) uint8_t *code_segment(const uint8_t
 	return p;
 }
 
-typedef uint8_t *(*code_fn)(const uint8_t *s, size_t m, uint8_t *p, const uint8_t *end, const uint32_t (*pk)[256],
-			    const uint32_t *const *nx);
+typedef uint8_t *(*code_fn)(const uint8_t *s, size_t m, uint8_t *p, const uint8_t *end, const hcode (*pk)[256],
+			    const hcode *const *nx);
 
-static uint8_t *code_generic(const uint8_t *s, size_t m, uint8_t *p, const uint8_t *end, const uint32_t (*pk)[256],
-			     const uint32_t *const *nx)
+static uint8_t *code_generic(const uint8_t *s, size_t m, uint8_t *p, const uint8_t *end, const hcode (*pk)[256],
+			     const hcode *const *nx)
 {
 	return code_segment(s, m, p, end, pk, nx);
 }
@@ -122,7 +125,7 @@ static uint8_t *code_generic(const uint8_t *s, size_t m, uint8_t *p, const uint8
 /* The same with BMI2, whose shifts by a register take one instruction
  * (the baseline's take a move to cl as well) and free a register. */
 __attribute__((target("bmi2"))) static uint8_t *code_bmi2(const uint8_t *s, size_t m, uint8_t *p, const uint8_t *end,
-							   const uint32_t (*pk)[256], const uint32_t *const *nx)
+							   const hcode (*pk)[256], const hcode *const *nx)
 {
 	return code_segment(s, m, p, end, pk, nx);
 }
@@ -135,6 +138,35 @@ static code_fn pick_code(void)
 		return code_bmi2;
 #endif
 	return code_generic;
+}
+
+typedef unsigned (*cluster_fn)(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, uint8_t *grp,
+			       wlz_huf_cluster_work *w);
+
+static unsigned cluster_generic(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, uint8_t *grp,
+				wlz_huf_cluster_work *w)
+{
+	return wlz_huf_cluster(cnt, tot, T, grp, w);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The same with AVX2: its dot products run 8 lanes a vector, in the order
+ * the portable code adds them (no FMA: the groups come out the same). */
+__attribute__((target("avx2"), flatten)) static unsigned cluster_avx2(const uint32_t (*cnt)[256], const uint64_t *tot,
+								      unsigned T, uint8_t *grp,
+								      wlz_huf_cluster_work *w)
+{
+	return wlz_huf_cluster(cnt, tot, T, grp, w);
+}
+#endif
+
+static cluster_fn pick_cluster(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (__builtin_cpu_supports("avx2"))
+		return cluster_avx2;
+#endif
+	return cluster_generic;
 }
 
 /* The body of src[0..n) from its counts cnt (tot: each context's total,
@@ -162,7 +194,7 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 		if (want <= 1 || (pass && want <= max_tables))
 			continue;
 		uint8_t lc[WLZ_HUF_MAX_TABLES][256], gc[NCTX] = {0};
-		const unsigned tc = wlz_huf_cluster(cnt, tot, want, gc, cw);
+		const unsigned tc = pick_cluster()(cnt, tot, want, gc, cw);
 		uint64_t bc = 0;
 		for (unsigned g = 0; g < tc; g++) {
 			uint32_t h[256] = {0};
@@ -218,13 +250,13 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 	p += (hdr_nib + 1) / 2;
 	uint8_t *sizes = p;
 	p += 4 * nseg;
-	/* Each (table, symbol) as its code and, above bit 16, its length; and
-	 * for each symbol the table of the symbol after it. */
-	uint32_t pk[WLZ_HUF_MAX_TABLES][256];
-	const uint32_t *nx[256];
+	/* Each (table, symbol)'s code and length, and for each symbol the
+	 * table of the symbol after it. */
+	hcode pk[WLZ_HUF_MAX_TABLES][256];
+	const hcode *nx[256];
 	for (unsigned t = 0; t < T; t++)
 		for (unsigned x = 0; x < 256; x++)
-			pk[t][x] = code[t][x] | (uint32_t)cl[t][x] << 16;
+			pk[t][x] = (hcode){(uint16_t)code[t][x], cl[t][x]};
 	for (unsigned x = 0; x < 256; x++)
 		nx[x] = pk[grp[x]];
 	const uint8_t *end = dst + cap;
@@ -232,7 +264,7 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 	for (size_t g = 0; g < nseg; g++) {
 		const size_t m = g + 1 < nseg ? seg : n - g * seg;
 		uint8_t *start = p;
-		if (!(p = run(src + g * seg, m, p, end, (const uint32_t(*)[256])pk, nx)))
+		if (!(p = run(src + g * seg, m, p, end, (const hcode(*)[256])pk, nx)))
 			return 0;
 		wlz_wr32(sizes + 4 * g, (uint32_t)(p - start));
 	}
@@ -267,22 +299,33 @@ size_t wlz_huf_encode2(const uint8_t *src, size_t n, unsigned seg_log, unsigned 
 			if (a >= b)
 				continue;
 			cnt[START][s[a]]++;
+			/* A pair's count sits at its two bytes read big-endian:
+			 * one 16-bit load a symbol. */
+			uint32_t *const pair = cnt[0];
 			size_t j = a + 1;
 			for (; j + 4 <= b; j += 4) {
-				cnt[s[j - 1]][s[j]]++;
-				cnt[s[j]][s[j + 1]]++;
-				cnt[s[j + 1]][s[j + 2]]++;
-				cnt[s[j + 2]][s[j + 3]]++;
+				pair[__builtin_bswap16(wlz_rd16(s + j - 1))]++;
+				pair[__builtin_bswap16(wlz_rd16(s + j))]++;
+				pair[__builtin_bswap16(wlz_rd16(s + j + 1))]++;
+				pair[__builtin_bswap16(wlz_rd16(s + j + 2))]++;
 			}
 			for (; j < b; j++)
 				cnt[s[j - 1]][s[j]]++;
 		}
 	}
-	uint64_t tot[NCTX] = {0};
+	/* Each context's total, and each symbol's over the contexts seen (a
+	 * row's total fits 32 bits: n does). */
+	uint64_t tot[NCTX];
 	uint32_t all[256] = {0};
-	for (unsigned c = 0; c < NCTX; c++)
-		for (unsigned s = 0; s < 256; s++)
-			tot[c] += cnt[c][s], all[s] += cnt[c][s];
+	for (unsigned c = 0; c < NCTX; c++) {
+		uint32_t t = 0;
+		for (unsigned x = 0; x < 256; x++)
+			t += cnt[c][x];
+		tot[c] = t;
+		if (t)
+			for (unsigned x = 0; x < 256; x++)
+				all[x] += cnt[c][x];
+	}
 	if (more_tables > WLZ_HUF_MAX_TABLES)
 		more_tables = WLZ_HUF_MAX_TABLES;
 	const size_t r = encode_counted(src, n, seg_log, max_tables, more_tables, dst, cap, (const uint32_t(*)[256])cnt, tot, all,
