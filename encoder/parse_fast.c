@@ -278,6 +278,58 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 	return fast1_body(ps, f, p, f->slen, f->slog, skip, 1);
 }
 
+/* Whether a near candidate c that agrees with p in its first bytes may
+ * gain: the byte that only a match long enough to gain at its distance
+ * reaches agrees too (need[], as fast_consider asks; sources before the
+ * block are measured whatever). */
+static inline __attribute__((always_inline)) int near_may_gain(const wlz_parser *ps, const uint8_t *src, uint64_t p,
+								uint64_t c, uint64_t room)
+{
+	if (c < ps->bstart)
+		return 1;
+	const uint64_t k = ps->need[wlz_highbit64(p - c)];
+	return k < room && src[p + k] == src[c + k];
+}
+
+/* Levels 2 to 4's scan: steps over the positions where fast_search would
+ * measure nothing (no candidate passes its first compares and need[]),
+ * entering them into the tables as it would, in a loop that does only
+ * that.  Returns the first position that has something to measure (not
+ * entered), where a far match may start, or pend. */
+static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser *ps, const fstate *f, uint64_t p,
+								 uint64_t anchor, uint64_t rep, const unsigned skip)
+{
+	const uint8_t *const src = f->src;
+	const uint64_t pend = ps->pend, tb = f->tb, mc = f->mc, mr = ps->rep_mask, rk = ps->need_rep;
+	const uint64_t far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
+	const uint64_t end = pend < far_next ? pend : far_next;
+	const unsigned ways = 1u << f->wlog;
+	for (; p < end; p += 1 + ((p - anchor) >> skip)) {
+		const uint64_t x8 = wlz_rd64(src + p), room = ps->bend - p;
+		if (rep && rep <= p && !((wlz_rd64(src + p - rep) ^ x8) & mr) && rk < room &&
+		    src[p + rk] == src[p - rep + rk])
+			break;
+		uint32_t *const e = f->lt ? &f->lt[wlz_hash_bytes(src + p, FAST_LONG_LEN, f->llog)] : NULL;
+		if (e && *e && wlz_rd64(src + *e - 1 + tb) == x8 && near_may_gain(ps, src, p, *e - 1 + tb, room))
+			break;
+		uint32_t *const w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
+		unsigned i = 0;
+		for (; i < ways && w[i]; i++) {
+			const uint64_t c = w[i] - 1 + tb;
+			if (!((wlz_rd64(src + c) ^ x8) & mc) && near_may_gain(ps, src, p, c, room))
+				break;
+		}
+		if (i < ways && w[i])
+			break;
+		/* (entered only now: a stop leaves the tables to fast_search) */
+		const uint32_t v = (uint32_t)(p - tb + 1);
+		if (e)
+			*e = v;
+		short_put(w, ways, v);
+	}
+	return p;
+}
+
 /* Levels 2 to 4: one or two tables of several ways, lazy steps.  The
  * tables' shape is made constant where this is inlined (a local copy of
  * the state with constant fields), which unrolls the ways' loops. */
@@ -293,6 +345,9 @@ static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, c
 	uint64_t anchor = p, rep = 0;
 	size_t nt = 0;
 	while (p < pend) {
+		p = scann_run(ps, &f, p, anchor, rep, skip);
+		if (p >= pend)
+			break;
 		cand c = fast_search(ps, &f, p, rep);
 		if (c.gain <= 0) {
 			p += 1 + ((p - anchor) >> skip);
