@@ -330,34 +330,33 @@ static inline int may_gain(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_
 	return src[c + k] == src[p + k];
 }
 
-/* Whether far-table entry e names a source for p that the block may read
- * (before the block and outside the gap, within the window), into *c. */
-static inline int far_entry(const wlz_parser *ps, uint64_t p, uint32_t e, uint64_t *c)
-{
-	const uint64_t d = wlz_far_dist(ps->v->far, ps->v->base + p + 1, e);
-	if (d == 0 || d > ps->v->window || d > p)
-		return 0;  /* (after p, or too far) */
-	*c = p - d;
-	return *c < ps->bstart && *c < ps->gap_lo;  /* (the near finder's, or not allowed) */
-}
-
-/* The candidates of anchor k (at p), most recent first. */
+/* The candidates of anchor k (at p), most recent first: entries that name
+ * a source the block may read (before the block and its gap, within the
+ * window; the near finder has the block's own) with the anchor's tag. */
 static inline unsigned far_bucket_cands(const wlz_parser *ps, size_t k, uint64_t p, uint64_t out[WLZ_FAR_WAYS])
 {
+	const wlz_far *f = ps->v->far;
+	const uint32_t *w = wlz_far_bucket(f, ps->anc[k].bucket);
+	const uint32_t tag = wlz_anchor_tag(f, ps->anc[k].bucket);
+	/* (as one compare: distances in [dmin, dmax]) */
+	const uint64_t ap1 = ps->v->base + p + 1, dmin = p - ps->gap_lo + 1;
+	const uint64_t dmax = ps->v->window < p ? ps->v->window : p;
+	if (dmin > dmax)
+		return 0;
+	const uint64_t span = dmax - dmin;
 	unsigned n = 0;
-	const uint32_t *w = wlz_far_bucket(ps->v->far, ps->anc[k].bucket);
-	const uint32_t tag = wlz_anchor_tag(ps->v->far, ps->anc[k].bucket);
 	/* An entry of another tag counts as tried, as when its bytes were
 	 * read to find that out: the tag saves the read, not the depth. */
 	for (unsigned i = 0, m = 0; i < WLZ_FAR_WAYS && m < ps->lp.long_depth; i++) {
-		if (!w[i])
+		const uint32_t e = w[i];
+		if (!e)
 			break;
-		uint64_t c;
-		if (!far_entry(ps, p, w[i], &c))
+		const uint64_t d = wlz_far_dist(f, ap1, e);
+		if (d - dmin > span)
 			continue;
 		m++;
-		if (wlz_far_same_tag(ps->v->far, w[i], tag))
-			out[n++] = c;
+		if (wlz_far_same_tag(f, e, tag))
+			out[n++] = p - d;
 	}
 	return n;
 }
