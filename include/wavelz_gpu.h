@@ -91,9 +91,10 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * bytes must fit in the GPUs' memory together, and every GPU must reach
  * every other's (WLZ_ERR_GPU otherwise).  Checks and output as
  * wlz_gpu_decompress (dst NULL: checks only); ng = 1 is that call.
- * Synchronous.  Experimental: checked on small archives (tests/gpu_api),
- * also as a process's first GPU work (the case that once stalled:
- * bench/host/issue16-split.md); the CLI does not use it yet. */
+ * Synchronous.  Checked on small archives (tests/gpu_api), also as a
+ * process's first GPU work (the case that once stalled:
+ * bench/host/issue16-split.md); the CLI uses it for one archive of 256
+ * MiB of content or more when given several GPUs. */
 wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
 				   size_t src_size, size_t *out_size);
 

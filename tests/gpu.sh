@@ -7,7 +7,9 @@
 #   headers), on the default archive, one of depth 2 and a two-member one;
 #   then the CLI: `wavelz -d --gpu` equal to the CPU's output on those and
 #   on golden-bad's good archives and golden-good's (but zstd), and every bad one refused by
-#   `-t --gpu` and `-d --gpu` with no output left behind; then gpu_api
+#   `-t --gpu` and `-d --gpu` with no output left behind; where there are
+#   two GPUs, the split of one archive over both (bench/gpu_split and the
+#   CLI's --gpu=0,1); then gpu_api
 #   (the API's every form, in pieces, and with only the window resident)
 #   on generated data and the real slice.
 #   gpu.sh WAVELZ BINDIR DATADIR [GOLDEN_BAD_DIR [GPU_API]]
@@ -133,11 +135,42 @@ echo "gpu.sh: a batch of 3 good and $n bad archives: the good decoded, the bad n
 # One archive on every GPU at once (bench/gpu_split), where there are two
 # or more and the binary was built: output equal to the CPU's.
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+# (CUDA sees only those CUDA_VISIBLE_DEVICES lists, nvidia-smi all)
+if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then
+	ngpu=$(echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .)
+fi
 if [ "${ngpu:-0}" -ge 2 ] && [ -x "$B/gpu_split" ]; then
 	for a in def d2; do
 		"$B/gpu_split" "$tmp/$a.wlz" 1 > "$tmp/split.out" 2>&1 || { echo "FAIL: gpu_split $a"; cat "$tmp/split.out"; exit 1; }
 	done
 	echo "gpu.sh: one archive on $ngpu GPUs at once equal to the CPU's"
+fi
+# The CLI's split of one archive over GPUs 0 and 1 (the size from which it
+# splits lowered): equal to the CPU's, without falling back to one GPU
+# (-v says so where it does); damaged archives refused with no output.
+if [ "${ngpu:-0}" -ge 2 ]; then
+	for a in def d2 two; do
+		WAVELZ_GPU_SPLIT_MIN=1 timeout 120 "$W" -v -d --gpu=0,1 -c "$tmp/$a.wlz" > "$tmp/gs.out" 2> "$tmp/gs.err" ||
+			{ echo "FAIL: -d --gpu=0,1 $a"; cat "$tmp/gs.err"; exit 1; }
+		grep -q "GPUs at once" "$tmp/gs.err" && { echo "FAIL: -d --gpu=0,1 $a fell back to one GPU"; cat "$tmp/gs.err"; exit 1; }
+		"$W" -q -d -c "$tmp/$a.wlz" | cmp -s - "$tmp/gs.out" || { echo "FAIL: -d --gpu=0,1 $a differs from the CPU"; exit 1; }
+		WAVELZ_GPU_SPLIT_MIN=1 timeout 120 "$W" -q -t --gpu=0,1 "$tmp/$a.wlz" || { echo "FAIL: -t --gpu=0,1 $a"; exit 1; }
+	done
+	size=$(stat -c %s "$tmp/def.wlz")
+	for i in $(seq 1 8); do
+		pos=$(( (i * 7919 + 13) * 104729 % size ))
+		cp "$tmp/def.wlz" "$tmp/f.wlz"
+		byte=$(od -An -tu1 -j "$pos" -N1 "$tmp/f.wlz" | tr -d ' ')
+		printf "$(printf '\\%03o' $(( byte ^ (1 << (i % 8)) )))" |
+			dd of="$tmp/f.wlz" bs=1 seek="$pos" conv=notrunc status=none
+		rm -f "$tmp/o"
+		if WAVELZ_GPU_SPLIT_MIN=1 timeout 60 "$W" -q -d --gpu=0,1 "$tmp/f.wlz" -o "$tmp/o" 2> /dev/null ||
+			[ -e "$tmp/o" ]; then
+			echo "FAIL: byte $pos flipped: -d --gpu=0,1 accepts it or leaves output"
+			exit 1
+		fi
+	done
+	echo "gpu.sh: the CLI's split over GPUs 0,1 equal to the CPU's; 8 damaged archives refused"
 fi
 if [ -n "$API" ]; then
 	"$API" "$tmp/in" || { echo "FAIL: gpu_api"; exit 1; }

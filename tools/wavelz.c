@@ -537,10 +537,87 @@ static void read_pinned(const char *name, size_t (*rd)(void *, void *, size_t), 
 	*buf = NULL;
 }
 
+/* Content from which one archive is split over several GPUs: below it a
+ * GPU is busy for milliseconds, and starting CUDA on the others and
+ * mapping their memory costs more than it saves.  WAVELZ_GPU_SPLIT_MIN
+ * (bytes) sets another, for tests. */
+#define GPU_SPLIT_MIN ((uint64_t)256 << 20)
+/* (the most GPUs wlz_gpu_decompress_split takes) */
+#define GPU_SPLIT_MAX 8
+
+static uint64_t gpu_split_min(void)
+{
+	const char *s = getenv("WAVELZ_GPU_SPLIT_MIN");
+	char *end;
+	unsigned long long v;
+	if (!s || !*s)
+		return GPU_SPLIT_MIN;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	return errno || *end ? GPU_SPLIT_MIN : (uint64_t)v;
+}
+
+/* One archive of `total` bytes of content on every GPU given (up to
+ * GPU_SPLIT_MAX), each decoding its share of the blocks
+ * (wlz_gpu_decompress_split), then written whole.  *done is 0 where the
+ * split does not apply or cannot run (a GPU missing, no peer access or
+ * virtual memory calls, memory short): the caller then decodes on one
+ * GPU, which also handles archives larger than its memory. */
+static wlz_error decode_split(struct job *job, const uint8_t *src, size_t n, uint64_t total, struct sink *sk,
+			      int *done)
+{
+	const struct prefs *p = job->p;
+	const int ng = p->ngpu < GPU_SPLIT_MAX ? p->ngpu : GPU_SPLIT_MAX;
+	uint8_t *dst = NULL;
+	size_t got = 0;
+	wlz_error e;
+
+	*done = 0;
+	if (ng < 2 || total < gpu_split_min() || total > SIZE_MAX)
+		return WLZ_OK;
+	for (; job->ngctx < ng; job->ngctx++) {
+		wlz_gdctx *g = wlz_gdctx_create(p->gpus[job->ngctx]);
+		if (!g)
+			return WLZ_OK;
+		wlz_gdctx_set_memory_limit(g, p->memory);
+		job->gctxs[job->ngctx] = g;
+	}
+	/* (a decode needs about three times its content on the GPUs: an
+	 * archive that states more goes to the one-GPU path, which pins
+	 * nothing for it and says why) */
+	uint64_t mem = 0;
+	for (int k = 0; k < ng; k++)
+		mem += wlz_gdctx_memory(job->gctxs[k]);
+	if (total > mem / 3)
+		return WLZ_OK;
+	if (sk->out && !(dst = wlz_gpu_host_alloc((size_t)total)))
+		return WLZ_OK;
+	e = wlz_gpu_decompress_split(job->gctxs, ng, dst, dst ? (size_t)total : 0, src, n, &got);
+	if (e == WLZ_ERR_GPU || e == WLZ_ERR_NOMEM) {
+		DISPLAYLEVEL(3, PROGRAM ": %d GPUs at once: %s; decoding on GPU %d\n", ng, wlz_error_detail(),
+			     p->gpus[0]);
+		wlz_gpu_host_free(dst);
+		return WLZ_OK;
+	}
+	*done = 1;
+	if (e == WLZ_OK && dst) {
+		/* (in pieces, for the progress line) */
+		struct gpu_sink gs = { job, sk, 0, total };
+		const size_t piece = (size_t)64 << 20;
+		for (size_t at = 0; at < got && e == WLZ_OK; at += piece)
+			if (gpu_write(&gs, dst + at, got - at < piece ? got - at : piece))
+				e = WLZ_ERR_WRITE;
+	} else if (e == WLZ_OK)
+		sk->n += got;
+	wlz_gpu_host_free(dst);
+	return e;
+}
+
 /* Decode the archive read from so (any bytes already read first) on the
  * GPU: read whole into pinned memory (the upload runs at full speed),
  * decoded piece by piece, each piece written once its checks held; -t
- * checks on the GPU and copies nothing back. */
+ * checks on the GPU and copies nothing back.  A large archive and several
+ * GPUs: split over them (decode_split). */
 static int decode_gpu(struct job *job, const char *name, struct source *so, uint64_t size_hint, struct sink *sk)
 {
 	size_t n = 0;
@@ -555,8 +632,12 @@ static int decode_gpu(struct job *job, const char *name, struct source *so, uint
 	e = wlz_get_content_size(src, n, &total);
 	if (e == WLZ_OK) {
 		struct gpu_sink gs = { job, sk, 0, total };
+		int split = 0;
 		progress_start(job, name, total);
-		if (sk->out) {
+		e = decode_split(job, src, n, total, sk, &split);
+		if (split) {
+			/* (decoded, or failed, on every GPU) */
+		} else if (sk->out) {
 			e = wlz_gpu_decompress_stream(job->gctx, src, n, gpu_write, &gs, NULL);
 		} else {
 			size_t got = 0;
@@ -1041,7 +1122,9 @@ static void usage(FILE *f, const char *prog)
 "  -h, --help           show this help; -V, --version: show the version\n"
 "  --                   end of options\n"
 "\n"
-"Environment: WAVELZ_CLEVEL (level), WAVELZ_NBTHREADS (threads).\n",
+"Environment: WAVELZ_CLEVEL (level), WAVELZ_NBTHREADS (threads),\n"
+"WAVELZ_GPU_SPLIT_MIN (bytes of content from which --gpu splits one archive\n"
+"over several GPUs; default 256 MiB).\n",
 		prog, WLZ_LEVEL_MIN, WLZ_LEVEL_MAX, WLZ_LEVEL_DEFAULT, WLZ_PARALLEL_MAX, WLZ_PARALLEL_DEFAULT);
 }
 
@@ -1586,8 +1669,9 @@ int main(int argc, char **argv)
 				DISPLAYLEVEL(1, PROGRAM ": --gpu: no GPU visible\n");
 				return 1;
 			}
-			/* (one file needs one GPU: each context starts CUDA on
-			 * its device, a cost paid only for batches) */
+			/* (one file starts on one GPU: each context starts CUDA
+			 * on its device, a cost paid only for batches and for
+			 * archives large enough to split, decode_split) */
 			const int want = batchable(files, nfiles, &p) ? p.ngpu : 1;
 			for (job.ngctx = 0; job.ngctx < want; job.ngctx++) {
 				wlz_gdctx *g = wlz_gdctx_create(p.gpus[job.ngctx]);
