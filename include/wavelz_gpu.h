@@ -93,8 +93,9 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * wlz_gpu_decompress (dst NULL: checks only); ng = 1 is that call.
  * Synchronous.  Checked on small archives (tests/gpu_api), also as a
  * process's first GPU work (the case that once stalled:
- * bench/host/issue16-split.md); the CLI uses it for one archive of 256
- * MiB of content or more when given several GPUs. */
+ * bench/host/issue16-split.md); the CLI uses it where
+ * WAVELZ_GPU_SPLIT_MIN asks (it writes nothing before the whole archive
+ * is decoded, so one GPU writing as it decodes measured faster). */
 wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
 				   size_t src_size, size_t *out_size);
 

@@ -537,11 +537,12 @@ static void read_pinned(const char *name, size_t (*rd)(void *, void *, size_t), 
 	*buf = NULL;
 }
 
-/* Content from which one archive is split over several GPUs: below it a
- * GPU is busy for milliseconds, and starting CUDA on the others and
- * mapping their memory costs more than it saves.  WAVELZ_GPU_SPLIT_MIN
- * (bytes) sets another, for tests. */
-#define GPU_SPLIT_MIN ((uint64_t)256 << 20)
+/* Content from which one archive is split over several GPUs: none by
+ * default.  The split decodes the whole archive before writing any of it,
+ * where one GPU writes each piece while decoding the next, so through the
+ * CLI it measured slower end to end (bench/host/issue16-split.md);
+ * WAVELZ_GPU_SPLIT_MIN (bytes) turns it on from that size. */
+#define GPU_SPLIT_MIN UINT64_MAX
 /* (the most GPUs wlz_gpu_decompress_split takes) */
 #define GPU_SPLIT_MAX 8
 
@@ -1124,7 +1125,7 @@ static void usage(FILE *f, const char *prog)
 "\n"
 "Environment: WAVELZ_CLEVEL (level), WAVELZ_NBTHREADS (threads),\n"
 "WAVELZ_GPU_SPLIT_MIN (bytes of content from which --gpu splits one archive\n"
-"over several GPUs; default 256 MiB).\n",
+"over several GPUs; default: never, one GPU writes as it decodes).\n",
 		prog, WLZ_LEVEL_MIN, WLZ_LEVEL_MAX, WLZ_LEVEL_DEFAULT, WLZ_PARALLEL_MAX, WLZ_PARALLEL_DEFAULT);
 }
 
