@@ -53,15 +53,21 @@ WLZ_HUF_LEN_FN int wlz_huf_code_lengths(const uint32_t *c, unsigned k, uint8_t *
 {
 	enum { MB = WLZ_HUF_LEN_MAX };
 	/* Leaves sorted by weight (index below it: keys are unique, so the
-	 * order is the same each run).  Insertion sort: k <= 256, once a
-	 * table, and no qsort on a GPU. */
+	 * order is the same each run).  Shell sort: k <= 256, once a table,
+	 * and no qsort on a GPU; insertion sort alone took k^2 / 4 moves. */
 	uint64_t key[256];
-	for (unsigned i = 0; i < k; i++) {
-		const uint64_t x = (uint64_t)c[i] << 8 | i;
-		unsigned j = i;
-		while (j && key[j - 1] > x)
-			key[j] = key[j - 1], j--;
-		key[j] = x;
+	for (unsigned i = 0; i < k; i++)
+		key[i] = (uint64_t)c[i] << 8 | i;
+	const unsigned gaps[5] = {57, 23, 10, 4, 1};
+	for (unsigned gi = 0; gi < 5; gi++) {
+		const unsigned h = gaps[gi];
+		for (unsigned i = h; i < k; i++) {
+			const uint64_t x = key[i];
+			unsigned j = i;
+			for (; j >= h && key[j - h] > x; j -= h)
+				key[j] = key[j - h];
+			key[j] = x;
+		}
 	}
 	wlz_huf_tree_lengths(key, k, len);
 	uint32_t kraft = 0;
