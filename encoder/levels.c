@@ -10,6 +10,20 @@
 #include "encoder/levels.h"
 #include "format/format.h"
 
+/* map[pos, pos + n) = v, n mostly short: one 16-byte store where the
+ * block has room for it (the bytes past n are the next token's, written
+ * before anything reads them: a level reads only bytes before its token),
+ * memset otherwise. */
+static inline void fill(uint8_t *map, uint64_t pos, uint8_t v, uint64_t n, uint64_t bend)
+{
+	if (n <= 16 && pos + 16 <= bend) {
+		uint8_t b[16];
+		memset(b, v, 16);
+		memcpy(map + pos, b, 16);
+	} else
+		memset(map + pos, v, n);
+}
+
 unsigned wlz_levels_block(uint8_t *map, uint64_t bstart, uint64_t bend, const wlz_token *tok, size_t ntok,
 			  int depth, uint32_t *chained, wlz_error *err)
 {
@@ -27,14 +41,14 @@ unsigned wlz_levels_block(uint8_t *map, uint64_t bstart, uint64_t bend, const wl
 			__builtin_prefetch(map + pa - tok[ka].dist);
 			pa += tok[ka].mlen;
 		}
-		memset(map + pos, 0, tok[k].lit);
+		fill(map, pos, 0, tok[k].lit, bend);
 		pos += tok[k].lit;
 		int own;
 		const unsigned lv = wlz_token_level(map, bstart, pos - tok[k].dist, pos, tok[k].mlen, &own);
 		*chained += (uint32_t)own;
 		if (depth >= 0 && lv > (unsigned)depth)
 			*err = WLZ_ERR_INTERNAL;
-		memset(map + pos, wlz_map_value(lv), tok[k].mlen);
+		fill(map, pos, wlz_map_value(lv), tok[k].mlen, bend);
 		maxl = lv > maxl ? lv : maxl;
 		pos += tok[k].mlen;
 	}
