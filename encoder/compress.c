@@ -170,7 +170,13 @@ static uint64_t gap_for(const wlz_options *o, uint64_t nb, uint64_t wb)
 	}
 	if (wb != UINT64_MAX && wb / 2 < g)
 		g = wb / 2;
-	return g;
+	/* Rounds are at least gap + 1 blocks and two lie in the input buffer
+	 * beside the window: buffer positions then stay under 2^32, as the
+	 * fast finders' table entries hold them, whatever the window. */
+	const uint64_t B = (uint64_t)1 << o->block_log;
+	const uint64_t room = ((uint64_t)1 << 32) - ((uint64_t)1 << WLZ_WINDOW_LOG_ENC_MAX) - B - LOOKAHEAD - 1;
+	const uint64_t fit = room / (2 * B) - 1;
+	return g < fit ? g : fit;
 }
 
 /* The diagonal rule keeps neighbouring blocks' decoders apart; with

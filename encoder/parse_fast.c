@@ -41,11 +41,12 @@ wlz_error wlz_parse_fast_init(wlz_parser *ps)
 	return ps->fst && (ps->lp.fast < 2 || ps->flt) ? WLZ_OK : WLZ_ERR_NOMEM;
 }
 
+/* Table entries are a buffer position + 1 (0: empty): the input buffer
+ * is under 4 GiB (compress.c, gap_for). */
 typedef struct fstate {
 	const uint8_t *src;
 	uint32_t *st, *lt;
 	unsigned slog, llog, slen, wlog;
-	uint64_t tb;            /* table entries are position - tb + 1 */
 	/* the first bytes a gaining candidate has (need_mask), or 4 where
 	 * sources before the block may be found: a cut one may go on whole
 	 * periods further back (fast_consider) */
@@ -62,7 +63,7 @@ static inline __attribute__((always_inline)) void short_put(uint32_t *w, unsigne
 
 static inline __attribute__((always_inline)) void fast_insert(const fstate *f, uint64_t q)
 {
-	const uint32_t v = (uint32_t)(q - f->tb + 1);
+	const uint32_t v = (uint32_t)(q + 1);
 	short_put(f->st + (wlz_hash_bytes(f->src + q, f->slen, f->slog) << f->wlog), 1u << f->wlog, v);
 	if (f->lt)
 		f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)] = v;
@@ -92,19 +93,19 @@ static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, co
 	cand best = {0, 0, 0};
 	if (rep && rep <= p && !((wlz_rd64(src + p - rep) ^ x8) & ps->rep_mask))
 		fast_consider(ps, p, p - rep, limit, 1, &best);
-	const uint32_t v = (uint32_t)(p - f->tb + 1);
+	const uint32_t v = (uint32_t)(p + 1);
 	if (f->lt) {
 		uint32_t *e = &f->lt[wlz_hash_bytes(src + p, FAST_LONG_LEN, f->llog)];
 		const uint32_t c = *e;
 		*e = v;
-		if (c && wlz_rd64(src + c - 1 + f->tb) == wlz_rd64(src + p))
-			fast_consider(ps, p, c - 1 + f->tb, limit, 0, &best);
+		if (c && wlz_rd64(src + c - 1) == wlz_rd64(src + p))
+			fast_consider(ps, p, c - 1, limit, 0, &best);
 	}
 	uint32_t *w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
 	const unsigned ways = 1u << f->wlog;
 	const uint64_t nice = ps->lp.nice;
 	for (unsigned i = 0; i < ways && w[i] && best.len < nice; i++) {
-		const uint64_t c = w[i] - 1 + f->tb;
+		const uint64_t c = w[i] - 1;
 		if (!((wlz_rd64(src + c) ^ x8) & mc))
 			fast_consider(ps, p, c, limit, 0, &best);
 	}
@@ -149,7 +150,7 @@ static inline __attribute__((always_inline)) int same_first(const uint8_t *a, co
 typedef struct scan1 {
 	const uint8_t *src;
 	uint32_t *st;
-	uint64_t tb, pend, bend, bstart, far_next;
+	uint64_t pend, bend, bstart, far_next;
 	uint64_t mc, mr, rk;    /* need_mask (or 4 bytes), rep_mask, need_rep */
 	const uint8_t *need;
 } scan1;
@@ -172,9 +173,8 @@ static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc,
 {
 	const uint8_t *const src = sc->src;
 	uint32_t *const st = sc->st;
-	const uint64_t cb = sc->tb - 1, pend = sc->pend, far_next = sc->far_next;
+	const uint64_t pend = sc->pend, far_next = sc->far_next;
 	const uint64_t mc = sc->mc, mr = sc->mr;
-	const uint32_t vb = (uint32_t)(1 - sc->tb);
 	uint32_t c = *pc;
 	while (p < far_next) {
 		const uint64_t q = p + 1 + ((p - anchor) >> skip);
@@ -183,9 +183,9 @@ static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc,
 		uint32_t *const eq = st + wlz_hash_bytes(src + q, slen, slog);
 		const uint32_t cq = *eq;
 		if (cq)
-			__builtin_prefetch(src + cq + cb);
-		if (c && same_first(src + p, src + c + cb, mc, wide)) {
-			const uint64_t cp = c + cb, k = sc->need[wlz_highbit64(p - cp)];
+			__builtin_prefetch(src + cq - 1);
+		if (c && same_first(src + p, src + c - 1, mc, wide)) {
+			const uint64_t cp = (uint64_t)c - 1, k = sc->need[wlz_highbit64(p - cp)];
 			if (cp < sc->bstart || (k < sc->bend - p && src[p + k] == src[cp + k]))
 				break;
 		}
@@ -194,7 +194,7 @@ static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc,
 			break;
 		/* (q is entered only now: were p's match to end before q, the
 		 * positions between would find a source ahead of them) */
-		*eq = (uint32_t)q + vb;
+		*eq = (uint32_t)(q + 1);
 		p = q;
 		c = cq;
 	}
@@ -209,26 +209,26 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 								const unsigned skip, const int wide)
 {
 	const uint8_t *const src = f->src;
-	const uint64_t pend = ps->pend, tb = f->tb;
+	const uint64_t pend = ps->pend;
 	uint32_t *const st = f->st;
 	/* (far matches are few: where the next one starts is kept in the
 	 * scan's state, out of the parser's memory, which the table stores
 	 * alias) */
-	scan1 sc = {src, st, tb, pend, ps->bend, ps->bstart, ps->nfm ? ps->fm[0].start : UINT64_MAX,
+	scan1 sc = {src, st, pend, ps->bend, ps->bstart, ps->nfm ? ps->fm[0].start : UINT64_MAX,
 		    f->mc, ps->rep_mask, ps->need_rep, ps->need};
 	uint64_t anchor = p, rep = 0;
 	size_t nt = 0;
 	uint32_t *e = st + wlz_hash_bytes(src + p, slen, slog);
 	uint32_t c = *e;
-	*e = (uint32_t)(p - tb + 1);
+	*e = (uint32_t)(p + 1);
 	while (p < pend) {
 		p = scan1_run(&sc, p, anchor, rep, &c, slen, slog, skip, wide);
 		const uint64_t limit = ps->bend - p;
 		cand best = {0, 0, 0};
 		if (rep && rep <= p && wlz_rd32(src + p) == wlz_rd32(src + p - rep))
 			fast_consider(ps, p, p - rep, limit, 1, &best);
-		if (c && wlz_rd32(src + c - 1 + tb) == wlz_rd32(src + p))
-			fast_consider(ps, p, c - 1 + tb, limit, 0, &best);
+		if (c && wlz_rd32(src + c - 1) == wlz_rd32(src + p))
+			fast_consider(ps, p, c - 1, limit, 0, &best);
 		if (p >= sc.far_next) {
 			fast_far(ps, p, rep, &best);
 			sc.far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
@@ -239,7 +239,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 				break;
 			e = st + wlz_hash_bytes(src + q, slen, slog);
 			c = *e;
-			*e = (uint32_t)(q - tb + 1);
+			*e = (uint32_t)(q + 1);
 			p = q;
 			continue;
 		}
@@ -248,7 +248,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 		if (p < pend) {
 			e = st + wlz_hash_bytes(src + p, slen, slog);
 			c = *e;
-			*e = (uint32_t)(p - tb + 1);
+			*e = (uint32_t)(p + 1);
 		}
 	}
 	return nt;
@@ -300,7 +300,7 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 								 uint64_t anchor, uint64_t rep, const unsigned skip)
 {
 	const uint8_t *const src = f->src;
-	const uint64_t pend = ps->pend, tb = f->tb, mc = f->mc, mr = ps->rep_mask, rk = ps->need_rep;
+	const uint64_t pend = ps->pend, mc = f->mc, mr = ps->rep_mask, rk = ps->need_rep;
 	const uint64_t far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
 	const uint64_t end = pend < far_next ? pend : far_next;
 	const unsigned ways = 1u << f->wlog;
@@ -310,19 +310,19 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 		    src[p + rk] == src[p - rep + rk])
 			break;
 		uint32_t *const e = f->lt ? &f->lt[wlz_hash_bytes(src + p, FAST_LONG_LEN, f->llog)] : NULL;
-		if (e && *e && wlz_rd64(src + *e - 1 + tb) == x8 && near_may_gain(ps, src, p, *e - 1 + tb, room))
+		if (e && *e && wlz_rd64(src + *e - 1) == x8 && near_may_gain(ps, src, p, *e - 1, room))
 			break;
 		uint32_t *const w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
 		unsigned i = 0;
 		for (; i < ways && w[i]; i++) {
-			const uint64_t c = w[i] - 1 + tb;
+			const uint64_t c = w[i] - 1;
 			if (!((wlz_rd64(src + c) ^ x8) & mc) && near_may_gain(ps, src, p, c, room))
 				break;
 		}
 		if (i < ways && w[i])
 			break;
 		/* (entered only now: a stop leaves the tables to fast_search) */
-		const uint32_t v = (uint32_t)(p - tb + 1);
+		const uint32_t v = (uint32_t)(p + 1);
 		if (e)
 			*e = v;
 		short_put(w, ways, v);
@@ -370,11 +370,12 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 {
 	WLZ_TRY(wlz_parse_far_prepass(ps));
 	fstate f = {ps->src, ps->fst, ps->lp.fast >= 2 ? ps->flt : NULL, short_log(ps), long_log(ps),
-		    ps->lp.short_len, short_ways_log(ps), 0, 0};
+		    ps->lp.short_len, short_ways_log(ps), 0};
 	const uint64_t bstart = ps->bstart, pend = ps->pend;
+	if (ps->n >= UINT32_MAX)
+		return WLZ_ERR_INTERNAL;  /* (a buffer position would not fit an entry) */
 	/* Without a gap the bytes just before the block are near sources too. */
 	const uint64_t pre = ps->gap ? bstart : ps->ws;
-	f.tb = pre;
 	f.mc = pre < bstart ? 0xFFFFFFFFu : ps->need_mask;
 	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog));
 	if (f.lt)
