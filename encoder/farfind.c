@@ -70,6 +70,16 @@ void wlz_far_destroy(wlz_far *f)
 	f->slot = NULL;
 }
 
+/* The rolling hash after the bytes src[a, b) (in its bits below 16 only
+ * the last 16 bytes count: earlier ones are left out). */
+static uint16_t gear_hash(const wlz_far *f, const uint8_t *src, uint64_t a, uint64_t b)
+{
+	uint16_t h = 0;
+	for (uint64_t k = b - a > 16 ? b - 16 : a; k < b; k++)
+		h = (uint16_t)((h << 1) + f->gear[src[k]]);
+	return h;
+}
+
 /* Anchors of positions [p, to), the hash h standing after the byte before
  * p's newest (s = src + hash_len - 1: position p's newest byte is s[p]). */
 static size_t anchors_scalar(const wlz_far *f, const uint8_t *s, uint64_t from, uint64_t p, uint64_t to, uint16_t h,
@@ -181,12 +191,9 @@ __attribute__((target("avx2"))) static size_t anchors_avx2(const wlz_far *f, con
 		for (; bits; bits &= bits - 1)
 			out[n++].pos = (uint32_t)(q + (unsigned)__builtin_ctz(bits) - back - from);
 	}
-	/* The rest one by one, the hash rebuilt from the 16 bytes before. */
-	uint64_t p = q > from + back ? q - back : from;
-	uint16_t h = 0;
-	for (uint64_t k = p + back > from + 16 ? p + back - 16 : from; k < p + back; k++)
-		h = (uint16_t)((h << 1) + f->gear[src[k]]);
-	return anchors_scalar(f, src + back, from, p, to, h, out, n);
+	/* The rest one by one, the hash rebuilt from the bytes before. */
+	const uint64_t p = q > from + back ? q - back : from;
+	return anchors_scalar(f, src + back, from, p, to, gear_hash(f, src, from, p + back), out, n);
 }
 #endif
 
@@ -204,11 +211,7 @@ size_t wlz_far_anchors_with(const wlz_far *f, const uint8_t *src, uint64_t from,
 #endif
 	{
 		(void)simd;
-		/* After byte q the hash covers the bytes that end there. */
-		uint16_t h = 0;
-		for (unsigned i = 0; i < back; i++)
-			h = (uint16_t)((h << 1) + f->gear[src[from + i]]);
-		n = anchors_scalar(f, src + back, from, from, to, h, out, 0);
+		n = anchors_scalar(f, src + back, from, from, to, gear_hash(f, src, from, from + back), out, 0);
 	}
 	for (size_t i = 0; i < n; i++)
 		out[i].bucket = wlz_far_bucket_of(f, wlz_far_hash64(f, src + from + out[i].pos));

@@ -146,6 +146,21 @@ static inline __attribute__((always_inline)) int same_first(const uint8_t *a, co
 	return wide ? !((wlz_rd64(a) ^ wlz_rd64(b)) & mask) : wlz_rd32(a) == wlz_rd32(b);
 }
 
+/* Whether a near candidate c that agrees with p in its first bytes may
+ * gain: the byte that only a match long enough to gain at its distance
+ * reaches agrees too (need[], as fast_consider asks; sources before the
+ * block are measured whatever).  room: the bytes from p to the block's
+ * end. */
+static inline __attribute__((always_inline)) int near_may_gain(const uint8_t *need, uint64_t bstart,
+								const uint8_t *src, uint64_t p, uint64_t c,
+								uint64_t room)
+{
+	if (c < bstart)
+		return 1;
+	const uint64_t k = need[wlz_highbit64(p - c)];
+	return k < room && src[p + k] == src[c + k];
+}
+
 /* What level 1's scan reads: loaded once into its registers. */
 typedef struct scan1 {
 	const uint8_t *src;
@@ -160,11 +175,9 @@ typedef struct scan1 {
  * enters its slot, and compares the first bytes at the candidate and at
  * the repeat distance (4, or up to 8 where every gaining match is that
  * long: wide).  A hit must then match at the byte that only a match long
- * enough to gain at its distance reaches (need[], as may_gain does): on
- * FASTQ most 4-byte hits are shorter.  Sources before the block may move
- * back by periods (diag_match_n), so they count as hits whatever.  The
- * next position's source is fetched while this one is compared, so that
- * their cache misses overlap.  Returns the first position with a hit, at
+ * enough to gain at its distance reaches (near_may_gain): on FASTQ most
+ * 4-byte hits are shorter.  The next position's source is fetched while
+ * this one is compared, so that their cache misses overlap.  Returns the first position with a hit, at
  * the next far match, or the last before pend (*pc: its candidate).
  * slen, slog and skip are constants where it is inlined. */
 static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc, uint64_t p, uint64_t anchor,
@@ -184,11 +197,9 @@ static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc,
 		const uint32_t cq = *eq;
 		if (cq)
 			__builtin_prefetch(src + cq - 1);
-		if (c && same_first(src + p, src + c - 1, mc, wide)) {
-			const uint64_t cp = (uint64_t)c - 1, k = sc->need[wlz_highbit64(p - cp)];
-			if (cp < sc->bstart || (k < sc->bend - p && src[p + k] == src[cp + k]))
-				break;
-		}
+		if (c && same_first(src + p, src + c - 1, mc, wide) &&
+		    near_may_gain(sc->need, sc->bstart, src, p, (uint64_t)c - 1, sc->bend - p))
+			break;
 		if (rep && rep <= p && same_first(src + p, src + p - rep, mr, wide) && sc->rk < sc->bend - p &&
 		    src[p + sc->rk] == src[p - rep + sc->rk])
 			break;
@@ -278,19 +289,6 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 	return fast1_body(ps, f, p, f->slen, f->slog, skip, 1);
 }
 
-/* Whether a near candidate c that agrees with p in its first bytes may
- * gain: the byte that only a match long enough to gain at its distance
- * reaches agrees too (need[], as fast_consider asks; sources before the
- * block are measured whatever). */
-static inline __attribute__((always_inline)) int near_may_gain(const wlz_parser *ps, const uint8_t *src, uint64_t p,
-								uint64_t c, uint64_t room)
-{
-	if (c < ps->bstart)
-		return 1;
-	const uint64_t k = ps->need[wlz_highbit64(p - c)];
-	return k < room && src[p + k] == src[c + k];
-}
-
 /* Levels 2 to 4's scan: steps over the positions where fast_search would
  * measure nothing (no candidate passes its first compares and need[]),
  * entering them into the tables as it would, in a loop that does only
@@ -310,13 +308,14 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 		    src[p + rk] == src[p - rep + rk])
 			break;
 		uint32_t *const e = f->lt ? &f->lt[wlz_hash_bytes(src + p, FAST_LONG_LEN, f->llog)] : NULL;
-		if (e && *e && wlz_rd64(src + *e - 1) == x8 && near_may_gain(ps, src, p, *e - 1, room))
+		if (e && *e && wlz_rd64(src + *e - 1) == x8 &&
+		    near_may_gain(ps->need, ps->bstart, src, p, *e - 1, room))
 			break;
 		uint32_t *const w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
 		unsigned i = 0;
 		for (; i < ways && w[i]; i++) {
 			const uint64_t c = w[i] - 1;
-			if (!((wlz_rd64(src + c) ^ x8) & mc) && near_may_gain(ps, src, p, c, room))
+			if (!((wlz_rd64(src + c) ^ x8) & mc) && near_may_gain(ps->need, ps->bstart, src, p, c, room))
 				break;
 		}
 		if (i < ways && w[i])
