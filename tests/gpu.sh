@@ -37,6 +37,14 @@ run() {
 	fi
 	tail -1 "$tmp/out"
 }
+# flip SRC I POS: SRC into $tmp/f.wlz with bit I % 8 of byte POS flipped.
+flip() {
+	cp "$1" "$tmp/f.wlz"
+	local byte
+	byte=$(od -An -tu1 -j "$3" -N1 "$tmp/f.wlz" | tr -d ' ')
+	printf "$(printf '\\%03o' $(( byte ^ (1 << ($2 % 8)) )))" |
+		dd of="$tmp/f.wlz" bs=1 seek="$3" conv=notrunc status=none
+}
 run "$B/gpu_decode" "$tmp/def.wlz" 1
 run "$B/gpu_decode" "$tmp/d2.wlz" 1
 for a in def d2 two; do
@@ -97,10 +105,7 @@ size=$(stat -c %s "$tmp/d2.wlz")
 flips=0
 for i in $(seq 1 40); do
 	pos=$(( (i * 7919 + 13) * 104729 % size ))
-	cp "$tmp/d2.wlz" "$tmp/f.wlz"
-	byte=$(od -An -tu1 -j "$pos" -N1 "$tmp/f.wlz" | tr -d ' ')
-	printf "$(printf '\\%03o' $(( byte ^ (1 << (i % 8)) )))" |
-		dd of="$tmp/f.wlz" bs=1 seek="$pos" conv=notrunc status=none
+	flip "$tmp/d2.wlz" "$i" "$pos"
 	rm -f "$tmp/o"
 	if timeout 60 "$W" -q -d --gpu "$tmp/f.wlz" -o "$tmp/o" 2> /dev/null || [ -e "$tmp/o" ]; then
 		echo "FAIL: byte $pos flipped: -d --gpu accepts it or leaves output"
@@ -159,10 +164,7 @@ if [ "${ngpu:-0}" -ge 2 ]; then
 	size=$(stat -c %s "$tmp/def.wlz")
 	for i in $(seq 1 8); do
 		pos=$(( (i * 7919 + 13) * 104729 % size ))
-		cp "$tmp/def.wlz" "$tmp/f.wlz"
-		byte=$(od -An -tu1 -j "$pos" -N1 "$tmp/f.wlz" | tr -d ' ')
-		printf "$(printf '\\%03o' $(( byte ^ (1 << (i % 8)) )))" |
-			dd of="$tmp/f.wlz" bs=1 seek="$pos" conv=notrunc status=none
+		flip "$tmp/def.wlz" "$i" "$pos"
 		rm -f "$tmp/o"
 		if WAVELZ_GPU_SPLIT_MIN=1 timeout 60 "$W" -q -d --gpu=0,1 "$tmp/f.wlz" -o "$tmp/o" 2> /dev/null ||
 			[ -e "$tmp/o" ]; then
