@@ -49,10 +49,11 @@ for c in "$@"; do
 		echo "# $n peers: exit $?" >> "$out/peers.csv"
 		cat "$tmp/rows" >> "$out/peers.csv"
 	fi
-	if [ -x "$bin/gpu_api_bench" ]; then
+	if [ -x "$bin/gpu_batch" ]; then
 		# the corpus cut into archives of 1 to 64 MiB, decoded as one
-		# batch, beside one archive of it (and on every GPU)
-		timeout 300 "$bin/gpu_api_bench" --batch "$tmp/$n" 1000 3 > "$tmp/rows"
+		# batch, beside one archive of it (and on every GPU), and
+		# beside nvCOMP's batched zstd where built with it
+		timeout 300 "$bin/gpu_batch" "$tmp/$n" 1000 3 > "$tmp/rows"
 		echo "# $n batch: exit $?" >> "$out/batch.csv"
 		cat "$tmp/rows" >> "$out/batch.csv"
 	fi

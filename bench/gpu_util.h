@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <vector>
 extern "C" {
 #include "common/ent.h"
@@ -40,6 +43,44 @@ static inline std::vector<uint8_t> slurp(const char *path)
 		b.insert(b.end(), tmp, tmp + k);
 	fclose(f);
 	return b;
+}
+
+/* The batch benches' slices of a content of have bytes: sizes spread
+ * log-uniformly from 1 to 64 MiB (a fixed xorshift sequence, so every
+ * bench cuts the same slices), in order, until the content or want_n
+ * slices end.  Returns the bytes covered. */
+static inline size_t bench_slices(size_t have, int want_n, std::vector<size_t> *starts, std::vector<size_t> *sizes)
+{
+	uint64_t x = 88172645463325252ull;
+	size_t at = 0;
+	while (at < have && (int)sizes->size() < want_n) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t n = (size_t)((1u << 20) * exp2((double)(x % 6000) / 1000.0));
+		n = std::min(n, have - at);
+		starts->push_back(at);
+		sizes->push_back(n);
+		at += n;
+	}
+	return at;
+}
+
+/* job(t, i) for i in [0, n) on every core, t the thread's index (below
+ * bench_threads()). */
+static inline unsigned bench_threads()
+{
+	return std::max(1u, std::thread::hardware_concurrency());
+}
+template <class Job> static inline void bench_parallel(size_t n, Job job)
+{
+	std::atomic<size_t> next(0);
+	std::vector<std::thread> pool;
+	for (unsigned t = 0; t < bench_threads(); t++)
+		pool.emplace_back([&, t] {
+			for (size_t i; (i = next++) < n;)
+				job(t, i);
+		});
+	for (auto &th : pool)
+		th.join();
 }
 
 /* Times fn over reps runs on one stream: best and median milliseconds. */
