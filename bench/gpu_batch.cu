@@ -437,6 +437,14 @@ int main(int argc, char **argv)
 				e = wlz_gpu_decompress_batch_multi(gs.data(), (int)sh.size(), all.data(), all.size(),
 								   WLZ_GPU_SRC_DEVICE, NULL, NULL);
 			}
+			/* where each GPU's call spent its time (stderr) */
+			for (auto &s : sh) {
+				wlz_gpu_stats st;
+				wlz_gdctx_stats(gs[s.dev], &st);
+				fprintf(stderr, "gpus %zu, GPU %d: check %.1f ms, queue %.1f ms (wait %.1f), GPU span %.1f ms\n",
+					sh.size(), s.dev, st.host_check_s * 1e3, st.host_queue_s * 1e3, st.host_wait_s * 1e3,
+					st.gpu_s * 1e3);
+			}
 			if (e != WLZ_OK)
 				fprintf(stderr, "gpu_batch: %s (%s)\n", wlz_error_name(e), wlz_error_detail());
 			return e == WLZ_OK;
