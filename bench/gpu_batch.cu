@@ -441,9 +441,11 @@ int main(int argc, char **argv)
 			for (auto &s : sh) {
 				wlz_gpu_stats st;
 				wlz_gdctx_stats(gs[s.dev], &st);
-				fprintf(stderr, "gpus %zu, GPU %d: check %.1f ms, queue %.1f ms (wait %.1f), GPU span %.1f ms\n",
+				fprintf(stderr,
+					"gpus %zu, GPU %d: check %.1f ms, queue %.1f ms (wait %.1f), GPU span %.1f ms, "
+					"%llu archives copied whole\n",
 					sh.size(), s.dev, st.host_check_s * 1e3, st.host_queue_s * 1e3, st.host_wait_s * 1e3,
-					st.gpu_s * 1e3);
+					st.gpu_s * 1e3, (unsigned long long)st.host_copies);
 			}
 			if (e != WLZ_OK)
 				fprintf(stderr, "gpu_batch: %s (%s)\n", wlz_error_name(e), wlz_error_detail());
@@ -496,8 +498,11 @@ int main(int argc, char **argv)
 		wlz_gdctx_free(g);
 
 #ifdef WLZ_NVCOMP
-	/* zstd -3 frames: one a slice, then one a 64 KiB chunk. */
+	/* zstd -3 frames: one a slice, then one a 64 KiB chunk ($GPU_BATCH_NVCOMP=0: neither). */
+	const char *nv = getenv("GPU_BATCH_NVCOMP");
 	for (size_t chunk : {(size_t)0, (size_t)1 << 16}) {
+		if (nv && !strcmp(nv, "0"))
+			break;
 		std::vector<std::vector<uint8_t>> z(n);
 		bench_parallel(n, [&](unsigned, size_t i) {
 			const size_t step = chunk ? chunk : sizes[i];

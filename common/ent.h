@@ -10,6 +10,9 @@
 #include "common/huf.h"
 
 #define WLZ_ENT_MAX_PARTS 4
+/* The most bytes of a stream's part table: the count, then each part's
+ * kind and up to two varints of at most 10 bytes. */
+#define WLZ_ENT_TABLE_MAX (1 + WLZ_ENT_MAX_PARTS * 21)
 enum { WLZ_PART_RAW = 0, WLZ_PART_RUN = 1, WLZ_PART_HUF = 2 };
 
 typedef struct wlz_ent_part {

@@ -83,6 +83,11 @@ size_t wlz_huf_encode2(const uint8_t *src, size_t n, unsigned seg_log, unsigned 
  * codes, lengths, next tables) without building them. */
 wlz_error wlz_huf_read_codes(const uint8_t *src, size_t csize, wlz_huf_codes *c);
 
+/* The bytes of a body of n symbols before its first segment (header,
+ * tables, segment sizes), from its first 34 bytes; 0 where those break
+ * the rules that size depends on. */
+size_t wlz_huf_head_size(const uint8_t src[34], size_t n);
+
 /* Parses a body's header and builds its decode tables. */
 wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *t);
 

@@ -25,6 +25,23 @@ static unsigned nibble(const uint8_t *p, size_t i)
 	return p[i / 2] >> (4 * (i & 1)) & 15;
 }
 
+/* The tables' nibbles of a body with T tables and k symbols. */
+static size_t table_nibbles(unsigned T, unsigned k)
+{
+	return (T > 1 ? k : 0) + (size_t)T * k;
+}
+
+size_t wlz_huf_head_size(const uint8_t src[34], size_t n)
+{
+	const unsigned seg_log = src[0], T = src[1];
+	if (seg_log < WLZ_HUF_SEG_MIN || seg_log > WLZ_HUF_SEG_MAX || T < 1 || T > WLZ_HUF_MAX_TABLES)
+		return 0;
+	unsigned k = 0;
+	for (unsigned i = 0; i < 32; i++)
+		k += (unsigned)__builtin_popcount(src[2 + i]);
+	return 34 + (table_nibbles(T, k) + 1) / 2 + 4 * ((n + ((size_t)1 << seg_log) - 1) >> seg_log);
+}
+
 wlz_error wlz_huf_read_codes(const uint8_t *src, size_t csize, wlz_huf_codes *c)
 {
 	if (csize < 34)
@@ -41,7 +58,7 @@ wlz_error wlz_huf_read_codes(const uint8_t *src, size_t csize, wlz_huf_codes *c)
 			sym[k++] = (uint8_t)s;
 	if (k < 2)
 		return bad("fewer than two symbols");
-	const size_t nib = (T > 1 ? k : 0) + (size_t)T * k, hdr = 34 + (nib + 1) / 2;
+	const size_t nib = table_nibbles(T, k), hdr = 34 + (nib + 1) / 2;
 	if (csize < hdr)
 		return bad("tables truncated");
 	const uint8_t *q = src + 34;

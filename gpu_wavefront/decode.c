@@ -25,9 +25,11 @@
 #include "format/format.h"
 #include "gpu_wavefront/entropy.h"
 #include "gpu_wavefront/flow.h"
+#include "gpu_wavefront/headers.h"
 #include "gpu_wavefront/parse.h"
 #include "gpu_wavefront/plan.h"
 #include "gpu_wavefront/prep.h"
+#include "gpu_wavefront/ranges.h"
 #include "gpu_wavefront/verify.h"
 #include "gpu_wavefront/xxh3.h"
 #include "gpu_wavefront/gdctx.h"
@@ -90,9 +92,12 @@ struct wlz_gdctx {
 	void *retired[32];       /* (RETIRED) */
 	int nretired;
 	double t_plan, t_queue;  /* host seconds this call: checking, queueing */
+	uint64_t whole;          /* device archives copied whole to the host, this call */
 	double t_wait;           /* of those, waiting for pieces prepared and plans uploaded */
 	int timed;               /* ev_t0 and ev_t1 were recorded by this call */
 	wlz_gpu_prep prep;       /* a piece prepared on the caller's thread */
+	wlz_gpu_headers *hdr;    /* device archives' structure fetched for the host (NULL: not yet), */
+	wlz_gpu_ranges *rng;     /* by these copies */
 };
 
 static double seconds(void)
@@ -279,6 +284,8 @@ void wlz_gdctx_free(wlz_gdctx *g)
 		cudaEventDestroy(g->ev_legacy);
 	wlz_gpu_call_free(&g->call);
 	wlz_gpu_prep_free(&g->prep);
+	wlz_gpu_headers_free(g->hdr);
+	wlz_gpu_ranges_free(g->rng);
 	free(g);
 }
 
@@ -313,6 +320,7 @@ void wlz_gdctx_stats(const wlz_gdctx *g, wlz_gpu_stats *s)
 	s->host_check_s = g->t_plan;
 	s->host_queue_s = g->t_queue;
 	s->host_wait_s = g->t_wait;
+	s->host_copies = g->whole;
 	float ms = 0;
 	if (g->timed && cudaEventElapsedTime(&ms, g->ev_t0, g->ev_t1) == cudaSuccess)
 		s->gpu_s = ms * 1e-3;
@@ -869,6 +877,7 @@ static wlz_error begin(wlz_gdctx *g, void *stream)
 	}
 	g->queue_err = WLZ_OK;
 	g->moves = 0;
+	g->whole = 0;
 	g->t_plan = g->t_queue = g->t_wait = 0;
 	g->timed = 0;
 	wlz_gpu_call_clear(&g->call);
@@ -890,13 +899,52 @@ static wlz_error end_call(wlz_gdctx *g, wlz_error e, int async)
 	return e;
 }
 
+/* The structure of the n device archives a fetched into their host
+ * images (headers.h); lay[i] is archive i's members where it held
+ * together, else empty (copied whole when added). */
+static void fetch_headers(wlz_gdctx *g, wlz_gpu_harc *a, size_t n, wlz_gpu_layout *lay)
+{
+	for (size_t i = 0; i < n; i++)
+		lay[i] = (wlz_gpu_layout){NULL, 0};
+	if ((!g->hdr && !(g->hdr = wlz_gpu_headers_create())) || (!g->rng && !(g->rng = wlz_gpu_ranges_create())))
+		return;
+	wlz_gpu_ranges_stream(g->rng, g->stream);
+	if (wlz_gpu_headers_fetch(g->hdr, a, n, wlz_gpu_ranges_copy, g->rng)) {
+		cudaGetLastError();
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i].ok)
+			lay[i] = wlz_gpu_headers_layout(g->hdr, i);
+}
+
+/* Adds the archive at d_src (device, size bytes) to the call, numbered
+ * id, read on the host from its image h: the fetched structure where it
+ * holds (lay), or else the whole archive copied there first. */
+static wlz_error add_device(wlz_gdctx *g, uint8_t *h, const uint8_t *d_src, size_t size, uint32_t id,
+			    const wlz_gpu_layout *lay)
+{
+	if (lay->nm && wlz_gpu_call_add_checked(&g->call, h, d_src, size, g->memory_limit, id, lay) == WLZ_OK)
+		return WLZ_OK;
+	g->whole++;
+	cudaError_t ce;
+	if (size && ((ce = cudaMemcpyAsync(h, d_src, size, cudaMemcpyDeviceToHost, g->stream)) != cudaSuccess ||
+		     (ce = cudaStreamSynchronize(g->stream)) != cudaSuccess))
+		return cuda_fail(ce, "copy to the host");
+	return wlz_gpu_call_add(&g->call, h, d_src, size, g->memory_limit, id);
+}
+
 /* The members of harc (host, size bytes) decoded into dst (device),
- * their stored bytes from d_src (device) or else from harc. */
-static wlz_error to_device(wlz_gdctx *g, uint8_t *d_dst, size_t dst_cap, const uint8_t *harc, const uint8_t *d_src,
-			   size_t size, size_t *dst_size)
+ * their stored bytes from d_src (device: harc its image, lay its fetched
+ * structure) or else from harc. */
+static wlz_error to_device(wlz_gdctx *g, uint8_t *d_dst, size_t dst_cap, uint8_t *harc, const uint8_t *d_src,
+			   size_t size, size_t *dst_size, const wlz_gpu_layout *lay)
 {
 	const double t0 = seconds();
-	WLZ_TRY(wlz_gpu_call_add(&g->call, harc, d_src, size, g->memory_limit, 0));
+	if (d_src)
+		WLZ_TRY(add_device(g, harc, d_src, size, 0, lay));
+	else
+		WLZ_TRY(wlz_gpu_call_add(&g->call, harc, NULL, size, g->memory_limit, 0));
 	g->t_plan = seconds() - t0;
 	if (g->call.total > dst_cap)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu",
@@ -917,7 +965,7 @@ wlz_error wlz_gpu_decompress_h2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, cons
 	WLZ_TRY(begin(g, stream));
 	if ((!src && src_size) || !dst_size)
 		return end_call(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"), 1);
-	return end_call(g, to_device(g, d_dst, dst_cap, src, NULL, src_size, dst_size), 1);
+	return end_call(g, to_device(g, d_dst, dst_cap, (uint8_t *)src, NULL, src_size, dst_size, NULL), 1);
 }
 
 wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, const void *d_src, size_t src_size,
@@ -926,17 +974,17 @@ wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, cons
 	WLZ_TRY(begin(g, stream));
 	if ((!d_src && src_size) || !dst_size)
 		return end_call(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"), 1);
-	/* The headers are read on the host: a copy of the archive there
-	 * (pinned: the copy runs at full speed). */
+	/* The headers are read on the host, from an image of the archive
+	 * there that holds only them (pinned: the same room serves a whole
+	 * copy where the structure does not hold together). */
 	wlz_error e = grow_host(g, H_ARC, src_size + 1);
 	if (e != WLZ_OK)
 		return end_call(g, e, 1);
-	cudaError_t ce;
 	uint8_t *h = g->h[H_ARC].p;
-	if ((ce = cudaMemcpyAsync(h, d_src, src_size, cudaMemcpyDeviceToHost, g->stream)) != cudaSuccess ||
-	    (ce = cudaStreamSynchronize(g->stream)) != cudaSuccess)
-		return end_call(g, cuda_fail(ce, "copy to the host"), 1);
-	return end_call(g, to_device(g, d_dst, dst_cap, h, d_src, src_size, dst_size), 1);
+	wlz_gpu_harc ha = {d_src, src_size, h, 0};
+	wlz_gpu_layout lay;
+	fetch_headers(g, &ha, 1, &lay);
+	return end_call(g, to_device(g, d_dst, dst_cap, h, d_src, src_size, dst_size, &lay), 1);
 }
 
 wlz_error wlz_gdctx_wait(wlz_gdctx *g)
@@ -1025,20 +1073,26 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 	struct xfer x = {TO_NOTHING, dev ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, 0, NULL, NULL, opaque,
 			 items, wr, (flags & WLZ_GPU_STOP_ON_ERROR) != 0};
 	wlz_error e = WLZ_OK;
-	/* Archives in device memory: their host copies, back to back. */
-	const uint8_t *h = NULL;
+	const double t0 = seconds();
+	/* Archives in device memory: their host images, back to back, with
+	 * their structure fetched (add_device). */
+	uint8_t *h = NULL;
+	wlz_gpu_harc *ha = NULL;
+	wlz_gpu_layout *lay = NULL;
 	if (dev) {
 		uint64_t all = 0;
 		for (size_t i = 0; i < n; i++)
 			all += items[i].src_size;
 		e = grow_host(g, H_ARC, all + 1);
 		h = g->h[H_ARC].p;
+		ha = malloc((n ? n : 1) * sizeof *ha);
+		lay = malloc((n ? n : 1) * sizeof *lay);
+		if (e == WLZ_OK && (!ha || !lay))
+			e = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 		for (size_t i = 0, at = 0; i < n && e == WLZ_OK; at += items[i].src_size, i++)
-			if (items[i].src_size && cudaMemcpyAsync(g->h[H_ARC].p + at, items[i].src, items[i].src_size,
-							       cudaMemcpyDeviceToHost, g->stream) != cudaSuccess)
-				e = cuda_fail(cudaGetLastError(), "copy to the host");
-		if (e == WLZ_OK && cudaStreamSynchronize(g->stream) != cudaSuccess)
-			e = cuda_fail(cudaGetLastError(), "copy to the host");
+			ha[i] = (wlz_gpu_harc){items[i].src, items[i].src ? items[i].src_size : 0, h + at, 0};
+		if (e == WLZ_OK)
+			fetch_headers(g, ha, n, lay);
 	}
 	int any_dst = 0, all_pinned = 1;
 	for (size_t i = 0, at = 0; i < n && e == WLZ_OK; at += items[i].src_size, i++) {
@@ -1047,8 +1101,9 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 		it->detail[0] = 0;
 		it->err = it->src || !it->src_size ? WLZ_OK : wlz_fail(WLZ_ERR_PARAM, "NULL source");
 		if (it->err == WLZ_OK)
-			it->err = wlz_gpu_call_add(&g->call, dev ? h + at : it->src, dev ? it->src : NULL, it->src_size,
-						   g->memory_limit, (uint32_t)i);
+			it->err = dev ? add_device(g, h + at, it->src, it->src_size, (uint32_t)i, &lay[i])
+				      : wlz_gpu_call_add(&g->call, it->src, NULL, it->src_size, g->memory_limit,
+							 (uint32_t)i);
 		it->content_size = it->err == WLZ_OK ? g->call.total - before : 0;
 		if (it->err == WLZ_OK && it->d_dst && it->content_size > it->dst_cap)
 			it->err = wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu",
@@ -1061,6 +1116,9 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 		any_dst |= it->d_dst != NULL;
 		all_pinned &= dev || pinned(it->src);
 	}
+	free(ha);
+	free(lay);
+	g->t_plan = seconds() - t0;
 	if (wr)
 		x.kind = TO_STAGED;
 	else if (any_dst)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/wlz_internal.h"
+#include "gpu_wavefront/headers.h"
 #include "gpu_wavefront/parse.h"
 #include "gpu_wavefront/plan.h"
 
@@ -47,17 +48,25 @@ void wlz_gpu_call_free(wlz_gpu_call *c)
 /* Appends the members of one archive; on an error, returns with what it
  * appended (the caller rolls back). */
 static wlz_error add_members(wlz_gpu_call *c, const uint8_t *harc, const uint8_t *dsrc, size_t size,
-			     uint64_t memory_limit, uint32_t id)
+			     uint64_t memory_limit, uint32_t id, const wlz_gpu_layout *expect)
 {
 	if (!size)
 		return wlz_fail(WLZ_ERR_TRUNCATED, "empty input");
-	for (uint64_t at = 0; at < size;) {
+	size_t j = 0;
+	for (uint64_t at = 0; at < size; j++) {
 		if (!wlz_gpu_grow((void **)&c->mem, &c->mem_cap, c->nm + 1, sizeof *c->mem))
 			return wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 		wlz_gpu_cmember *cm = &c->mem[c->nm];
 		WLZ_TRY(wlz_member_parse(harc, size, at, &cm->m));
 		c->nm++;
 		const wlz_member *m = &cm->m;
+		/* (same start, size and block count: the index read was the
+		 * fetched one, and it names every block header read.  The
+		 * parse's own checks imply it, a footer from the end back; it
+		 * states what makes a fetched image enough) */
+		if (expect && (j >= expect->nm || expect->m[j].start != at || expect->m[j].size != m->size ||
+			       expect->m[j].nblocks != m->nblocks))
+			return wlz_fail(WLZ_ERR_INTERNAL, "member %zu is not where its footer placed it", j);
 		const uint64_t window = (uint64_t)1 << m->h.window_log;
 		if (window > memory_limit)
 			return wlz_fail(WLZ_ERR_WINDOW, "a window of %llu MiB, over the limit of %llu MiB (--memory=)",
@@ -83,16 +92,24 @@ static wlz_error add_members(wlz_gpu_call *c, const uint8_t *harc, const uint8_t
 		c->wmax = window > c->wmax ? window : c->wmax;
 		at += m->size;
 	}
+	if (expect && j != expect->nm)
+		return wlz_fail(WLZ_ERR_INTERNAL, "%zu members, the footers gave %zu", j, expect->nm);
 	return WLZ_OK;
 }
 
 wlz_error wlz_gpu_call_add(wlz_gpu_call *c, const uint8_t *harc, const uint8_t *dsrc, size_t size,
 			   uint64_t memory_limit, uint32_t id)
 {
+	return wlz_gpu_call_add_checked(c, harc, dsrc, size, memory_limit, id, NULL);
+}
+
+wlz_error wlz_gpu_call_add_checked(wlz_gpu_call *c, const uint8_t *harc, const uint8_t *dsrc, size_t size,
+				   uint64_t memory_limit, uint32_t id, const wlz_gpu_layout *expect)
+{
 	if (!c->nm)
 		c->same = 1;
 	const wlz_gpu_call was = *c;
-	const wlz_error e = add_members(c, harc, dsrc, size, memory_limit, id);
+	const wlz_error e = add_members(c, harc, dsrc, size, memory_limit, id, expect);
 	if (e != WLZ_OK) {
 		for (size_t i = was.nm; i < c->nm; i++)
 			wlz_member_free(&c->mem[i].m);

@@ -90,6 +90,14 @@ void wlz_gpu_call_free(wlz_gpu_call *c);
 wlz_error wlz_gpu_call_add(wlz_gpu_call *c, const uint8_t *harc, const uint8_t *dsrc, size_t size,
 			   uint64_t memory_limit, uint32_t id);
 
+/* The same for an image holding only what headers.c fetched: the members
+ * must be those of expect (where they start, their sizes and block
+ * counts), or the call is as it was and the caller copies the archive
+ * whole. */
+struct wlz_gpu_layout;
+wlz_error wlz_gpu_call_add_checked(wlz_gpu_call *c, const uint8_t *harc, const uint8_t *dsrc, size_t size,
+				   uint64_t memory_limit, uint32_t id, const struct wlz_gpu_layout *expect);
+
 /* Cuts the call's blocks into pieces of about piece bytes of content (at
  * least one block each), and sets the most of any piece. */
 wlz_error wlz_gpu_call_cut(wlz_gpu_call *c, uint64_t piece);

@@ -5,8 +5,9 @@
  * wavelz.h alone never needs it.  Every stage runs on the GPU: the stream
  * codec, token parsing, literals and matches, and the XXH3-64 of every
  * block's payload and content, checked against the archive.  The archive's
- * headers and index are read on the host (an archive in device memory is
- * copied back once for that), and every rule of SPEC.md section 7 is
+ * headers and index are read on the host (of an archive in device memory,
+ * only those bytes come back, found from its footer; a damaged one is
+ * copied back whole, so that its verdict is the same), and every rule of SPEC.md section 7 is
  * checked as the CPU decoder checks it; on an error the output is
  * unspecified and the call says which rule failed (wlz_error_detail()).
  *
@@ -148,6 +149,9 @@ typedef struct wlz_gpu_stats {
 	double host_wait_s;  /* of those, waiting for pieces prepared and for the GPU */
 	double gpu_s;        /* the decoding stream's span, first piece to last (0 if unknown;
 			      * read after the call's verdict) */
+	uint64_t host_copies; /* device-resident archives copied whole to the host to read their
+			       * headers (only those whose structure could not be followed from
+			       * their footers: damaged ones) */
 } wlz_gpu_stats;
 void wlz_gdctx_stats(const wlz_gdctx *g, wlz_gpu_stats *s);
 

@@ -130,6 +130,9 @@ static void check(wlz_gdctx *g, const struct arc *x)
 	cudaMemcpy(plain, d + 3, x->size, cudaMemcpyDeviceToHost);
 	TU_CHECK(e == WLZ_OK && got == x->size && !memcmp(plain, x->want, x->size), "%s: d2d: %s (%s)", nm,
 		 wlz_error_name(e), wlz_error_detail());
+	wlz_gpu_stats fs;
+	wlz_gdctx_stats(g, &fs);
+	TU_CHECK(fs.host_copies == 0, "%s: d2d: the archive was copied whole to read its headers", nm);
 	cudaFree(d);
 	cudaFree(ds);
 	cudaStreamDestroy(cs);
@@ -208,9 +211,11 @@ static void batch(wlz_gdctx *g, const struct arc *xs, int nx)
 			it[n].src = xs[1].want, it[n].src_size = 5000, ok[n] = &xs[1], bad[n++] = 1;
 		}
 	}
+	static char det[16][WLZ_DETAIL_MAX];
 	for (int form = 0; form < 4; form++) {
 		/* 0: write, pieces of 128 KiB; 1: write, chosen; 2: device
-		 * output; 3: device output from device memory */
+		 * output; 3: device output from device memory (the headers
+		 * fetched, the bad ones given the same verdicts as in 2) */
 		wlz_gdctx_set_piece_size(g, form == 0 ? 128 << 10 : 0);
 		struct batch_out o;
 		uint8_t *dsrc[16] = {0};
@@ -233,6 +238,24 @@ static void batch(wlz_gdctx *g, const struct arc *xs, int nx)
 		wlz_error e = wlz_gpu_decompress_batch(g, it, n, form == 3 ? WLZ_GPU_SRC_DEVICE : 0,
 					       form < 2 ? batch_write : NULL, &o);
 		TU_CHECK(e != WLZ_OK, "batch %d: bad archives accepted", form);
+		if (form == 3) {
+			/* the cut one and the one that is not an archive are read
+			 * whole; every other's structure is fetched */
+			wlz_gpu_stats st;
+			wlz_gdctx_stats(g, &st);
+			int cut = 0;
+			for (int i = 0; i < n; i++)
+				cut += bad[i] && it[i].src_size != ok[i]->asize;
+			TU_CHECK(st.host_copies == (uint64_t)cut, "batch 3: %llu archives copied whole, %d wanted",
+				 (unsigned long long)st.host_copies, cut);
+		}
+		for (int i = 0; i < n && form >= 2; i++) {
+			if (form == 2)
+				snprintf(det[i], sizeof det[i], "%s", it[i].detail);
+			else
+				TU_CHECK(!strcmp(det[i], it[i].detail), "batch 3: item %d: \"%s\", from host memory \"%s\"",
+					 i, it[i].detail, det[i]);
+		}
 		int good = 0, refused = 0;
 		for (int i = 0; i < n; i++) {
 			if (form == 3)

@@ -16,6 +16,7 @@
 #include "common/ent.h"
 #include "common/huf.h"
 #include "gpu_wavefront/prep.h"
+#include "gpu_prep_cmp.h"
 #include "testutil.h"
 #include "wavelz.h"
 
@@ -30,23 +31,6 @@ static uint64_t covered(const wlz_gpu_prep *p, uint64_t i, int s)
 			n += g->m;
 	}
 	return n;
-}
-
-static int same_prep(const wlz_gpu_prep *a, const wlz_gpu_prep *b, uint64_t nb)
-{
-	if (a->err != b->err || a->ntok != b->ntok || a->plan.nseg != b->plan.nseg || a->plan.ntab != b->plan.ntab ||
-	    a->plan.ngrp != b->plan.ngrp)
-		return 0;
-	for (size_t k = 0; k < a->plan.nseg; k++) {
-		const wlz_gpu_seg *x = &a->plan.seg[k], *y = &b->plan.seg[k];
-		if (x->in_off != y->in_off || x->out_off != y->out_off || x->in_size != y->in_size || x->m != y->m ||
-		    x->tab != y->tab || x->ntab != y->ntab || x->blk != y->blk)
-			return 0;
-	}
-	return !memcmp(a->plan.codes, b->plan.codes, a->plan.ntab * 256) &&
-	       !memcmp(a->plan.grp, b->plan.grp, a->plan.ngrp * sizeof(wlz_gpu_group)) &&
-	       !memcmp(a->blk, b->blk, nb * sizeof(wlz_gpu_pblock)) && !memcmp(a->arr, b->arr, nb * WLZ_NARR * 8) &&
-	       !memcmp(a->hfl, b->hfl, nb * 4);
 }
 
 /* Every block of every piece: segments cover its streams (unless the
