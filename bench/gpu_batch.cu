@@ -410,89 +410,117 @@ int main(int argc, char **argv)
 			fprintf(stderr, "gpu_batch: no context on GPU %d\n", d);
 			return 2;
 		}
-	c.base = codec_rows(
-		c, "wavelz-batch", "the API's batch, device-resident", frames, blob,
-		[&](int d, share &s) {
-			items[d].assign(s.p.size(), wlz_gpu_item{});
-			for (size_t k = 0; k < s.p.size(); k++) {
-				wlz_gpu_item &it = items[d][k];
-				it.src = s.d_src + s.p[k].src, it.src_size = s.p[k].size;
-				it.d_dst = s.d_out + s.p[k].dst, it.dst_cap = s.p[k].usize;
-				it.gpu = d;
-			}
-			return true;
-		},
-		[&](std::vector<share> &sh) {
-			/* one GPU: its batch; several: the API's multi-GPU batch,
-			 * each item on the GPU that holds it */
-			wlz_error e;
-			if (sh.size() == 1) {
-				std::vector<wlz_gpu_item> &it = items[sh[0].dev];
-				e = wlz_gpu_decompress_batch(gs[sh[0].dev], it.data(), it.size(), WLZ_GPU_SRC_DEVICE, NULL,
-							     NULL);
-			} else {
-				std::vector<wlz_gpu_item> all;
-				for (auto &s : sh)
-					all.insert(all.end(), items[s.dev].begin(), items[s.dev].end());
-				e = wlz_gpu_decompress_batch_multi(gs.data(), (int)sh.size(), all.data(), all.size(),
-								   WLZ_GPU_SRC_DEVICE, NULL, NULL);
-			}
-			/* where each GPU's call spent its time (stderr) */
-			for (auto &s : sh) {
-				wlz_gpu_stats st;
-				wlz_gdctx_stats(gs[s.dev], &st);
-				fprintf(stderr,
-					"gpus %zu, GPU %d: check %.1f ms, queue %.1f ms (wait %.1f), GPU span %.1f ms, "
-					"%llu archives copied whole\n",
-					sh.size(), s.dev, st.host_check_s * 1e3, st.host_queue_s * 1e3, st.host_wait_s * 1e3,
-					st.gpu_s * 1e3, (unsigned long long)st.host_copies);
-			}
-			if (e != WLZ_OK)
-				fprintf(stderr, "gpu_batch: %s (%s)\n", wlz_error_name(e), wlz_error_detail());
-			return e == WLZ_OK;
-		},
-		[&](int d) { items[d].clear(); });
-
-	/* The same bytes as one archive, on the first GPU. */
+	/* The same bytes as one archive (for the wavelz-one rows). */
+	std::vector<uint8_t> one(wlz_compress_bound(at));
+	size_t one_size = 0;
 	{
 		wlz_options oo = o;
 		oo.threads = 0;
 		wlz_cctx *cc = wlz_cctx_create(&oo);
-		std::vector<uint8_t> one(wlz_compress_bound(at));
-		size_t one_size = 0;
 		if (!cc || wlz_compress(cc, one.data(), one.size(), in.data(), at, &one_size) != WLZ_OK) {
 			fprintf(stderr, "gpu_batch: compression failed\n");
 			return 2;
 		}
 		wlz_cctx_free(cc);
-		CK(cudaSetDevice(0));
-		uint8_t *d_one, *d_out;
-		CK(cudaMalloc(&d_one, one_size));
-		CK(cudaMalloc(&d_out, at + 1));
-		CK(cudaMemcpy(d_one, one.data(), one_size, cudaMemcpyHostToDevice));
-		double best = 1e30;
-		bool ok = true;
-		for (int r = 0; r <= reps && ok; r++) {
-			CK(cudaDeviceSynchronize());
-			size_t got = 0;
-			const double t0 = now();
-			wlz_error e = wlz_gpu_decompress_d2d(gs[0], d_out, at, d_one, one_size, &got, NULL);
-			if (e == WLZ_OK)
-				e = wlz_gdctx_wait(gs[0]);
-			const double t = now() - t0;
-			ok = e == WLZ_OK && got == at;
-			if (ok && r == 0) {
-				std::vector<uint8_t> back(at);
-				CK(cudaMemcpy(back.data(), d_out, at, cudaMemcpyDeviceToHost));
-				ok = !memcmp(back.data(), in.data(), at);
-			} else if (r) {
-				best = std::min(best, t);
+	}
+	/* $GPU_BATCH_PIECES: the contexts' piece sizes to run the wavelz rows
+	 * with (wlz_gdctx_set_piece_size; 0, the default: chosen) */
+	const char *pieces = getenv("GPU_BATCH_PIECES") ? getenv("GPU_BATCH_PIECES") : "0";
+	for (const char *q = pieces; *q;) {
+		char *e;
+		const unsigned long long psz = strtoull(q, &e, 10);
+		if (e == q)
+			break;
+		q = e + strspn(e, " ,");
+		for (auto *g : gs)
+			wlz_gdctx_set_piece_size(g, psz);
+		char nbuf[2][64];
+		int which = 0;
+		auto pname = [&](const char *base) -> const char * {
+			char *b = nbuf[which++ & 1];
+			if (psz)
+				snprintf(b, 64, "%s-piece%llu", base, psz);
+			else
+				snprintf(b, 64, "%s", base);
+			return b;
+		};
+		const double t1 = codec_rows(
+			c, pname("wavelz-batch"), "the API's batch, device-resident", frames, blob,
+			[&](int d, share &s) {
+				items[d].assign(s.p.size(), wlz_gpu_item{});
+				for (size_t k = 0; k < s.p.size(); k++) {
+					wlz_gpu_item &it = items[d][k];
+					it.src = s.d_src + s.p[k].src, it.src_size = s.p[k].size;
+					it.d_dst = s.d_out + s.p[k].dst, it.dst_cap = s.p[k].usize;
+					it.gpu = d;
+				}
+				return true;
+			},
+			[&](std::vector<share> &sh) {
+				/* one GPU: its batch; several: the API's multi-GPU batch,
+				 * each item on the GPU that holds it */
+				wlz_error e;
+				if (sh.size() == 1) {
+					std::vector<wlz_gpu_item> &it = items[sh[0].dev];
+					e = wlz_gpu_decompress_batch(gs[sh[0].dev], it.data(), it.size(), WLZ_GPU_SRC_DEVICE, NULL,
+								     NULL);
+				} else {
+					std::vector<wlz_gpu_item> all;
+					for (auto &s : sh)
+						all.insert(all.end(), items[s.dev].begin(), items[s.dev].end());
+					e = wlz_gpu_decompress_batch_multi(gs.data(), (int)sh.size(), all.data(), all.size(),
+									   WLZ_GPU_SRC_DEVICE, NULL, NULL);
+				}
+				/* where each GPU's call spent its time (stderr) */
+				for (auto &s : sh) {
+					wlz_gpu_stats st;
+					wlz_gdctx_stats(gs[s.dev], &st);
+					fprintf(stderr,
+						"gpus %zu, GPU %d: check %.1f ms, queue %.1f ms (wait %.1f), finish %.1f ms, "
+						"GPU span %.1f ms, %llu pieces, %llu archives copied whole\n",
+						sh.size(), s.dev, st.host_check_s * 1e3, st.host_queue_s * 1e3,
+						st.host_wait_s * 1e3, st.host_finish_s * 1e3, st.gpu_s * 1e3,
+						(unsigned long long)st.pieces, (unsigned long long)st.host_copies);
+				}
+				if (e != WLZ_OK)
+					fprintf(stderr, "gpu_batch: %s (%s)\n", wlz_error_name(e), wlz_error_detail());
+				return e == WLZ_OK;
+			},
+			[&](int d) { items[d].clear(); });
+
+		/* The same bytes as one archive, on the first GPU. */
+		{
+			CK(cudaSetDevice(0));
+			uint8_t *d_one, *d_out;
+			CK(cudaMalloc(&d_one, one_size));
+			CK(cudaMalloc(&d_out, at + 1));
+			CK(cudaMemcpy(d_one, one.data(), one_size, cudaMemcpyHostToDevice));
+			double best = 1e30;
+			bool ok = true;
+			for (int r = 0; r <= reps && ok; r++) {
+				CK(cudaDeviceSynchronize());
+				size_t got = 0;
+				const double t0 = now();
+				wlz_error e = wlz_gpu_decompress_d2d(gs[0], d_out, at, d_one, one_size, &got, NULL);
+				if (e == WLZ_OK)
+					e = wlz_gdctx_wait(gs[0]);
+				const double t = now() - t0;
+				ok = e == WLZ_OK && got == at;
+				if (ok && r == 0) {
+					std::vector<uint8_t> back(at);
+					CK(cudaMemcpy(back.data(), d_out, at, cudaMemcpyDeviceToHost));
+					ok = !memcmp(back.data(), in.data(), at);
+				} else if (r) {
+					best = std::min(best, t);
+				}
 			}
+			CK(cudaFree(d_one));
+			CK(cudaFree(d_out));
+			print_row(c, pname("wavelz-one"), 1, one_size, 1, ok ? best : -1,
+				  "the same bytes as one archive (wlz_gpu_decompress_d2d), device-resident");
 		}
-		CK(cudaFree(d_one));
-		CK(cudaFree(d_out));
-		print_row(c, "wavelz-one", 1, one_size, 1, ok ? best : -1,
-			  "the same bytes as one archive (wlz_gpu_decompress_d2d), device-resident");
+		if (c.base <= 0)
+			c.base = t1;
 	}
 	for (auto *g : gs)
 		wlz_gdctx_free(g);

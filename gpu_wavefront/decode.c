@@ -93,6 +93,7 @@ struct wlz_gdctx {
 	int nretired;
 	double t_plan, t_queue;  /* host seconds this call: checking, queueing */
 	uint64_t whole;          /* device archives copied whole to the host, this call */
+	double t_finish;         /* host seconds after a batch's last piece was queued */
 	double t_wait;           /* of those, waiting for pieces prepared and plans uploaded */
 	int timed;               /* ev_t0 and ev_t1 were recorded by this call */
 	wlz_gpu_prep prep;       /* a piece prepared on the caller's thread */
@@ -321,6 +322,7 @@ void wlz_gdctx_stats(const wlz_gdctx *g, wlz_gpu_stats *s)
 	s->host_queue_s = g->t_queue;
 	s->host_wait_s = g->t_wait;
 	s->host_copies = g->whole;
+	s->host_finish_s = g->t_finish;
 	float ms = 0;
 	if (g->timed && cudaEventElapsedTime(&ms, g->ev_t0, g->ev_t1) == cudaSuccess)
 		s->gpu_s = ms * 1e-3;
@@ -553,14 +555,17 @@ static wlz_error fit(wlz_gdctx *g, enum sink_kind kind, uint8_t *dst, int two_sl
 		piece = c->total / 4;
 		piece = piece < ((uint64_t)32 << 20) ? (uint64_t)32 << 20 : piece;
 		piece = piece > ((uint64_t)256 << 20) ? (uint64_t)256 << 20 : piece;
-	} else if (!piece) {
-		/* (capped, so that a piece's plan stays tens of MB) */
-		piece = (uint64_t)4 << 30;
 	}
+	/* (capped, so that a piece's plan stays tens of MB; from device
+	 * memory, the first ones small, so that the GPU does not wait for
+	 * the host to prepare a large one) */
+	const uint64_t first = !piece && kind == TO_DEVICE ? (uint64_t)256 << 20 : 0;
+	if (!piece)
+		piece = (uint64_t)4 << 30;
 	const int direct = kind == TO_DEVICE && dst && c->same && !((uintptr_t)dst & 7);
 	g->sbase = 0;
 	for (;;) {
-		WLZ_TRY(wlz_gpu_call_cut(c, piece));
+		WLZ_TRY(wlz_gpu_call_cut_ramp(c, first, piece));
 		const uint64_t whole = direct ? 0 : c->dtotal + 16;
 		if (need(c, whole, two_slots) <= avail) {
 			if (direct) {
@@ -878,7 +883,7 @@ static wlz_error begin(wlz_gdctx *g, void *stream)
 	g->queue_err = WLZ_OK;
 	g->moves = 0;
 	g->whole = 0;
-	g->t_plan = g->t_queue = g->t_wait = 0;
+	g->t_plan = g->t_queue = g->t_wait = g->t_finish = 0;
 	g->timed = 0;
 	wlz_gpu_call_clear(&g->call);
 	return WLZ_OK;
@@ -1129,6 +1134,7 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 		e = setup(g, &x, NULL, !dev);
 	if (e == WLZ_OK)
 		e = run(g, &x);
+	const double t1 = seconds();
 	if (e == WLZ_OK && x.kind == TO_DEVICE) {
 		/* every verdict, then the good archives' content to their places */
 		if (cudaStreamSynchronize(g->stream) != cudaSuccess)
@@ -1149,6 +1155,7 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 		}
 	}
 	e = end_call(g, e, 0);
+	g->t_finish = seconds() - t1;
 	/* (an error of the whole job, or a stop: no item left to pass) */
 	if (e != WLZ_OK) {
 		char why[WLZ_DETAIL_MAX];

@@ -154,6 +154,12 @@ wlz_gpu_pblock wlz_gpu_pblock_next(const wlz_block_entry *e, uint64_t bstart, ui
 
 wlz_error wlz_gpu_call_cut(wlz_gpu_call *c, uint64_t piece)
 {
+	return wlz_gpu_call_cut_ramp(c, piece, piece);
+}
+
+wlz_error wlz_gpu_call_cut_ramp(wlz_gpu_call *c, uint64_t first, uint64_t piece)
+{
+	first = first < piece && first ? first : piece;
 	c->np = c->nrun = 0;
 	c->words = 0;
 	c->max_arc = c->max_sbytes = c->max_ntok = c->max_nscr = c->max_pack = c->max_nb = c->max_content = 0;
@@ -167,7 +173,10 @@ wlz_error wlz_gpu_call_cut(wlz_gpu_call *c, uint64_t piece)
 		p->r0 = c->nrun;
 		uint64_t content = 0;
 		wlz_gpu_run *r = NULL;
-		for (; f < c->nblk && (f == p->f0 || content < piece); f++) {
+		/* (each piece after the first twice the last, up to piece) */
+		if (c->np > 1)
+			first = first < piece / 2 ? 2 * first : piece;
+		for (; f < c->nblk && (f == p->f0 || content < first); f++) {
 			const wlz_gpu_cmember *cm = &c->mem[c->blk[f].m];
 			const uint64_t b = c->blk[f].b, B = (uint64_t)1 << cm->m.h.block_log;
 			const wlz_block_entry *e = &cm->m.blocks[b];

@@ -102,6 +102,11 @@ wlz_error wlz_gpu_call_add_checked(wlz_gpu_call *c, const uint8_t *harc, const u
  * least one block each), and sets the most of any piece. */
 wlz_error wlz_gpu_call_cut(wlz_gpu_call *c, uint64_t piece);
 
+/* The same with pieces that grow from first bytes, each twice the last,
+ * up to piece: the GPU starts on a small piece while the host prepares
+ * the larger ones. */
+wlz_error wlz_gpu_call_cut_ramp(wlz_gpu_call *c, uint64_t first, uint64_t piece);
+
 /* Names block f of the call in an error ("block 3", "member 1: block 3",
  * "archive 2: block 0"). */
 const char *wlz_gpu_call_name(const wlz_gpu_call *c, uint64_t f, char *buf, size_t cap);

@@ -149,6 +149,8 @@ typedef struct wlz_gpu_stats {
 	double host_wait_s;  /* of those, waiting for pieces prepared and for the GPU */
 	double gpu_s;        /* the decoding stream's span, first piece to last (0 if unknown;
 			      * read after the call's verdict) */
+	double host_finish_s; /* (batch calls) host seconds after the last piece was queued:
+			       * waiting for the GPU, verdicts, content to the items' buffers */
 	uint64_t host_copies; /* device-resident archives copied whole to the host to read their
 			       * headers (only those whose structure could not be followed from
 			       * their footers: damaged ones) */

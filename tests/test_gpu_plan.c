@@ -95,6 +95,18 @@ int main(void)
 	TU_CHECK(blocks == c.nblk, "cut: %llu of %zu blocks", (unsigned long long)blocks, c.nblk);
 	TU_CHECK(check_pieces(&c, "whole archive", -1) == 0, "blocks flagged in a good archive");
 
+	/* Pieces that ramp up: 2 blocks, then 4, 8, 16 and 16 until the end. */
+	TU_CHECK(wlz_gpu_call_cut_ramp(&c, 128 << 10, 1 << 20) == WLZ_OK, "ramp");
+	blocks = 0;
+	for (uint64_t k = 0; k < c.np; k++) {
+		const uint64_t want = k < 3 ? (uint64_t)2 << k : 16, left = c.nblk - blocks;
+		TU_CHECK(c.pc[k].f0 == blocks && c.pc[k].nb == (want < left ? want : left), "ramp: piece %llu: %llu blocks",
+			 (unsigned long long)k, (unsigned long long)c.pc[k].nb);
+		blocks += c.pc[k].nb;
+	}
+	TU_CHECK(blocks == c.nblk, "ramp: %llu of %zu blocks", (unsigned long long)blocks, c.nblk);
+	TU_CHECK(check_pieces(&c, "ramp", -1) == 0, "blocks flagged in a good archive (ramp)");
+
 	/* Threads against the caller's thread, three times (slots reused):
 	 * one piece of all blocks (its headers read on several threads), then
 	 * pieces of 2 blocks (many pieces ahead of the consumer). */
