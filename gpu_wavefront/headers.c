@@ -143,9 +143,14 @@ static int walk_members(wlz_gpu_headers *x, wlz_gpu_harc *a, size_t n)
 			if (!a[i].ok || !end[i])
 				continue;
 			uint64_t ioff, msize;
+			/* (an index of n entries follows n block headers: a
+			 * footer that gives it more room is refused before the
+			 * index is fetched) */
 			if (wlz_footer_read(a[i].h + end[i] - WLZ_FOOTER_SIZE, &ioff, &msize) != WLZ_OK ||
 			    msize > end[i] || msize < MEMBER_MIN || ioff < WLZ_HEADER_SIZE ||
-			    ioff > msize - WLZ_INDEX_FIXED - WLZ_FOOTER_SIZE) {
+			    ioff > msize - WLZ_INDEX_FIXED - WLZ_FOOTER_SIZE ||
+			    (msize - WLZ_FOOTER_SIZE - ioff - WLZ_INDEX_FIXED) / WLZ_INDEX_ENTRY_SIZE >
+				    (ioff - WLZ_HEADER_SIZE) / WLZ_BHEAD_SIZE) {
 				a[i].ok = 0;
 				continue;
 			}
@@ -180,7 +185,7 @@ static int walk_members(wlz_gpu_headers *x, wlz_gpu_harc *a, size_t n)
 	return rc;
 }
 
-/* Rounds 2 to 5 (see the top). */
+/* Rounds 2 to 6 (see the top). */
 static int member_rounds(wlz_gpu_headers *x, wlz_gpu_harc *a, size_t n)
 {
 	/* 2: headers and indexes */

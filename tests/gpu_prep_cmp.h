@@ -9,6 +9,13 @@
 #include <string.h>
 #include "gpu_wavefront/prep.h"
 
+/* memcmp's verdict, where an empty array may be NULL (which memcmp may
+ * not be given) */
+static inline int same_bytes(const void *a, const void *b, size_t n)
+{
+	return !n || !memcmp(a, b, n);
+}
+
 static inline int same_prep(const wlz_gpu_prep *a, const wlz_gpu_prep *b, uint64_t nb)
 {
 	if (a->err != b->err || a->ntok != b->ntok || a->plan.nseg != b->plan.nseg || a->plan.ntab != b->plan.ntab ||
@@ -20,10 +27,10 @@ static inline int same_prep(const wlz_gpu_prep *a, const wlz_gpu_prep *b, uint64
 		    x->tab != y->tab || x->ntab != y->ntab || x->blk != y->blk)
 			return 0;
 	}
-	return !memcmp(a->plan.codes, b->plan.codes, a->plan.ntab * 256) &&
-	       !memcmp(a->plan.grp, b->plan.grp, a->plan.ngrp * sizeof(wlz_gpu_group)) &&
-	       !memcmp(a->blk, b->blk, nb * sizeof(wlz_gpu_pblock)) && !memcmp(a->arr, b->arr, nb * WLZ_NARR * 8) &&
-	       !memcmp(a->hfl, b->hfl, nb * 4);
+	return same_bytes(a->plan.codes, b->plan.codes, a->plan.ntab * 256) &&
+	       same_bytes(a->plan.grp, b->plan.grp, a->plan.ngrp * sizeof(wlz_gpu_group)) &&
+	       same_bytes(a->blk, b->blk, nb * sizeof(wlz_gpu_pblock)) && same_bytes(a->arr, b->arr, nb * WLZ_NARR * 8) &&
+	       same_bytes(a->hfl, b->hfl, nb * 4);
 }
 
 #endif

@@ -44,7 +44,7 @@ static int same_plans(wlz_gpu_call *a, wlz_gpu_call *b)
 		return 0;
 	for (size_t i = 0; i < a->nm; i++)
 		if (a->mem[i].m.nblocks != b->mem[i].m.nblocks || a->mem[i].m.size != b->mem[i].m.size ||
-		    memcmp(a->mem[i].m.blocks, b->mem[i].m.blocks, a->mem[i].m.nblocks * sizeof(wlz_block_entry)))
+		    !same_bytes(a->mem[i].m.blocks, b->mem[i].m.blocks, a->mem[i].m.nblocks * sizeof(wlz_block_entry)))
 			return 0;
 	if (wlz_gpu_call_cut(a, 256 << 10) != WLZ_OK || wlz_gpu_call_cut(b, 256 << 10) != WLZ_OK || a->np != b->np)
 		return 0;
