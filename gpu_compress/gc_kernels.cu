@@ -15,6 +15,7 @@
 #include <string.h>
 
 extern "C" {
+#include "common/gpu_stream.h"
 #include "common/wlz_internal.h"
 #include "gpu_compress/gc_host.h"
 #include "gpu_wavefront/xxh3.h"
@@ -944,14 +945,7 @@ wlz_error wlz_gpu_compress_d2d(wlz_gcctx *g, const wlz_gpu_copts *o, void *d_dst
 	if (dst_cap < wlz_gc_member_bound(src_size, o->block_log))
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "GPU compression: destination under wlz_gpu_compress_bound");
 	CU(cudaSetDevice(g->device), "device");
-	g->st = stream ? (cudaStream_t)stream : g->own;
-	/* The own stream does not wait for the legacy default stream, where
-	 * a plain cudaMemcpy of the caller's source may still be in flight
-	 * (from pageable memory it returns before its DMA ends). */
-	if (!stream) {
-		CU(cudaEventRecord(g->legacy, cudaStreamLegacy), "event");
-		CU(cudaStreamWaitEvent(g->own, g->legacy, 0), "wait");
-	}
+	CU(wlz_gpu_pick_stream(stream, g->own, g->legacy, &g->st), "stream");
 	if (src_size == 0) {
 		size_t w = 0;
 		uint8_t tmp[128];

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 #include <cuda_runtime_api.h>
+#include "common/gpu_stream.h"
 #include "common/wlz_internal.h"
 #include "format/format.h"
 #include "gpu_wavefront/entropy.h"
@@ -872,14 +873,7 @@ static wlz_error begin(wlz_gdctx *g, void *stream)
 	if (g->pending)
 		return wlz_fail(WLZ_ERR_PARAM, "the previous call's verdict was not taken (wlz_gdctx_wait)");
 	CU(cudaSetDevice(g->device), "device");
-	g->stream = stream ? (cudaStream_t)stream : g->own;
-	/* The own stream does not wait for the legacy default stream, where
-	 * a plain cudaMemcpy of the caller's source may still be in flight
-	 * (from pageable memory it returns before its DMA ends). */
-	if (!stream) {
-		CU(cudaEventRecord(g->ev_legacy, cudaStreamLegacy), "event");
-		CU(cudaStreamWaitEvent(g->own, g->ev_legacy, 0), "wait");
-	}
+	CU(wlz_gpu_pick_stream(stream, g->own, g->ev_legacy, &g->stream), "stream");
 	g->queue_err = WLZ_OK;
 	g->moves = 0;
 	g->whole = 0;

@@ -32,7 +32,7 @@
 #include "wavelz_gpu.h"
 
 #define GROUP 16                /* blocks a group (bench/host/issue16-split.md) */
-#define MAXG 8
+#define MAXG WLZ_GPU_SPLIT_MAX
 
 /* The driver's virtual memory calls. */
 typedef CUresult (*fn_gran)(size_t *, const CUmemAllocationProp *, CUmemAllocationGranularity_flags);

@@ -96,7 +96,9 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * process's first GPU work (the case that once stalled:
  * bench/host/issue16-split.md); the CLI uses it where
  * WAVELZ_GPU_SPLIT_MIN asks (it writes nothing before the whole archive
- * is decoded, so one GPU writing as it decodes measured faster). */
+ * is decoded, so one GPU writing as it decodes measured faster).  At
+ * most WLZ_GPU_SPLIT_MAX GPUs. */
+#define WLZ_GPU_SPLIT_MAX 8
 wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
 				   size_t src_size, size_t *out_size);
 

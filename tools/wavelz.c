@@ -543,8 +543,6 @@ static void read_pinned(const char *name, size_t (*rd)(void *, void *, size_t), 
  * CLI it measured slower end to end (bench/host/issue16-split.md);
  * WAVELZ_GPU_SPLIT_MIN (bytes) turns it on from that size. */
 #define GPU_SPLIT_MIN UINT64_MAX
-/* (the most GPUs wlz_gpu_decompress_split takes) */
-#define GPU_SPLIT_MAX 8
 
 static uint64_t gpu_split_min(void)
 {
@@ -559,7 +557,7 @@ static uint64_t gpu_split_min(void)
 }
 
 /* One archive of `total` bytes of content on every GPU given (up to
- * GPU_SPLIT_MAX), each decoding its share of the blocks
+ * WLZ_GPU_SPLIT_MAX), each decoding its share of the blocks
  * (wlz_gpu_decompress_split), then written whole.  *done is 0 where the
  * split does not apply or cannot run (a GPU missing, no peer access or
  * virtual memory calls, memory short): the caller then decodes on one
@@ -568,7 +566,7 @@ static wlz_error decode_split(struct job *job, const uint8_t *src, size_t n, uin
 			      int *done)
 {
 	const struct prefs *p = job->p;
-	const int ng = p->ngpu < GPU_SPLIT_MAX ? p->ngpu : GPU_SPLIT_MAX;
+	const int ng = p->ngpu < WLZ_GPU_SPLIT_MAX ? p->ngpu : WLZ_GPU_SPLIT_MAX;
 	uint8_t *dst = NULL;
 	size_t got = 0;
 	wlz_error e;
