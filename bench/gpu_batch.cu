@@ -15,6 +15,8 @@
  *                 allows (a user's loop over sub-batches);
  * each on the first GPU and, where there are more, on every GPU at once
  * (slices spread by stored bytes, largest first, a host thread a GPU).
+ * With $GPU_BATCH_H2H=1, each codec's rows host to host too (labelled
+ * -h2h): pinned archives to pinned content, the transfers timed.
  * Every first run's output is compared with the content.  nvCOMP is a
  * bench comparator only, never a dependency of wavelz.
  */
@@ -58,8 +60,23 @@ struct share {
 	int dev = 0;
 	std::vector<piece> p;
 	uint8_t *d_src = nullptr, *d_out = nullptr;
+	uint8_t *h_src = nullptr, *h_out = nullptr; /* host to host: the same layouts, pinned */
 	size_t src_bytes = 0, out_bytes = 0;
 };
+
+/* Host to host: where each item's content goes next (items in the order
+ * of the shares' pieces; each item is written by one thread, in order). */
+struct sink {
+	std::vector<uint8_t *> to;
+};
+
+static int sink_write(void *opaque, size_t item, const void *buf, size_t n)
+{
+	sink *s = (sink *)opaque;
+	memcpy(s->to[item], buf, n);
+	s->to[item] += n;
+	return 0;
+}
 
 /* The slices on ng GPUs: largest stored first, to the least loaded. */
 static std::vector<int> spread(const std::vector<size_t> &stored, int ng)
@@ -82,7 +99,7 @@ static std::vector<int> spread(const std::vector<size_t> &stored, int ng)
  * order; blob: their bytes), laid out on that GPU: each slice's content
  * at a 256-byte boundary, its frames' at their offsets in it. */
 static share make_share(int dev, const std::vector<std::vector<piece>> &frames, const std::vector<uint8_t> &blob,
-			const std::vector<int> &gpu, const std::vector<size_t> &sizes)
+			const std::vector<int> &gpu, const std::vector<size_t> &sizes, bool h2h)
 {
 	share s;
 	s.dev = dev;
@@ -105,6 +122,13 @@ static share make_share(int dev, const std::vector<std::vector<piece>> &frames, 
 	CK(cudaMalloc(&s.d_out, oo + 1));
 	for (size_t k = 0; k < s.p.size(); k++)
 		CK(cudaMemcpy(s.d_src + s.p[k].src, blob.data() + at[k], s.p[k].size, cudaMemcpyHostToDevice));
+	if (h2h) {
+		CK(cudaMallocHost(&s.h_src, so + 1));
+		CK(cudaMallocHost(&s.h_out, oo + 1));
+		for (size_t k = 0; k < s.p.size(); k++)
+			memcpy(s.h_src + s.p[k].src, blob.data() + at[k], s.p[k].size);
+		memset(s.h_out, 0, oo);
+	}
 	return s;
 }
 
@@ -113,7 +137,9 @@ static void free_share(share &s)
 	CK(cudaSetDevice(s.dev));
 	CK(cudaFree(s.d_src));
 	CK(cudaFree(s.d_out));
-	s.d_src = s.d_out = nullptr;
+	CK(cudaFreeHost(s.h_src));
+	CK(cudaFreeHost(s.h_out));
+	s.d_src = s.d_out = s.h_src = s.h_out = nullptr;
 }
 
 /* Whether every slice of the shares holds its content (each slice's
@@ -130,11 +156,17 @@ static bool check_shares(std::vector<share> &sh, const std::vector<uint8_t> &in,
 			if (f.slice == last)
 				continue;
 			last = f.slice;
-			back.resize(sizes[f.slice]);
-			CK(cudaMemcpy(back.data(), s.d_out + f.dst, back.size(), cudaMemcpyDeviceToHost));
-			ok = ok && !memcmp(back.data(), in.data() + starts[f.slice], back.size());
+			const uint8_t *got = s.h_out + f.dst;
+			if (!s.h_out) {
+				back.resize(sizes[f.slice]);
+				CK(cudaMemcpy(back.data(), s.d_out + f.dst, back.size(), cudaMemcpyDeviceToHost));
+				got = back.data();
+			}
+			ok = ok && !memcmp(got, in.data() + starts[f.slice], sizes[f.slice]);
 		}
 		CK(cudaMemset(s.d_out, 0, s.out_bytes));
+		if (s.h_out)
+			memset(s.h_out, 0, s.out_bytes);
 	}
 	return ok;
 }
@@ -283,6 +315,7 @@ struct rowctx {
 	size_t bytes;
 	int reps, ng;
 	double base; /* wavelz-batch's seconds on one GPU, for the ratio */
+	bool h2h;    /* rows host to host too ($GPU_BATCH_H2H=1) */
 };
 
 static void print_row(const rowctx &c, const char *codec, size_t archives, size_t stored, int gpus, double s,
@@ -298,9 +331,11 @@ static void print_row(const rowctx &c, const char *codec, size_t archives, size_
 }
 
 /* A codec's rows: its pieces (frames[i]: slice i's) decoded on the first
- * GPU, then on every GPU at once and each GPU's share alone.  setup(d,
- * share) prepares GPU d's share, decode(shares) decodes them all (the
- * time), release(d) undoes setup.  Returns the one-GPU seconds. */
+ * GPU, then on every GPU at once and each GPU's share alone; device-
+ * resident, then (c.h2h) host to host, from and to pinned memory (the
+ * shares' h_src and h_out).  setup(d, share) prepares GPU d's share,
+ * decode(shares) decodes them all (the time), release(d) undoes setup.
+ * Returns the one-GPU device-resident seconds. */
 template <class Setup, class Decode, class Release>
 static double codec_rows(rowctx &c, const char *codec, const char *what, const std::vector<std::vector<piece>> &frames,
 			 const std::vector<uint8_t> &blob, Setup setup, Decode decode, Release release)
@@ -315,19 +350,23 @@ static double codec_rows(rowctx &c, const char *codec, const char *what, const s
 	if (c.ng > 1)
 		counts.push_back(c.ng);
 	double one = -1;
+	for (int h2h = 0; h2h <= (int)c.h2h; h2h++)
 	for (int ng : counts) {
 		const std::vector<int> gpu = spread(stored, ng);
 		std::vector<share> sh;
 		for (int d = 0; d < ng; d++)
-			sh.push_back(make_share(d, frames, blob, gpu, *c.sizes));
+			sh.push_back(make_share(d, frames, blob, gpu, *c.sizes, h2h));
+		char name[96];
+		snprintf(name, sizeof name, "%s%s", codec, h2h ? "-h2h" : "");
 		bool ok = true;
 		for (int d = 0; d < ng; d++)
 			ok = ok && setup(d, sh[d]);
 		const double s = ok ? run_shares(sh, c.reps, *c.in, *c.starts, *c.sizes, decode) : -1;
-		char label[200];
-		snprintf(label, sizeof label, "%s (%zu frames)", what, nframes);
-		print_row(c, codec, n, total, ng, s, label);
-		if (ng == 1)
+		char label[240];
+		snprintf(label, sizeof label, "%s (%zu frames)%s", what, nframes,
+			 h2h ? "; host to host instead: pinned archives to pinned content" : "");
+		print_row(c, name, n, total, ng, s, label);
+		if (ng == 1 && !h2h)
 			one = s;
 		/* each share alone: the gap to the row above is what running
 		 * together costs, beyond the shares' own imbalance */
@@ -335,9 +374,9 @@ static double codec_rows(rowctx &c, const char *codec, const char *what, const s
 			std::vector<share> alone = {sh[d]};
 			const double t = run_shares(alone, c.reps, *c.in, *c.starts, *c.sizes, decode);
 			snprintf(label, sizeof label, "GPU %d's share of the row above alone (%zu frames)", d, sh[d].p.size());
-			char name[64];
-			snprintf(name, sizeof name, "%s-share%d", codec, d);
-			print_row(c, name, n, total, 1, t, label);
+			char sname[128];
+			snprintf(sname, sizeof sname, "%s-share%d", name, d);
+			print_row(c, sname, n, total, 1, t, label);
 		}
 		for (int d = 0; d < ng; d++)
 			release(d);
@@ -363,7 +402,8 @@ int main(int argc, char **argv)
 	const size_t n = sizes.size();
 	int ng = 0;
 	CK(cudaGetDeviceCount(&ng));
-	rowctx c = {file, &in, &starts, &sizes, at, reps, ng, 0};
+	const char *hh = getenv("GPU_BATCH_H2H");
+	rowctx c = {file, &in, &starts, &sizes, at, reps, ng, 0, hh && !strcmp(hh, "1")};
 
 	/* The slices compressed side by side, a thread each (one archive of a
 	 * few blocks compresses on one thread anyway under a depth limit). */
@@ -450,26 +490,33 @@ int main(int argc, char **argv)
 				items[d].assign(s.p.size(), wlz_gpu_item{});
 				for (size_t k = 0; k < s.p.size(); k++) {
 					wlz_gpu_item &it = items[d][k];
-					it.src = s.d_src + s.p[k].src, it.src_size = s.p[k].size;
-					it.d_dst = s.d_out + s.p[k].dst, it.dst_cap = s.p[k].usize;
+					it.src = (s.h_src ? s.h_src : s.d_src) + s.p[k].src, it.src_size = s.p[k].size;
+					it.d_dst = s.h_out ? NULL : s.d_out + s.p[k].dst, it.dst_cap = s.p[k].usize;
 					it.gpu = d;
 				}
 				return true;
 			},
 			[&](std::vector<share> &sh) {
 				/* one GPU: its batch; several: the API's multi-GPU batch,
-				 * each item on the GPU that holds it */
+				 * each item on the GPU that holds it.  Host to host: the
+				 * content through a write function into h_out. */
+				const bool h2h = sh[0].h_out != nullptr;
+				const unsigned flags = h2h ? 0 : WLZ_GPU_SRC_DEVICE;
+				sink out;
+				for (auto &s : sh)
+					for (const piece &f : s.p)
+						out.to.push_back(s.h_out + f.dst);
+				wlz_gpu_item_write_fn wr = h2h ? sink_write : NULL;
 				wlz_error e;
 				if (sh.size() == 1) {
 					std::vector<wlz_gpu_item> &it = items[sh[0].dev];
-					e = wlz_gpu_decompress_batch(gs[sh[0].dev], it.data(), it.size(), WLZ_GPU_SRC_DEVICE, NULL,
-								     NULL);
+					e = wlz_gpu_decompress_batch(gs[sh[0].dev], it.data(), it.size(), flags, wr, &out);
 				} else {
 					std::vector<wlz_gpu_item> all;
 					for (auto &s : sh)
 						all.insert(all.end(), items[s.dev].begin(), items[s.dev].end());
 					e = wlz_gpu_decompress_batch_multi(gs.data(), (int)sh.size(), all.data(), all.size(),
-									   WLZ_GPU_SRC_DEVICE, NULL, NULL);
+									   flags, wr, &out);
 				}
 				/* where each GPU's call spent its time (stderr) */
 				for (auto &s : sh) {
@@ -572,7 +619,17 @@ int main(int argc, char **argv)
 			chunk ? "nvCOMP batched zstd, libzstd -3 frames of 64 KiB, device-resident"
 			      : "nvCOMP batched zstd, one libzstd -3 frame a slice, device-resident",
 			frames, blob, [&](int d, share &s) { return nz[d].setup(s); },
-			[&](std::vector<share> &sh) { return each_at_once(sh, [&](share &s) { return nz[s.dev].run(); }); },
+			[&](std::vector<share> &sh) {
+				return each_at_once(sh, [&](share &s) {
+					/* host to host: the frames up, then the content down */
+					if (s.h_src)
+						CK(cudaMemcpyAsync(s.d_src, s.h_src, s.src_bytes, cudaMemcpyHostToDevice, 0));
+					const bool ok = nz[s.dev].run();
+					if (ok && s.h_out)
+						CK(cudaMemcpy(s.h_out, s.d_out, s.out_bytes, cudaMemcpyDeviceToHost));
+					return ok;
+				});
+			},
 			[&](int d) { nz[d].release(); });
 	}
 #endif
