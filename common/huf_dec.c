@@ -36,9 +36,16 @@ size_t wlz_huf_head_size(const uint8_t src[34], size_t n)
 	const unsigned seg_log = src[0], T = src[1];
 	if (seg_log < WLZ_HUF_SEG_MIN || seg_log > WLZ_HUF_SEG_MAX || T < 1 || T > WLZ_HUF_MAX_TABLES)
 		return 0;
+	/* (the bitmap's bits counted a word at a time: the baseline has no
+	 * popcnt instruction, and __builtin_popcount calls a function) */
 	unsigned k = 0;
-	for (unsigned i = 0; i < 32; i++)
-		k += (unsigned)__builtin_popcount(src[2 + i]);
+	for (unsigned i = 0; i < 4; i++) {
+		uint64_t x = wlz_rd64(src + 2 + 8 * i);
+		x -= x >> 1 & 0x5555555555555555ull;
+		x = (x & 0x3333333333333333ull) + (x >> 2 & 0x3333333333333333ull);
+		x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+		k += (unsigned)((x * 0x0101010101010101ull) >> 56);
+	}
 	return 34 + (table_nibbles(T, k) + 1) / 2 + 4 * ((n + ((size_t)1 << seg_log) - 1) >> seg_log);
 }
 
