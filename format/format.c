@@ -211,17 +211,17 @@ wlz_error wlz_index_check(const uint8_t *idx, uint64_t size, uint64_t n, const u
 {
 	if (size < WLZ_INDEX_FIXED || wlz_rd32(idx) != WLZ_INDEX_TAG)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "no index tag after the last block");
-	if (wlz_rd64(idx + 8) != n || size != wlz_index_size(n))
+	if (wlz_index_blocks(idx) != n || size != wlz_index_size(n))
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "the index lists %llu blocks, the archive has %llu",
-				(unsigned long long)wlz_rd64(idx + 8), (unsigned long long)n);
+				(unsigned long long)wlz_index_blocks(idx), (unsigned long long)n);
 	if (WLZ_CHECKSUMS && wlz_rd64(idx + 32 + 16 * n) != wlz_xxh3(idx, 32 + 16 * n))
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "index checksum mismatch");
 	if (wlz_rd32(idx + 4) != 0)
 		return wlz_fail(WLZ_ERR_BAD_INDEX, "reserved index bytes are not zero");
 	for (uint64_t b = 0; b < n; b++) {
-		if (wlz_rd64(idx + 16 + 16 * b) != offsets[b])
+		if (wlz_index_offset(idx, b) != offsets[b])
 			return wlz_fail(WLZ_ERR_BAD_INDEX, "index entry %llu: block at %llu, but it lies at %llu",
-					(unsigned long long)b, (unsigned long long)wlz_rd64(idx + 16 + 16 * b),
+					(unsigned long long)b, (unsigned long long)wlz_index_offset(idx, b),
 					(unsigned long long)offsets[b]);
 		if (wlz_rd64(idx + 24 + 16 * b) != checksums[b])
 			return wlz_fail(WLZ_ERR_BAD_INDEX, "index entry %llu: content checksum differs from "

@@ -153,6 +153,18 @@ static inline uint64_t wlz_index_size(uint64_t nblocks)
 	return WLZ_INDEX_FIXED + nblocks * WLZ_INDEX_ENTRY_SIZE;
 }
 
+/* An index's fields (SPEC.md): its block count, and block b's offset in
+ * its member. */
+static inline uint64_t wlz_index_blocks(const uint8_t *idx)
+{
+	return wlz_rd64(idx + 8);
+}
+
+static inline uint64_t wlz_index_offset(const uint8_t *idx, uint64_t b)
+{
+	return wlz_rd64(idx + 16 + WLZ_INDEX_ENTRY_SIZE * b);
+}
+
 void wlz_header_write(uint8_t out[WLZ_HEADER_SIZE], const wlz_header *h);
 wlz_error wlz_header_read(const uint8_t *src, size_t src_size, wlz_header *h);
 

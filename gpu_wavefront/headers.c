@@ -203,14 +203,14 @@ static int member_rounds(wlz_gpu_headers *x, wlz_gpu_harc *a, size_t n)
 		for (size_t j = 0; a[i].ok && j < x->count[i]; j++) {
 			wlz_gpu_lmember *m = &x->m[x->first[i] + j];
 			const uint8_t *idx = a[i].h + m->start + m->ioff;
-			const uint64_t isize = m->size - WLZ_FOOTER_SIZE - m->ioff, nb = wlz_rd64(idx + 8);
+			const uint64_t isize = m->size - WLZ_FOOTER_SIZE - m->ioff, nb = wlz_index_blocks(idx);
 			if (nb > isize / WLZ_INDEX_ENTRY_SIZE || wlz_index_size(nb) != isize) {
 				a[i].ok = 0;
 				break;
 			}
 			m->nblocks = nb;
 			for (uint64_t b = 0; a[i].ok && b < nb; b++) {
-				const uint64_t off = wlz_rd64(idx + 16 + WLZ_INDEX_ENTRY_SIZE * b);
+				const uint64_t off = wlz_index_offset(idx, b);
 				if (off < WLZ_HEADER_SIZE || off > m->ioff || m->ioff - off < WLZ_BHEAD_SIZE)
 					a[i].ok = 0;
 				else if (!want(x, a, i, m->start + off, WLZ_BHEAD_SIZE))
@@ -231,7 +231,7 @@ static int member_rounds(wlz_gpu_headers *x, wlz_gpu_harc *a, size_t n)
 			}
 			const uint8_t *idx = a[i].h + m->start + m->ioff;
 			for (uint64_t b = 0; a[i].ok && b < m->nblocks; b++) {
-				const uint64_t off = wlz_rd64(idx + 16 + WLZ_INDEX_ENTRY_SIZE * b);
+				const uint64_t off = wlz_index_offset(idx, b);
 				wlz_block_entry e;
 				if (wlz_bhead_read(a[i].h + m->start + off, &h, &e) != WLZ_OK ||
 				    wlz_payload_size(&e) > m->ioff - off - WLZ_BHEAD_SIZE) {
