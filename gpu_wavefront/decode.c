@@ -52,7 +52,7 @@ enum {
 };
 
 /* Pinned host buffers: stored bytes staged up, content staged down. */
-enum { H_IN0, H_IN1, H_OUT0, H_OUT1, H_STAT, H_ARC, H_PLAN0, H_PLAN1, NHOST };
+enum { H_IN0, H_IN1, H_OUT0, H_OUT1, H_STAT, H_PLAN0, H_PLAN1, NHOST };
 
 /* A piece's verdict words (WLZ_GPU_VERDICT_HEAD), then the parse's flags
  * (nb + 1), then each block's flags of the other checks (nb). */
@@ -99,7 +99,9 @@ struct wlz_gdctx {
 	int timed;               /* ev_t0 and ev_t1 were recorded by this call */
 	wlz_gpu_prep prep;       /* a piece prepared on the caller's thread */
 	wlz_gpu_headers *hdr;    /* device archives' structure fetched for the host (NULL: not yet), */
-	wlz_gpu_ranges *rng;     /* by these copies */
+	wlz_gpu_ranges *rng;     /* by these copies, */
+	uint8_t *img;            /* into host images of the archives, back to back */
+	size_t img_cap;
 };
 
 static double seconds(void)
@@ -171,6 +173,19 @@ static wlz_error grow(wlz_gdctx *g, int k, size_t size)
 	b->p = p;
 	b->cap = cap;
 	return WLZ_OK;
+}
+
+/* Host images of device archives with room for size bytes (pageable:
+ * only their headers are written there, or a damaged archive whole, and
+ * pinning room for whole archives costs more than those copies save). */
+static wlz_error grow_image(wlz_gdctx *g, size_t size)
+{
+	if (size <= g->img_cap)
+		return WLZ_OK;
+	free(g->img);
+	g->img = malloc(size);
+	g->img_cap = g->img ? size : 0;
+	return g->img ? WLZ_OK : wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 }
 
 /* Pinned host buffer k with room for size bytes. */
@@ -288,6 +303,7 @@ void wlz_gdctx_free(wlz_gdctx *g)
 	wlz_gpu_prep_free(&g->prep);
 	wlz_gpu_headers_free(g->hdr);
 	wlz_gpu_ranges_free(g->rng);
+	free(g->img);
 	free(g);
 }
 
@@ -974,12 +990,12 @@ wlz_error wlz_gpu_decompress_d2d(wlz_gdctx *g, void *d_dst, size_t dst_cap, cons
 	if ((!d_src && src_size) || !dst_size)
 		return end_call(g, wlz_fail(WLZ_ERR_PARAM, "NULL buffer"), 1);
 	/* The headers are read on the host, from an image of the archive
-	 * there that holds only them (pinned: the same room serves a whole
-	 * copy where the structure does not hold together). */
-	wlz_error e = grow_host(g, H_ARC, src_size + 1);
+	 * there that holds only them (or all of it, where its structure
+	 * does not hold together). */
+	wlz_error e = grow_image(g, src_size + 1);
 	if (e != WLZ_OK)
 		return end_call(g, e, 1);
-	uint8_t *h = g->h[H_ARC].p;
+	uint8_t *h = g->img;
 	wlz_gpu_harc ha = {d_src, src_size, h, 0};
 	wlz_gpu_layout lay;
 	fetch_headers(g, &ha, 1, &lay);
@@ -1082,8 +1098,8 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 		uint64_t all = 0;
 		for (size_t i = 0; i < n; i++)
 			all += items[i].src_size;
-		e = grow_host(g, H_ARC, all + 1);
-		h = g->h[H_ARC].p;
+		e = grow_image(g, all + 1);
+		h = g->img;
 		ha = malloc((n ? n : 1) * sizeof *ha);
 		lay = malloc((n ? n : 1) * sizeof *lay);
 		if (e == WLZ_OK && (!ha || !lay))
