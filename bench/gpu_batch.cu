@@ -16,7 +16,8 @@
  * each on the first GPU and, where there are more, on every GPU at once
  * (slices spread by stored bytes, largest first, a host thread a GPU).
  * With $GPU_BATCH_H2H=1, each codec's rows host to host too (labelled
- * -h2h): pinned archives to pinned content, the transfers timed.
+ * -h2h): pinned archives to pinned content (wavelz: items' h_dst), the
+ * transfers timed.
  * Every first run's output is compared with the content.  nvCOMP is a
  * bench comparator only, never a dependency of wavelz.
  */
@@ -63,20 +64,6 @@ struct share {
 	uint8_t *h_src = nullptr, *h_out = nullptr; /* host to host: the same layouts, pinned */
 	size_t src_bytes = 0, out_bytes = 0;
 };
-
-/* Host to host: where each item's content goes next (items in the order
- * of the shares' pieces; each item is written by one thread, in order). */
-struct sink {
-	std::vector<uint8_t *> to;
-};
-
-static int sink_write(void *opaque, size_t item, const void *buf, size_t n)
-{
-	sink *s = (sink *)opaque;
-	memcpy(s->to[item], buf, n);
-	s->to[item] += n;
-	return 0;
-}
 
 /* The slices on ng GPUs: largest stored first, to the least loaded. */
 static std::vector<int> spread(const std::vector<size_t> &stored, int ng)
@@ -492,31 +479,27 @@ int main(int argc, char **argv)
 					wlz_gpu_item &it = items[d][k];
 					it.src = (s.h_src ? s.h_src : s.d_src) + s.p[k].src, it.src_size = s.p[k].size;
 					it.d_dst = s.h_out ? NULL : s.d_out + s.p[k].dst, it.dst_cap = s.p[k].usize;
+					it.h_dst = s.h_out ? s.h_out + s.p[k].dst : NULL;
 					it.gpu = d;
 				}
 				return true;
 			},
 			[&](std::vector<share> &sh) {
 				/* one GPU: its batch; several: the API's multi-GPU batch,
-				 * each item on the GPU that holds it.  Host to host: the
-				 * content through a write function into h_out. */
+				 * each item on the GPU that holds it.  Host to host: each
+				 * item's content into its place in h_out (h_dst). */
 				const bool h2h = sh[0].h_out != nullptr;
 				const unsigned flags = h2h ? 0 : WLZ_GPU_SRC_DEVICE;
-				sink out;
-				for (auto &s : sh)
-					for (const piece &f : s.p)
-						out.to.push_back(s.h_out + f.dst);
-				wlz_gpu_item_write_fn wr = h2h ? sink_write : NULL;
 				wlz_error e;
 				if (sh.size() == 1) {
 					std::vector<wlz_gpu_item> &it = items[sh[0].dev];
-					e = wlz_gpu_decompress_batch(gs[sh[0].dev], it.data(), it.size(), flags, wr, &out);
+					e = wlz_gpu_decompress_batch(gs[sh[0].dev], it.data(), it.size(), flags, NULL, NULL);
 				} else {
 					std::vector<wlz_gpu_item> all;
 					for (auto &s : sh)
 						all.insert(all.end(), items[s.dev].begin(), items[s.dev].end());
 					e = wlz_gpu_decompress_batch_multi(gs.data(), (int)sh.size(), all.data(), all.size(),
-									   flags, wr, &out);
+									   flags, NULL, NULL);
 				}
 				/* where each GPU's call spent its time (stderr) */
 				for (auto &s : sh) {

@@ -159,7 +159,8 @@ struct share {
 	uint16_t *d_tab;
 	wlz_gpu_pblock *d_blk;
 	uint32_t *d_scr, *d_bad, *d_fail, *d_ticket;
-	uint32_t *d_gidx, *d_state, *d_rstate;   /* split: this GPU's copies */
+	uint32_t *d_gidx, *d_state, *d_rstate, *d_own; /* split: this GPU's copies */
+	uint64_t *d_tpos;
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
 };
 
@@ -173,8 +174,10 @@ struct run_result {
  * (ng = 1: the single-GPU pass, as the product runs it), reps timed runs
  * after one untimed; checks the last. */
 static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockinfo> &bi, uint64_t size, int ng,
-		      size_t group, int reps, const std::vector<uint8_t> &want)
+		      size_t group, int reps, const std::vector<uint8_t> &want, bool self = false)
 {
+	/* (self: one GPU through the split's steps, to compare its stages) */
+	const bool split = ng > 1 || self;
 	const size_t nb = bi.size();
 	std::vector<share> sh(ng);
 	for (int d = 0; d < ng; d++) {
@@ -231,7 +234,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	spread_mem m_tok = spread_alloc((ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner, ng);
 	/* (one GPU: the product's work area, granules then states then the
 	 * ticket; several: each its own granule table and states, below) */
-	spread_mem m_work = ng == 1 ? spread_alloc(wlz_gpu_flow_work(ntok, size), zero, gpu0, 1) : spread_mem();
+	spread_mem m_work = !split ? spread_alloc(wlz_gpu_flow_work(ntok, size), zero, gpu0, 1) : spread_mem();
 	uint8_t *out = (uint8_t *)m_out.base;
 	wlz_gpu_token *tok = (wlz_gpu_token *)m_tok.base;
 	uint32_t *work = (uint32_t *)m_work.base;
@@ -270,12 +273,15 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		CK(cudaMalloc(&s.d_bad, (n + 1) * 4));
 		CK(cudaMalloc(&s.d_fail, WLZ_GPU_FLOW_FAIL * 4));
 		CK(cudaMalloc(&s.d_ticket, 4));
-		s.d_gidx = s.d_state = s.d_rstate = NULL;
-		if (ng > 1) {
+		s.d_gidx = s.d_state = s.d_rstate = s.d_own = NULL;
+		s.d_tpos = NULL;
+		if (split) {
 			CK(cudaMalloc(&s.d_gidx, gran * 4 + 4));
 			CK(cudaMalloc(&s.d_state, ntok * 4 + 4));
 			CK(cudaMalloc(&s.d_rstate, ntok * 4 + 4));
 			CK(cudaMemset(s.d_rstate, 0, ntok * 4 + 4));
+			CK(cudaMalloc(&s.d_own, (ntok / 32 + 1) * 4));
+			CK(cudaMalloc(&s.d_tpos, ntok * 8 + 8));
 		}
 		CK(cudaMalloc(&s.d_boff, n * 8 + 8));
 		CK(cudaMalloc(&s.d_blen, n * 8 + 8));
@@ -294,9 +300,11 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		x.rfirst = s.d_rfirst, x.rtok = s.d_rtok, x.rchunk = s.d_rchunk, x.nr = nr;
 		x.count = s.ntok, x.nchunk = s.rchunk[nr];
 		x.gidx = s.d_gidx, x.state = s.d_state, x.rstate = s.d_rstate;
+		x.own = s.d_own, x.tpos = s.d_tpos;
 		for (int o = 0; o < ng; o++)
 			if (o != d) {
 				x.peer_gidx[x.npeers] = sh[o].d_gidx;
+				x.peer_tpos[x.npeers] = sh[o].d_tpos;
 				x.peer_rstate[x.npeers++] = sh[o].d_rstate;
 			}
 		x.ticket = s.d_ticket;
@@ -325,7 +333,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			CK(cudaEventRecord(s.parsed, s.st));
 			CK(cudaEventRecord(s.ev[1], s.st));
 		}
-		for (int d = 0; ng > 1 && d < ng; d++) {
+		for (int d = 0; split && d < ng; d++) {
 			share &s = sh[d];
 			CK(cudaSetDevice(s.dev));
 			/* (the granules of each range's last token read the next
@@ -348,7 +356,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		for (int d = 0; d < ng; d++) {
 			share &s = sh[d];
 			CK(cudaSetDevice(s.dev));
-			if (ng == 1) {
+			if (!split) {
 				if (wlz_gpu_flow(s.d_blk, s.blk.size(), s.max_lit, tok, ntok, s.d_st, out, size, work,
 						 s.d_bad, s.d_fail, s.st))
 					exit(3);
@@ -423,7 +431,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		cudaFree(s.d_fail), cudaFree(s.d_ticket), cudaFree(s.d_boff), cudaFree(s.d_blen), cudaFree(s.d_hash);
 		cudaFree(s.d_hscr);
 		cudaFree(s.d_rfirst), cudaFree(s.d_rtok), cudaFree(s.d_rchunk);
-		cudaFree(s.d_gidx), cudaFree(s.d_state), cudaFree(s.d_rstate);
+		cudaFree(s.d_gidx), cudaFree(s.d_state), cudaFree(s.d_rstate), cudaFree(s.d_own), cudaFree(s.d_tpos);
 		for (cudaEvent_t &e : s.ev)
 			cudaEventDestroy(e);
 		cudaStreamDestroy(s.st);
@@ -493,13 +501,20 @@ int main(int argc, char **argv)
 	const double cpu_s = now() - c0;
 	wlz_dctx_free(dc);
 	const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
-	run_result one = {1e30, true, {}}, all = {1e30, true, {}};
+	run_result one = {1e30, true, {}}, all = {1e30, true, {}}, self = {1e30, true, {}};
+	const bool want_self = getenv("GPU_SPLIT_SELF") && atoi(getenv("GPU_SPLIT_SELF"));
 	/* (alternating, best of each) */
 	for (int round = 0; round < 2; round++) {
 		run_result a = run(arc, bi, size, 1, group, reps, want);
 		if (a.best_s < one.best_s)
 			one.best_s = a.best_s, one.stage = a.stage;
 		one.ok &= a.ok;
+		if (want_self) {
+			run_result c = run(arc, bi, size, 1, group, reps, want, true);
+			if (c.best_s < self.best_s)
+				self.best_s = c.best_s, self.stage = c.stage;
+			one.ok &= c.ok;
+		}
 		if (ng > 1) {
 			run_result b = run(arc, bi, size, ng, group, reps, want);
 			if (b.best_s < all.best_s)
@@ -510,12 +525,15 @@ int main(int argc, char **argv)
 	if (ng == 1)
 		all = one;
 	/* (per-stage times of each GPU's best run: stderr, for the notes) */
-	for (int pass = 0; pass < 2; pass++) {
-		const run_result &x = pass ? all : one;
+	for (int pass = 0; pass < 3; pass++) {
+		const run_result &x = pass == 2 ? all : pass ? self : one;
 		for (size_t d = 0; d < x.stage.size(); d++)
 			fprintf(stderr, "gpu_split: %s GPU %zu: entropy and parse %.3f ms, prepare %.3f, pass %.3f, checksums %.3f\n",
-				pass ? "split" : "alone", d, x.stage[d][0], x.stage[d][1], x.stage[d][2], x.stage[d][3]);
+				pass == 2 ? "split" : pass ? "alone, split's steps" : "alone", d, x.stage[d][0], x.stage[d][1],
+				x.stage[d][2], x.stage[d][3]);
 	}
+	if (want_self)
+		fprintf(stderr, "gpu_split: alone through the split's steps: %.1f GB/s\n", size / self.best_s / 1e9);
 	printf("file,blocks,bytes,gpus,group,gbps,gbps_one_gpu,speedup,cpu_all_cores_gbps,same_as_cpu,what\n");
 	printf("%s,%llu,%llu,%d,%zu,%.1f,%.1f,%.2f,%.2f,%s,device-resident (archive in GPU memory to checked content in "
 	       "GPU memory; host wall time around every GPU's launches)\n",

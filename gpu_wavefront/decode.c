@@ -623,6 +623,8 @@ struct xfer {
 	wlz_gpu_item *items;          /* a batch: verdicts and writes per archive */
 	wlz_gpu_item_write_fn iwr;
 	int stop;                     /* a batch stops at its first bad archive */
+	const uint64_t *ibase;        /* a batch to items' h_dst: each item's first byte in the
+				       * call's host layout */
 };
 
 /* Every buffer of the call's pieces. */
@@ -731,8 +733,16 @@ static wlz_error download(wlz_gdctx *g, uint64_t k, const struct xfer *x)
 			uint64_t len = 0;
 			for (; f < p->f0 + p->nb && &c->mem[c->blk[f].m] == cm; f++)
 				len += cm->m.blocks[c->blk[f].b].length;
-			CU(cudaMemcpyAsync(to + cm->hpos + b * B, g->out + (cm->dpos + b * B - g->sbase), len,
-					   cudaMemcpyDeviceToHost, g->down),
+			uint8_t *at = to + cm->hpos + b * B;
+			if (x->ibase) {
+				/* (a batch: the member's archive's own buffer) */
+				uint8_t *h = x->items[cm->archive].h_dst;
+				if (!h)
+					continue;
+				at = h + (cm->hpos - x->ibase[cm->archive]) + b * B;
+			}
+			CU(cudaMemcpyAsync(at, g->out + (cm->dpos + b * B - g->sbase), len, cudaMemcpyDeviceToHost,
+					   g->down),
 			   "download");
 		}
 	}
@@ -965,7 +975,7 @@ static wlz_error to_device(wlz_gdctx *g, uint8_t *d_dst, size_t dst_cap, uint8_t
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu",
 				(unsigned long long)g->call.total, dst_cap);
 	struct xfer x = {TO_DEVICE, d_src ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, 0, d_dst, NULL, NULL,
-			 NULL, NULL, 0};
+			 NULL, NULL, 0, NULL};
 	const int two = !d_src;
 	x.staged_in = two && !pinned(harc);
 	WLZ_TRY(setup(g, &x, d_dst, two));
@@ -1035,7 +1045,7 @@ static wlz_error to_host(wlz_gdctx *g, uint8_t *dst, size_t dst_cap, wlz_write_f
 	if (dst && c->total > dst_cap)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)c->total,
 				dst_cap);
-	struct xfer x = {TO_NOTHING, cudaMemcpyHostToDevice, !pinned(src), dst, wr, opaque, NULL, NULL, 0};
+	struct xfer x = {TO_NOTHING, cudaMemcpyHostToDevice, !pinned(src), dst, wr, opaque, NULL, NULL, 0, NULL};
 	if (wr || (dst && !pinned(dst)))
 		x.kind = TO_STAGED;
 	else if (dst)
@@ -1086,7 +1096,8 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 	const int dev = (flags & WLZ_GPU_SRC_DEVICE) != 0;
 	g->call.quiet_archives = 1;
 	struct xfer x = {TO_NOTHING, dev ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, 0, NULL, NULL, opaque,
-			 items, wr, (flags & WLZ_GPU_STOP_ON_ERROR) != 0};
+			 items, wr, (flags & WLZ_GPU_STOP_ON_ERROR) != 0, NULL};
+	uint64_t *ibase = NULL;
 	wlz_error e = WLZ_OK;
 	const double t0 = seconds();
 	/* Archives in device memory: their host images, back to back, with
@@ -1109,7 +1120,11 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 		if (e == WLZ_OK)
 			fetch_headers(g, ha, n, lay);
 	}
-	int any_dst = 0, all_pinned = 1;
+	int any_dst = 0, any_hdst = 0, all_pinned = 1;
+	for (size_t i = 0; i < n; i++)
+		any_dst |= items[i].d_dst != NULL, any_hdst |= items[i].h_dst != NULL;
+	if (e == WLZ_OK && any_dst && any_hdst)
+		e = wlz_fail(WLZ_ERR_PARAM, "a batch's content goes to device or to host buffers, not both");
 	for (size_t i = 0, at = 0; i < n && e == WLZ_OK; at += items[i].src_size, i++) {
 		wlz_gpu_item *it = &items[i];
 		const uint64_t before = g->call.total;
@@ -1120,7 +1135,7 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 				      : wlz_gpu_call_add(&g->call, it->src, NULL, it->src_size, g->memory_limit,
 							 (uint32_t)i);
 		it->content_size = it->err == WLZ_OK ? g->call.total - before : 0;
-		if (it->err == WLZ_OK && it->d_dst && it->content_size > it->dst_cap)
+		if (it->err == WLZ_OK && (it->d_dst || it->h_dst) && it->content_size > it->dst_cap)
 			it->err = wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu",
 					   (unsigned long long)it->content_size, it->dst_cap);
 		if (it->err != WLZ_OK) {
@@ -1128,7 +1143,6 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 			if (x.stop)
 				e = it->err;
 		}
-		any_dst |= it->d_dst != NULL;
 		all_pinned &= dev || pinned(it->src);
 	}
 	free(ha);
@@ -1138,8 +1152,20 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 		x.kind = TO_STAGED;
 	else if (any_dst)
 		x.kind = TO_DEVICE;
+	else if (any_hdst)
+		x.kind = TO_PINNED;
 	x.staged_in = !dev && !all_pinned;
 	wlz_gpu_call *c = &g->call;
+	if (e == WLZ_OK && x.kind == TO_PINNED) {
+		/* (a member's place: from its archive's first member's) */
+		ibase = calloc(n ? n : 1, sizeof *ibase);
+		if (!ibase)
+			e = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+		for (size_t i = 0; e == WLZ_OK && i < c->nm; i++)
+			if (i == 0 || c->mem[i - 1].archive != c->mem[i].archive)
+				ibase[c->mem[i].archive] = c->mem[i].hpos;
+		x.ibase = ibase;
+	}
 	if (e == WLZ_OK)
 		e = setup(g, &x, NULL, !dev);
 	if (e == WLZ_OK)
@@ -1164,6 +1190,7 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 				e = cuda_fail(cudaGetLastError(), "copy");
 		}
 	}
+	free(ibase);
 	e = end_call(g, e, 0);
 	g->t_finish = seconds() - t1;
 	/* (an error of the whole job, or a stop: no item left to pass) */

@@ -52,6 +52,11 @@ struct flow_area {
 	uint32_t *peer_gidx[WLZ_GPU_FLOW_PEERS], *peer_rstate[WLZ_GPU_FLOW_PEERS];
 	unsigned npeers;
 	uint32_t epoch;         /* a done token's rstate */
+	uint32_t *own;          /* a bit a token: this GPU's */
+	/* every token's position, in this GPU's memory (each GPU writes its
+	 * own tokens' into every GPU's), so that finding a source's tokens
+	 * reads no other GPU's memory */
+	uint64_t *tpos, *peer_tpos[WLZ_GPU_FLOW_PEERS];
 };
 
 static size_t granules(uint64_t size)
@@ -66,6 +71,8 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	a.state = a.gidx + granules(size);
 	a.ticket = a.state + ntok;
 	a.rstate = NULL;
+	a.own = NULL;
+	a.tpos = NULL;
 	a.npeers = 0;
 	a.epoch = 1;
 	return a;
@@ -110,16 +117,30 @@ __device__ __forceinline__ void chunk_tokens(const tranges &R, uint32_t ntok, ui
 }
 
 /* Whether token j, before the first token rlo of the range being run, is
- * this GPU's (a search of its ranges: sources seldom lie before their
- * own range). */
-__device__ __forceinline__ bool own_token(const tranges &R, uint32_t rlo, uint32_t j)
+ * this GPU's: a bit of own (a search of the ranges in the pass, where most
+ * sources lie before their own range, made its polls 1.6 times slower:
+ * bench/host/issue16-split.md). */
+__device__ __forceinline__ bool own_token(const uint32_t *own, uint32_t rlo, uint32_t j)
 {
-	if (!R.n || j >= rlo)
-		return true;
-	if (j < R.first[0])
-		return false;
-	const uint32_t r = last_at_or_below(R.first, R.n - 1, j);
-	return j - R.first[r] < R.tok[r + 1] - R.tok[r];
+	return j >= rlo || (__ldg(own + (j >> 5)) >> (j & 31) & 1);
+}
+
+/* own's words: bit j set where token j is this GPU's (R's ranges). */
+__global__ void own_kernel(tranges R, uint32_t ntok, uint32_t *own)
+{
+	const uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+	if (w > ntok / 32)
+		return;
+	const uint32_t j0 = w * 32;
+	uint32_t r = j0 < R.first[0] ? 0 : last_at_or_below(R.first, R.n - 1, j0), bits = 0;
+	for (uint32_t b = 0; b < 32 && j0 + b < ntok; b++) {
+		const uint32_t j = j0 + b;
+		while (r + 1 < R.n && R.first[r + 1] <= j)
+			r++;
+		if (j >= R.first[r] && j - R.first[r] < R.tok[r + 1] - R.tok[r])
+			bits |= 1u << b;
+	}
+	own[w] = bits;
 }
 
 /* The k-th token of the GPU's. */
@@ -176,6 +197,11 @@ __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nto
 	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? tok[i + 1].pos : size;
 	const uint64_t G = 1u << GRAN_BITS;
 	A.state[i] = 0;
+	if (A.tpos) {
+		A.tpos[i] = s;
+		for (unsigned g = 0; g < A.npeers; g++)
+			A.peer_tpos[g][i] = s;
+	}
 	for (uint64_t q = i ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS; q < (e + G - 1) >> GRAN_BITS; q++) {
 		A.gidx[q] = i;
 		for (unsigned g = 0; g < A.npeers; g++)
@@ -183,10 +209,19 @@ __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nto
 	}
 }
 
-/* The last token starting at or before byte p, from token j on. */
-__device__ __forceinline__ uint32_t walk(const wlz_gpu_token *tok, uint32_t ntok, uint32_t j, uint64_t p)
+/* Token j's position: split over GPUs, from this GPU's copy. */
+template <bool SYS>
+__device__ __forceinline__ uint64_t tpos(const wlz_gpu_token *tok, const flow_area &A, uint32_t j)
 {
-	while (j + 1 < ntok && tok[j + 1].pos <= p)
+	return SYS ? A.tpos[j] : tok[j].pos;
+}
+
+/* The last token starting at or before byte p, from token j on. */
+template <bool SYS>
+__device__ __forceinline__ uint32_t walk(const wlz_gpu_token *tok, const flow_area &A, uint32_t ntok, uint32_t j,
+					 uint64_t p)
+{
+	while (j + 1 < ntok && tpos<SYS>(tok, A, j + 1) <= p)
 		j++;
 	return j;
 }
@@ -382,12 +417,13 @@ __global__ void __launch_bounds__(FT, 8)
 		uint32_t next = 1, last = 0;
 		if (own && a0 < cs && b > t0) {
 			const uint64_t e = (b < cs ? b : cs) - 1;
-			next = walk(tok, ntok, A.gidx[a0 >> GRAN_BITS], a0);
-			last = walk(tok, ntok, next, e);
+			next = walk<SYS>(tok, A, ntok, A.gidx[a0 >> GRAN_BITS], a0);
+			last = walk<SYS>(tok, A, ntok, next, e);
 			/* (its reads end in last's literals: last's match is not
 			 * read; all before the first token: a tail) */
-			if (tok[last].pos > e || e < tok[last].pos + tok[last].lit) {
-				if (last == next || tok[last].pos > e)
+			const uint64_t lp = tpos<SYS>(tok, A, last);
+			if (lp > e || e < lp + tok[last].lit) {
+				if (last == next || lp > e)
 					next = 1, last = 0;
 				else
 					last--;
@@ -413,7 +449,7 @@ __global__ void __launch_bounds__(FT, 8)
 			while (mine && next <= last) {
 				/* (another GPU's token: its chunk's state, written
 				 * here at system scope once the chunk is done) */
-				const bool done = SYS && !own_token(R, rlo, next) ? poll<true>(A.rstate + next) == A.epoch
+				const bool done = SYS && !own_token(A.own, rlo, next) ? poll<true>(A.rstate + next) == A.epoch
 										  : poll<false>(A.state + next) != 0;
 				if (!done)
 					break;
@@ -432,7 +468,7 @@ __global__ void __launch_bounds__(FT, 8)
 						       fneed = __shfl_sync(FULL, need, f);
 					if (lane == 0 && atomicCAS(fail, 0, 1) == 0) {
 						fail[1] = i0 + f, fail[2] = fn, fail[3] = fl;
-						fail[4] = fn < ntok ? (SYS && !own_token(R, rlo, fn) ? A.rstate[fn] : A.state[fn]) : ~0u;
+						fail[4] = fn < ntok ? (SYS && !own_token(A.own, rlo, fn) ? A.rstate[fn] : A.state[fn]) : ~0u;
 						fail[5] = fneed;
 					}
 					return;
@@ -481,6 +517,8 @@ static int flow_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wl
 		return 1;
 	if (n)
 		scrub_kernel<<<(unsigned)n, 256, 0, st>>>(d_blk, tok, d_bad);
+	if (R.n)
+		own_kernel<<<(unsigned)((ntok / 32 + 256) / 256), 256, 0, st>>>(R, (uint32_t)ntok, A.own);
 	if (count)
 		index_kernel<<<(unsigned)((count + 255) / 256), 256, 0, st>>>(tok, (uint32_t)ntok, R, (uint32_t)count,
 									     size, A);
@@ -547,8 +585,10 @@ static flow_area split_area(const wlz_gpu_flow_split *sp)
 	A.rstate = sp->rstate;
 	A.npeers = sp->npeers < WLZ_GPU_FLOW_PEERS ? sp->npeers : WLZ_GPU_FLOW_PEERS;
 	A.epoch = sp->epoch;
+	A.own = sp->own;
+	A.tpos = sp->tpos;
 	for (unsigned g = 0; g < A.npeers; g++)
-		A.peer_gidx[g] = sp->peer_gidx[g], A.peer_rstate[g] = sp->peer_rstate[g];
+		A.peer_gidx[g] = sp->peer_gidx[g], A.peer_rstate[g] = sp->peer_rstate[g], A.peer_tpos[g] = sp->peer_tpos[g];
 	A.ticket = sp->ticket;
 	return A;
 }

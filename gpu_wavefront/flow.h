@@ -61,6 +61,13 @@ typedef struct wlz_gpu_flow_split {
 	 * granules; its own tokens' states; the other GPUs' tokens' states,
 	 * which they write here once a chunk is done. */
 	uint32_t *gidx, *state, *rstate;
+	/* In this GPU's memory, ntok / 32 + 1 words: a bit a token, set
+	 * where it is this GPU's (written by step 1). */
+	uint32_t *own;
+	/* In this GPU's memory, ntok words of 64 bits: every token's
+	 * position (each GPU writes its own tokens' into every GPU's: step
+	 * 1); and the other GPUs' tpos. */
+	uint64_t *tpos, *peer_tpos[WLZ_GPU_FLOW_PEERS];
 	/* The other GPUs' gidx and rstate, where this one writes its own. */
 	uint32_t *peer_gidx[WLZ_GPU_FLOW_PEERS], *peer_rstate[WLZ_GPU_FLOW_PEERS];
 	unsigned npeers;

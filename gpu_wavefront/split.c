@@ -19,6 +19,7 @@
  */
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,8 +178,8 @@ struct share {
 	wlz_gpu_group *d_grp;
 	uint16_t *d_tab;
 	wlz_gpu_pblock *d_blk;
-	uint32_t *d_scr, *d_bad, *d_fl, *d_fail, *d_ticket, *d_gidx, *d_state, *d_rstate, *d_r;
-	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
+	uint32_t *d_scr, *d_bad, *d_fl, *d_fail, *d_ticket, *d_gidx, *d_state, *d_rstate, *d_own, *d_r;
+	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr, *d_tpos;
 };
 
 static void share_free(struct share *s)
@@ -186,8 +187,8 @@ static void share_free(struct share *s)
 	if (cudaSetDevice(s->dev) == cudaSuccess)
 		cudaDeviceSynchronize();
 	void *d[] = {s->d_in,	s->d_st,  s->d_codes, s->d_err,	 s->d_seg,   s->d_grp,	s->d_tab,  s->d_blk,
-		     s->d_scr,	s->d_bad, s->d_fl, s->d_fail,  s->d_ticket, s->d_gidx, s->d_state, s->d_rstate, s->d_r,
-		     s->d_boff, s->d_blen, s->d_hash, s->d_hscr};
+		     s->d_scr,	s->d_bad, s->d_fl, s->d_fail,  s->d_ticket, s->d_gidx, s->d_state, s->d_rstate, s->d_own, s->d_r,
+		     s->d_boff, s->d_blen, s->d_hash, s->d_hscr, s->d_tpos};
 	for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
 		if (d[i])
 			cudaFree(d[i]);
@@ -378,6 +379,8 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		DMALLOC(s->d_gidx, gran * 4);
 		DMALLOC(s->d_state, ntok * 4);
 		DMALLOC(s->d_rstate, ntok * 4);
+		DMALLOC(s->d_own, (ntok / 32 + 1) * 4);
+		DMALLOC(s->d_tpos, ntok * 8);
 		DMALLOC(s->d_r, (3 * (size_t)s->nr + 2) * 4);
 		DMALLOC(s->d_boff, s->nb * 8);
 		DMALLOC(s->d_blen, s->nb * 8);
@@ -409,9 +412,11 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		x->rfirst = s->d_r, x->rtok = s->d_r + s->nr, x->rchunk = s->d_r + 2 * s->nr + 1, x->nr = s->nr;
 		x->count = s->ntok, x->nchunk = s->rchunk[s->nr];
 		x->gidx = s->d_gidx, x->state = s->d_state, x->rstate = s->d_rstate;
+		x->own = s->d_own, x->tpos = s->d_tpos;
 		for (int o = 0; o < ng; o++)
 			if (o != d) {
 				x->peer_gidx[x->npeers] = sh[o].d_gidx;
+				x->peer_tpos[x->npeers] = sh[o].d_tpos;
 				x->peer_rstate[x->npeers++] = sh[o].d_rstate;
 			}
 		x->epoch = 1;
@@ -521,6 +526,28 @@ out:
 	return err;
 }
 
+/* Peer access from GPU d to GPU o, turned on once a process: asking again
+ * is an error the driver records (and compute-sanitizer reports). */
+static int peer_on(int d, int o)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static uint64_t on[64];
+	if (d < 0 || o < 0 || d >= 64 || o >= 64)
+		return 0;
+	pthread_mutex_lock(&lock);
+	int ok = (int)(on[d] >> o & 1);
+	if (!ok && cudaSetDevice(d) == cudaSuccess) {
+		const cudaError_t e = cudaDeviceEnablePeerAccess(o, 0);
+		ok = e == cudaSuccess || e == cudaErrorPeerAccessAlreadyEnabled;
+		if (e == cudaErrorPeerAccessAlreadyEnabled)
+			cudaGetLastError();
+		if (ok)
+			on[d] |= 1ull << o;
+	}
+	pthread_mutex_unlock(&lock);
+	return ok;
+}
+
 wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
 				   size_t src_size, size_t *out_size)
 {
@@ -545,15 +572,9 @@ wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_
 			int can = 1;
 			if (o != d && (cudaDeviceCanAccessPeer(&can, dev[d], dev[o]) != cudaSuccess || !can))
 				return wlz_fail(WLZ_ERR_GPU, "GPU %d cannot reach GPU %d's memory", dev[d], dev[o]);
-			if (o != d) {
-				if (cudaSetDevice(dev[d]) != cudaSuccess)
-					return wlz_fail(WLZ_ERR_GPU, "GPU %d", dev[d]);
-				const cudaError_t e = cudaDeviceEnablePeerAccess(dev[o], 0);
-				if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
-					return wlz_fail(WLZ_ERR_GPU, "peer access from GPU %d to %d: %s", dev[d], dev[o],
-							cudaGetErrorString(e));
-				cudaGetLastError();
-			}
+			if (o != d && !peer_on(dev[d], dev[o]))
+				return wlz_fail(WLZ_ERR_GPU, "peer access from GPU %d to %d: %s", dev[d], dev[o],
+						cudaGetErrorString(cudaGetLastError()));
 		}
 	struct vmm v;
 	if (!vmm_load(&v))

@@ -112,14 +112,18 @@ uint64_t wlz_gdctx_memory(wlz_gdctx *g);
  * archive gets its error (err, detail) and the others decode.  Content
  * goes to wr (in order within each archive, piece by piece, each only
  * after its checks held; on an error what was written stays written), or
- * else to each item's d_dst (device memory, dst_cap bytes), or nowhere
- * (check only).  Returns WLZ_OK when every item decoded, else the first
- * bad item's error.  Synchronous. */
+ * else to each item's d_dst (device memory, dst_cap bytes) or h_dst (host
+ * memory, dst_cap bytes, written by DMA as pieces decode: pinned memory
+ * from wlz_gpu_host_alloc at full speed; a bad item's buffer then holds
+ * unspecified bytes), one kind for the whole batch, or nowhere (check
+ * only).  Returns WLZ_OK when every item decoded, else the first bad
+ * item's error.  Synchronous. */
 typedef struct wlz_gpu_item {
 	const void *src;         /* the archive: host memory, or device memory with WLZ_GPU_SRC_DEVICE */
 	size_t src_size;
 	void *d_dst;             /* (optional) device memory for its content */
-	size_t dst_cap;
+	void *h_dst;             /* (optional, not with d_dst in the same batch) host memory for it */
+	size_t dst_cap;          /* d_dst's or h_dst's bytes */
 	int gpu;                 /* _multi: the context (index) to decode it, or -1: any; out: the one that did */
 	uint64_t content_size;   /* out */
 	wlz_error err;           /* out */

@@ -212,19 +212,25 @@ static void batch(wlz_gdctx *g, const struct arc *xs, int nx)
 		}
 	}
 	static char det[16][WLZ_DETAIL_MAX];
-	for (int form = 0; form < 4; form++) {
+	for (int form = 0; form < 6; form++) {
 		/* 0: write, pieces of 128 KiB; 1: write, chosen; 2: device
 		 * output; 3: device output from device memory (the headers
-		 * fetched, the bad ones given the same verdicts as in 2) */
-		wlz_gdctx_set_piece_size(g, form == 0 ? 128 << 10 : 0);
+		 * fetched, the bad ones given the same verdicts as in 2);
+		 * 4: host output, pinned, pieces of 128 KiB; 5: host output,
+		 * pageable, chosen */
+		wlz_gdctx_set_piece_size(g, form == 0 || form == 4 ? 128 << 10 : 0);
 		struct batch_out o;
 		uint8_t *dsrc[16] = {0};
 		for (int i = 0; i < n; i++) {
 			o.w[i] = (tu_cmpwr){ok[i]->want, ok[i]->size, 0, 0, 1};
-			it[i].d_dst = NULL;
+			it[i].d_dst = it[i].h_dst = NULL;
 			it[i].dst_cap = 0;
-			if (form >= 2) {
+			if (form == 2 || form == 3) {
 				cudaMalloc(&it[i].d_dst, ok[i]->size + 1);
+				it[i].dst_cap = ok[i]->size;
+			}
+			if (form >= 4) {
+				it[i].h_dst = form == 4 ? wlz_gpu_host_alloc(ok[i]->size + 1) : malloc(ok[i]->size + 1);
 				it[i].dst_cap = ok[i]->size;
 			}
 			if (form == 3) {
@@ -253,7 +259,7 @@ static void batch(wlz_gdctx *g, const struct arc *xs, int nx)
 			if (form == 2)
 				snprintf(det[i], sizeof det[i], "%s", it[i].detail);
 			else
-				TU_CHECK(!strcmp(det[i], it[i].detail), "batch 3: item %d: \"%s\", from host memory \"%s\"",
+				TU_CHECK(!strcmp(det[i], it[i].detail), "batch %d: item %d: \"%s\", batch 2's \"%s\"", form,
 					 i, it[i].detail, det[i]);
 		}
 		int good = 0, refused = 0;
@@ -268,6 +274,8 @@ static void batch(wlz_gdctx *g, const struct arc *xs, int nx)
 			int same;
 			if (form < 2) {
 				same = !o.w[i].differ && o.w[i].at == ok[i]->size;
+			} else if (form >= 4) {
+				same = !memcmp(it[i].h_dst, ok[i]->want, ok[i]->size);
 			} else {
 				uint8_t *back = tu_xmalloc(ok[i]->size + 1);
 				cudaMemcpy(back, it[i].d_dst, ok[i]->size, cudaMemcpyDeviceToHost);
@@ -282,9 +290,29 @@ static void batch(wlz_gdctx *g, const struct arc *xs, int nx)
 		for (int i = 0; i < n; i++) {
 			cudaFree(it[i].d_dst);
 			cudaFree(dsrc[i]);
+			if (form == 4)
+				wlz_gpu_host_free(it[i].h_dst);
+			else
+				free(it[i].h_dst);
+			it[i].h_dst = NULL;
 		}
 		printf("gpu_api: batch %d: %d good archives decoded, %d bad ones refused (%s)\n", form, good, refused,
 		       it[1].detail);
+	}
+	{
+		/* device and host output in one batch: refused, nothing decoded */
+		wlz_gpu_item mx[2];
+		void *d = NULL, *h = malloc(ok[0]->size + 1);
+		cudaMalloc(&d, ok[0]->size + 1);
+		memset(mx, 0, sizeof mx);
+		for (int i = 0; i < 2; i++)
+			mx[i].src = ok[0]->a, mx[i].src_size = ok[0]->asize, mx[i].dst_cap = ok[0]->size;
+		mx[0].d_dst = d, mx[1].h_dst = h;
+		const wlz_error e = wlz_gpu_decompress_batch(g, mx, 2, 0, NULL, NULL);
+		TU_CHECK(e == WLZ_ERR_PARAM && mx[0].err != WLZ_OK && mx[1].err != WLZ_OK,
+			 "a batch to device and host buffers at once: %s", wlz_error_name(e));
+		cudaFree(d);
+		free(h);
 	}
 	/* every GPU at once (one here is enough to run the code) */
 	const int ng = wlz_gpu_count() < 4 ? wlz_gpu_count() : 4;
