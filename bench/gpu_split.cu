@@ -22,6 +22,12 @@
  * wall time around the launches on every GPU and their completion).  The
  * content must equal the CPU decoder's, every block's checksum hold and
  * no stage fail (exit 1 otherwise).
+ *
+ * $GPU_SPLIT_SELF=1 also times one GPU through the split's own steps (its
+ * ranges, states and pass), to tell the split's cost from NVLink's.
+ * $GPU_SPLIT_MIRROR=1 gives every GPU a whole output of its own, every
+ * byte written into all of them (flow.h), so that sources are read
+ * locally; every copy is compared with the CPU's.
  */
 #include <cuda.h>
 #include <string.h>
@@ -161,6 +167,7 @@ struct share {
 	uint32_t *d_scr, *d_bad, *d_fail, *d_ticket;
 	uint32_t *d_gidx, *d_state, *d_rstate, *d_own; /* split: this GPU's copies */
 	uint64_t *d_tpos;
+	uint8_t *d_mout;                         /* mirrored: this GPU's whole output */
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
 };
 
@@ -178,6 +185,9 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 {
 	/* (self: one GPU through the split's steps, to compare its stages) */
 	const bool split = ng > 1 || self;
+	/* (mirrored output, $GPU_SPLIT_MIRROR=1: a whole output on each GPU,
+	 * every byte written to all of them; flow.h) */
+	const bool mirror = ng > 1 && getenv("GPU_SPLIT_MIRROR") && atoi(getenv("GPU_SPLIT_MIRROR"));
 	const size_t nb = bi.size();
 	std::vector<share> sh(ng);
 	for (int d = 0; d < ng; d++) {
@@ -230,7 +240,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	const size_t gran = wlz_gpu_flow_granules(size);
 	const std::vector<size_t> zero = {0};
 	const std::vector<int> gpu0 = {0};
-	spread_mem m_out = spread_alloc(size + 64, at_out, owner, ng);
+	spread_mem m_out = mirror ? spread_mem() : spread_alloc(size + 64, at_out, owner, ng);
 	spread_mem m_tok = spread_alloc((ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner, ng);
 	/* (one GPU: the product's work area, granules then states then the
 	 * ticket; several: each its own granule table and states, below) */
@@ -275,6 +285,9 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		CK(cudaMalloc(&s.d_ticket, 4));
 		s.d_gidx = s.d_state = s.d_rstate = s.d_own = NULL;
 		s.d_tpos = NULL;
+		s.d_mout = NULL;
+		if (mirror)
+			CK(cudaMalloc(&s.d_mout, size + 64));
 		if (split) {
 			CK(cudaMalloc(&s.d_gidx, gran * 4 + 4));
 			CK(cudaMalloc(&s.d_state, ntok * 4 + 4));
@@ -305,6 +318,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			if (o != d) {
 				x.peer_gidx[x.npeers] = sh[o].d_gidx;
 				x.peer_tpos[x.npeers] = sh[o].d_tpos;
+				x.peer_out[x.npeers] = sh[o].d_mout;
 				x.peer_rstate[x.npeers++] = sh[o].d_rstate;
 			}
 		x.ticket = s.d_ticket;
@@ -341,7 +355,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			for (int o = 0; o < ng; o++)
 				if (o != d)
 					CK(cudaStreamWaitEvent(s.st, sh[o].parsed, 0));
-			if (wlz_gpu_flow_split_prep(s.d_blk, s.blk.size(), s.max_lit, &sp[d], s.d_st, out, size, s.d_bad,
+			if (wlz_gpu_flow_split_prep(s.d_blk, s.blk.size(), s.max_lit, &sp[d], s.d_st, mirror ? s.d_mout : out, size, s.d_bad,
 						    s.d_fail, s.st))
 				exit(3);
 			CK(cudaEventRecord(s.prepped, s.st));
@@ -364,14 +378,14 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 				for (int o = 0; o < ng; o++)
 					if (o != d)
 						CK(cudaStreamWaitEvent(s.st, sh[o].prepped, 0));
-				if (wlz_gpu_flow_split_run(&sp[d], out, s.d_fail, s.st))
+				if (wlz_gpu_flow_split_run(&sp[d], mirror ? s.d_mout : out, s.d_fail, s.st))
 					exit(3);
 			}
 			CK(cudaEventRecord(s.ev[3], s.st));
 		}
 		for (share &s : sh) {
 			CK(cudaSetDevice(s.dev));
-			if (s.blk.size() && wlz_gpu_xxh3(out, s.d_boff, s.d_blen, s.d_hash, s.blk.size(), s.d_hscr, s.st))
+			if (s.blk.size() && wlz_gpu_xxh3(mirror ? s.d_mout : out, s.d_boff, s.d_blen, s.d_hash, s.blk.size(), s.d_hscr, s.st))
 				exit(3);
 			CK(cudaEventRecord(s.ev[4], s.st));
 		}
@@ -413,15 +427,19 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			ok = false;
 		}
 	}
+	/* (mirrored: every GPU's copy whole) */
 	std::vector<uint8_t> got(size);
-	CK(cudaSetDevice(0));
-	CK(cudaMemcpy(got.data(), out, size, cudaMemcpyDeviceToHost));
-	if (memcmp(got.data(), want.data(), size)) {
-		size_t at = 0;
-		while (got[at] == want[at])
-			at++;
-		fprintf(stderr, "gpu_split: %d GPUs: content differs from the CPU's at byte %zu\n", ng, at);
-		ok = false;
+	for (int d = 0; d < (mirror ? ng : 1); d++) {
+		CK(cudaSetDevice(d));
+		CK(cudaMemcpy(got.data(), mirror ? sh[d].d_mout : out, size, cudaMemcpyDeviceToHost));
+		if (memcmp(got.data(), want.data(), size)) {
+			size_t at = 0;
+			while (got[at] == want[at])
+				at++;
+			fprintf(stderr, "gpu_split: %d GPUs: content%s differs from the CPU's at byte %zu\n", ng,
+				mirror ? (d ? " (GPU 1's copy)" : " (GPU 0's copy)") : "", at);
+			ok = false;
+		}
 	}
 	for (share &s : sh) {
 		CK(cudaSetDevice(s.dev));
@@ -432,6 +450,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		cudaFree(s.d_hscr);
 		cudaFree(s.d_rfirst), cudaFree(s.d_rtok), cudaFree(s.d_rchunk);
 		cudaFree(s.d_gidx), cudaFree(s.d_state), cudaFree(s.d_rstate), cudaFree(s.d_own), cudaFree(s.d_tpos);
+		cudaFree(s.d_mout);
 		for (cudaEvent_t &e : s.ev)
 			cudaEventDestroy(e);
 		cudaStreamDestroy(s.st);

@@ -57,6 +57,10 @@ struct flow_area {
 	 * own tokens' into every GPU's), so that finding a source's tokens
 	 * reads no other GPU's memory */
 	uint64_t *tpos, *peer_tpos[WLZ_GPU_FLOW_PEERS];
+	/* mirrored output (flow.h): every other GPU's whole output, where
+	 * this one's bytes are written too; npout of them (0: none) */
+	uint8_t *peer_out[WLZ_GPU_FLOW_PEERS];
+	unsigned npout;
 };
 
 static size_t granules(uint64_t size)
@@ -73,6 +77,7 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	a.rstate = NULL;
 	a.own = NULL;
 	a.tpos = NULL;
+	a.npout = 0;
 	a.npeers = 0;
 	a.epoch = 1;
 	return a;
@@ -259,8 +264,24 @@ __device__ __forceinline__ uint32_t warp_excl(uint32_t x, unsigned lane, uint32_
 /* Every literal byte: the warp (blockIdx.y, warp) of block blockIdx.x
  * copies bytes [start, start + LIT_TILE) of the block's literal stream,
  * to its tokens' places or, past the last token's, to the block's tail. */
+/* Other GPUs' mirrored outputs a byte also goes to (n of them). */
+struct pouts {
+	uint8_t *p[WLZ_GPU_FLOW_PEERS];
+	unsigned n;
+};
+
+__device__ __forceinline__ void put(uint8_t *out, const pouts &M, uint64_t at, uint8_t v)
+{
+	out[at] = v;
+	/* (unrolled: indexed by constants, M stays in parameter space) */
+#pragma unroll
+	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
+		if (g < M.n)
+			M.p[g][at] = v;
+}
+
 __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gpu_token *__restrict__ tok,
-			    const uint8_t *__restrict__ st, uint8_t *__restrict__ out, const uint32_t *bad)
+			    const uint8_t *__restrict__ st, uint8_t *__restrict__ out, const uint32_t *bad, pouts M)
 {
 	if (bad[blockIdx.x])
 		return; /* the block broke a rule: its tokens are not to be trusted */
@@ -310,12 +331,12 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
 			const uint32_t q = __shfl_sync(FULL, lpr, o);
 			const uint64_t p = __shfl_sync(FULL, ps, o);
 			if (x < stop)
-				out[p + (x - q)] = lit[x];
+				put(out, M, p + (x - q), lit[x]);
 		}
 		x0 = stop > x0 ? stop : x0;
 	}
 	for (uint32_t x = (start > tail0 ? start : tail0) + lane; x < end; x += 32)
-		out[tend + (x - tail0)] = lit[x];
+		put(out, M, tend + (x - tail0), lit[x]);
 }
 
 /* Copies tot bytes spread over the lanes, UNROLL a lane at a time (their
@@ -323,8 +344,9 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
  * prefix pre is the last at or below it, and byte(lane, k, &to) gives
  * where it comes from and goes (called by every lane, k < tot or not: it
  * shuffles). */
-template <class F>
-__device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane, uint8_t *out, F byte)
+template <bool SYS, class F>
+__device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane, uint8_t *out, const flow_area &A,
+				       F byte)
 {
 	for (uint32_t base = 0; base < tot; base += 32 * UNROLL) {
 		uint8_t v[UNROLL];
@@ -339,8 +361,15 @@ __device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane
 		}
 #pragma unroll
 		for (int u = 0; u < UNROLL; u++)
-			if (to[u] != NONE)
+			if (to[u] != NONE) {
 				out[to[u]] = v[u];
+				/* (mirrored: posted stores, never waited on) */
+				if (SYS)
+#pragma unroll
+					for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
+						if (g < A.npout)
+							A.peer_out[g][to[u]] = v[u];
+			}
 	}
 }
 
@@ -482,7 +511,7 @@ __global__ void __launch_bounds__(FT, 8)
 			uint32_t mtot;
 			const uint32_t mpre = warp_excl(go ? t.mlen : 0, lane, &mtot);
 			const uint64_t mdst = dst - mpre;
-			spread(mpre, mtot, lane, out, [&](unsigned o, uint32_t k, uint64_t *to) {
+			spread<SYS>(mpre, mtot, lane, out, A, [&](unsigned o, uint32_t k, uint64_t *to) {
 				const uint32_t j = k - __shfl_sync(FULL, mpre, o), ow = __shfl_sync(FULL, own, o);
 				*to = __shfl_sync(FULL, mdst, o) + k;
 				return out + __shfl_sync(FULL, t.src, o) + (j < ow ? j : j % ow);
@@ -509,9 +538,13 @@ static int flow_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wl
 		     const flow_area &A, const uint32_t *d_bad, uint32_t *d_fail, cudaStream_t st)
 {
 	const unsigned per = LIT_TILE * (FT / 32);
+	pouts M;
+	M.n = A.npout;
+	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
+		M.p[g] = g < A.npout ? A.peer_out[g] : NULL;
 	if (n && max_lit)
 		lits_kernel<<<dim3((unsigned)n, (max_lit + per - 1) / per), FT, 0, st>>>(d_blk, tok, d_streams, d_out,
-											   d_bad);
+											   d_bad, M);
 	if (cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess ||
 	    cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess)
 		return 1;
@@ -587,6 +620,10 @@ static flow_area split_area(const wlz_gpu_flow_split *sp)
 	A.epoch = sp->epoch;
 	A.own = sp->own;
 	A.tpos = sp->tpos;
+	A.npout = 0;
+	for (unsigned g = 0; g < A.npeers; g++)
+		if (sp->peer_out[g])
+			A.peer_out[A.npout++] = sp->peer_out[g];
 	for (unsigned g = 0; g < A.npeers; g++)
 		A.peer_gidx[g] = sp->peer_gidx[g], A.peer_rstate[g] = sp->peer_rstate[g], A.peer_tpos[g] = sp->peer_tpos[g];
 	A.ticket = sp->ticket;
