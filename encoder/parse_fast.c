@@ -12,6 +12,9 @@
  */
 #include <stdlib.h>
 #include "encoder/parse_impl.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define FAST_LONG_LEN 8
 
@@ -53,9 +56,16 @@ typedef struct fstate {
 	uint64_t mc;
 } fstate;
 
-/* Enters v at the front of a short bucket. */
+/* Enters v at the front of a short bucket (4 ways: one vector shift). */
 static inline __attribute__((always_inline)) void short_put(uint32_t *w, unsigned ways, uint32_t v)
 {
+#if defined(__SSE2__)
+	if (ways == 4) {
+		const __m128i x = _mm_slli_si128(_mm_loadu_si128((const __m128i *)w), 4);
+		_mm_storeu_si128((__m128i *)w, _mm_or_si128(x, _mm_cvtsi32_si128((int)v)));
+		return;
+	}
+#endif
 	for (unsigned i = ways - 1; i > 0; i--)
 		w[i] = w[i - 1];
 	w[0] = v;

@@ -153,9 +153,21 @@ static inline uint64_t diag_match_n(const wlz_parser *ps, uint64_t p, uint64_t *
 	if (best < room)
 		return best;  /* ended before the cut */
 	const uint64_t d = p - *c, floor = (uint64_t)ps->bsize * (WLZ_DIAG_BLOCKS + 1);
+	/* (o may step back while o >= lo: a period back stays at or after 0,
+	 * within floor of the block and within the window) */
+	uint64_t lo = d;
+	if (ps->bstart > floor && ps->bstart - floor > lo)
+		lo = ps->bstart - floor;
+	if (p > ps->v->window && p - ps->v->window + d > lo)
+		lo = p - ps->v->window + d;
 	uint64_t o = *c;
-	for (int j = 0; j < tries && o >= d && o + floor >= ps->bstart && p - (o - d) <= ps->v->window; j++) {
+	for (int j = 0; j < tries && o >= lo; j++) {
 		o -= d;
+		/* (no longer match here unless its bytes up to best agree:
+		 * the last 8 compared first, before the cut's arithmetic) */
+		if (best >= 7 ? wlz_rd64(ps->src + o + best - 7) != wlz_rd64(ps->src + p + best - 7)
+			      : ps->src[o + best] != ps->src[p + best])
+			continue;
 		room = diag_room(ps, p, o);
 		uint64_t lim = limit < room ? limit : room;
 		if (lim <= best)
