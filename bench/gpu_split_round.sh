@@ -10,10 +10,12 @@
 # BINDIR holds wavelz, fqgen, zstd, gpu_split, gpu_decode, gpu_parse,
 # gpu_checksum and gpu_api; CORPDIR illumina.fastq.zst.  Rows to
 # OUT/split.csv, logs beside it.  The group sizes (blocks) tried
-# on the large archive (SIZES, default 8); TESTS=0 skips step 1.
+# on the large archive (SIZES, default 16), each with and without the
+# mirrored output (MIRROR, default "0 1": $GPU_SPLIT_MIRROR of
+# bench/gpu_split); TESTS=0 skips step 1.  $GPU_SPLIT_SELF=1 passes on.
 #   gpu_split_round.sh BINDIR CORPDIR OUT [GIB]
 set -u
-B=$1 C=$2 OUT=$3 GIB=${4:-8} SIZES=${SIZES:-8} TESTS=${TESTS:-1}
+B=$1 C=$2 OUT=$3 GIB=${4:-8} SIZES=${SIZES:-16} TESTS=${TESTS:-1} MIRROR=${MIRROR:-0 1}
 mkdir -p "$OUT"
 . "$(dirname "$0")/gpu_round_env.sh"
 gpu_round_env "$OUT"
@@ -43,9 +45,12 @@ if [ "$GIB" != 0 ]; then
 	echo "== ${GIB} GiB fqgen, -1 --depth=10: $(stat -c %s "$T/big.wlz") bytes in $(awk -v a="$s0" -v b="$s1" 'BEGIN{printf "%.1f", b-a}') s" >> "$OUT/split.log"
 	rm -f "$T/il.fq"
 	for g in $SIZES; do
-		echo "== group $g" >> "$OUT/split.log"
-		timeout 300 gpu_split "$T/big.wlz" 2 2 "$g" >> "$OUT/split.log" 2>&1 || { echo "gpu_split ${GIB} GiB group $g FAILED"; rc=1; }
-		tail -1 "$OUT/split.log" | sed "s/^/depth 10 ${GIB}GiB,/" >> "$OUT/split.csv"
+		for mir in $MIRROR; do
+			echo "== group $g, mirrored output $mir" >> "$OUT/split.log"
+			GPU_SPLIT_MIRROR=$mir timeout 300 gpu_split "$T/big.wlz" 2 2 "$g" >> "$OUT/split.log" 2>&1 ||
+				{ echo "gpu_split ${GIB} GiB group $g mirror $mir FAILED"; rc=1; }
+			tail -1 "$OUT/split.log" | sed "s/^/depth 10 ${GIB}GiB mirror $mir,/" >> "$OUT/split.csv"
+		done
 	done
 fi
 cat "$OUT/split.log"
