@@ -171,6 +171,10 @@ static inline __attribute__((always_inline)) int near_may_gain(const uint8_t *ne
 	return k < room && src[p + k] == src[c + k];
 }
 
+#ifndef SCAN1_AHEAD
+#define SCAN1_AHEAD 4
+#endif
+
 /* What level 1's scan reads: loaded once into its registers. */
 typedef struct scan1 {
 	const uint8_t *src;
@@ -203,6 +207,8 @@ static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc,
 		const uint64_t q = p + 1 + ((p - anchor) >> skip);
 		if (q >= pend)
 			break;
+		if (SCAN1_AHEAD && q + SCAN1_AHEAD + 8 < pend)
+			__builtin_prefetch(st + wlz_hash_bytes(src + q + SCAN1_AHEAD, slen, slog));
 		uint32_t *const eq = st + wlz_hash_bytes(src + q, slen, slog);
 		const uint32_t cq = *eq;
 		if (cq)
@@ -299,6 +305,10 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 	return fast1_body(ps, f, p, f->slen, f->slog, skip, 1);
 }
 
+#ifndef SCAN_AHEAD
+#define SCAN_AHEAD 4
+#endif
+
 /* Levels 2 to 4's scan: steps over the positions where fast_search would
  * measure nothing (no candidate passes its first compares and need[]),
  * entering them into the tables as it would, in a loop that does only
@@ -314,6 +324,13 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 	const unsigned ways = 1u << f->wlog;
 	for (; p < end; p += 1 + ((p - anchor) >> skip)) {
 		const uint64_t x8 = wlz_rd64(src + p), room = ps->bend - p;
+		/* (the slots of a position SCAN_AHEAD on fetched now: the tables
+		 * are larger than L1, and each lookup here waits on its load) */
+		if (p + SCAN_AHEAD + 8 < pend) {
+			if (f->lt)
+				__builtin_prefetch(&f->lt[wlz_hash_bytes(src + p + SCAN_AHEAD, FAST_LONG_LEN, f->llog)]);
+			__builtin_prefetch(f->st + (wlz_hash_bytes(src + p + SCAN_AHEAD, f->slen, f->slog) << f->wlog));
+		}
 		if (rep && rep <= p && !((wlz_rd64(src + p - rep) ^ x8) & mr) && rk < room &&
 		    src[p + rk] == src[p - rep + rk])
 			break;
