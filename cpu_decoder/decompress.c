@@ -341,13 +341,27 @@ static void ring_free(ring *r)
 	r->base = NULL;
 }
 
-static wlz_error ring_make(ring *r, uint64_t cap)
+/* linear: the content never wraps (its stated size is within the window):
+ * then only the second copy is ever written, and plain anonymous memory,
+ * which may take large pages, serves (the shared file's pages fault in
+ * one by one in each copy). */
+static wlz_error ring_make(ring *r, uint64_t cap, int linear)
 {
 	/* The copies' tail is followed by readable bytes (wide copies). */
 	const size_t tail = 1 << 16;
 	r->base = NULL;
 	r->cap = cap;
 	r->len = 2 * (size_t)cap + tail;
+	if (linear) {
+		uint8_t *q = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (q == MAP_FAILED)
+			return wlz_fail(WLZ_ERR_NOMEM, "cannot map a window of %llu bytes", (unsigned long long)cap);
+#ifdef MADV_HUGEPAGE
+		madvise(q, r->len, MADV_HUGEPAGE);  /* advice: refused, it costs nothing */
+#endif
+		r->base = q;
+		return WLZ_OK;
+	}
 	int fd = memfd_create("wavelz-window", MFD_CLOEXEC);
 	if (fd < 0)
 		return wlz_fail(WLZ_ERR_NOMEM, "memfd_create failed for a window of %llu bytes",
@@ -485,7 +499,11 @@ static wlz_error stream_member(sdec *sd, const uint8_t hd[WLZ_HEADER_SIZE])
 	if (kmax < 2)
 		kmax = 2;
 	const uint64_t R = kmax * sd->B;
-	WLZ_TRY(ring_make(&sd->rg, sd->W + R));
+	/* (a stated size within the window never wraps: were it a lie, a
+	 * wrapped run reads the untouched first copy, in bounds, and fails
+	 * its checksums and the size check at the end) */
+	const int linear = sd->h.content_size != WLZ_SIZE_UNKNOWN && sd->h.content_size <= sd->W;
+	WLZ_TRY(ring_make(&sd->rg, sd->W + R, linear));
 	sd->e = malloc(sizeof(*sd->e) * (size_t)kmax);
 	if (!sd->e)
 		return WLZ_ERR_NOMEM;
