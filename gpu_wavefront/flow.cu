@@ -525,9 +525,15 @@ __global__ void __launch_bounds__(FT, 8)
 		 * at system scope once (a release at system scope costs far
 		 * more than at the GPU's, and a chunk publishes about ten
 		 * rounds; states polled across NVLink cost more again). */
-		if (SYS)
+		if (SYS) {
+			/* (mirrored output: every lane's stores into the other
+			 * GPUs' copies fenced by that lane itself, not only through
+			 * the warp's barrier before the release) */
+			if (A.npout)
+				__threadfence_system();
 			for (unsigned g = 0; g < A.npeers; g++)
 				publish<true>(A.peer_rstate[g], i, have, A.epoch);
+		}
 	}
 }
 

@@ -527,7 +527,9 @@ out:
 }
 
 /* Peer access from GPU d to GPU o, turned on once a process: asking again
- * is an error the driver records (and compute-sanitizer reports). */
+ * is an error the driver records (and compute-sanitizer reports).  (So a
+ * caller that resets a device, or turns peer access off, between splits is
+ * not supported: include/wavelz_gpu.h.) */
 static int peer_on(int d, int o)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

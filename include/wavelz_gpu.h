@@ -97,7 +97,8 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * bench/host/issue16-split.md); the CLI uses it where
  * WAVELZ_GPU_SPLIT_MIN asks (it writes nothing before the whole archive
  * is decoded, so one GPU writing as it decodes measured faster).  At
- * most WLZ_GPU_SPLIT_MAX GPUs. */
+ * most WLZ_GPU_SPLIT_MAX GPUs.  It turns peer access on once a process:
+ * a caller must not reset those devices or turn it off between splits. */
 #define WLZ_GPU_SPLIT_MAX 8
 wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
 				   size_t src_size, size_t *out_size);

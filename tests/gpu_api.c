@@ -313,6 +313,27 @@ static void batch(wlz_gdctx *g, const struct arc *xs, int nx)
 			 "a batch to device and host buffers at once: %s", wlz_error_name(e));
 		cudaFree(d);
 		free(h);
+		/* to host buffers, one too small: refused, nothing written past
+		 * its room, the other decoded */
+		const size_t n0 = ok[0]->size, n1 = ok[1 % nx]->size;
+		uint8_t *h0 = malloc(n0 + 64), *h1 = malloc(n1 + 1);
+		memset(h0, 0x5A, n0 + 64);
+		memset(mx, 0, sizeof mx);
+		mx[0].src = ok[0]->a, mx[0].src_size = ok[0]->asize, mx[0].h_dst = h0, mx[0].dst_cap = n0 - 1;
+		mx[1].src = ok[1 % nx]->a, mx[1].src_size = ok[1 % nx]->asize, mx[1].h_dst = h1, mx[1].dst_cap = n1;
+		wlz_gdctx_set_piece_size(g, 128 << 10);
+		const wlz_error e2 = wlz_gpu_decompress_batch(g, mx, 2, 0, NULL, NULL);
+		wlz_gdctx_set_piece_size(g, 0);
+		int untouched = 1;
+		for (size_t i = 0; i < 65; i++)
+			untouched &= h0[n0 - 1 + i] == 0x5A;
+		TU_CHECK(e2 == WLZ_ERR_DST_TOO_SMALL && mx[0].err == WLZ_ERR_DST_TOO_SMALL && untouched,
+			 "a host buffer one byte short: %s, item %s, bytes past it %s", wlz_error_name(e2),
+			 wlz_error_name(mx[0].err), untouched ? "untouched" : "WRITTEN");
+		TU_CHECK(mx[1].err == WLZ_OK && !memcmp(h1, ok[1 % nx]->want, n1),
+			 "the other item beside a short host buffer: %s", wlz_error_name(mx[1].err));
+		free(h0);
+		free(h1);
 	}
 	/* every GPU at once (one here is enough to run the code) */
 	const int ng = wlz_gpu_count() < 4 ? wlz_gpu_count() : 4;
