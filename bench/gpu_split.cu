@@ -168,6 +168,7 @@ struct share {
 	uint32_t *d_gidx, *d_state, *d_rstate, *d_own; /* split: this GPU's copies */
 	uint64_t *d_tpos;
 	uint8_t *d_mout;                         /* mirrored: this GPU's whole output */
+	uint8_t *out;                            /* the output it writes: d_mout, or the shared one */
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
 };
 
@@ -248,6 +249,8 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	uint8_t *out = (uint8_t *)m_out.base;
 	wlz_gpu_token *tok = (wlz_gpu_token *)m_tok.base;
 	uint32_t *work = (uint32_t *)m_work.base;
+	for (share &s : sh)
+		s.out = out;
 
 	for (share &s : sh) {
 		CK(cudaSetDevice(s.dev));
@@ -286,8 +289,10 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		s.d_gidx = s.d_state = s.d_rstate = s.d_own = NULL;
 		s.d_tpos = NULL;
 		s.d_mout = NULL;
-		if (mirror)
+		if (mirror) {
 			CK(cudaMalloc(&s.d_mout, size + 64));
+			s.out = s.d_mout;
+		}
 		if (split) {
 			CK(cudaMalloc(&s.d_gidx, gran * 4 + 4));
 			CK(cudaMalloc(&s.d_state, ntok * 4 + 4));
@@ -359,7 +364,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			for (int o = 0; o < ng; o++)
 				if (o != d)
 					CK(cudaStreamWaitEvent(s.st, sh[o].parsed, 0));
-			if (wlz_gpu_flow_split_prep(s.d_blk, s.blk.size(), s.max_lit, &sp[d], s.d_st, mirror ? s.d_mout : out, size, s.d_bad,
+			if (wlz_gpu_flow_split_prep(s.d_blk, s.blk.size(), s.max_lit, &sp[d], s.d_st, s.out, size, s.d_bad,
 						    s.d_fail, s.st))
 				exit(3);
 			CK(cudaEventRecord(s.prepped, s.st));
@@ -382,14 +387,14 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 				for (int o = 0; o < ng; o++)
 					if (o != d)
 						CK(cudaStreamWaitEvent(s.st, sh[o].prepped, 0));
-				if (wlz_gpu_flow_split_run(&sp[d], mirror ? s.d_mout : out, s.d_fail, s.st))
+				if (wlz_gpu_flow_split_run(&sp[d], s.out, s.d_fail, s.st))
 					exit(3);
 			}
 			CK(cudaEventRecord(s.ev[3], s.st));
 		}
 		for (share &s : sh) {
 			CK(cudaSetDevice(s.dev));
-			if (s.blk.size() && wlz_gpu_xxh3(mirror ? s.d_mout : out, s.d_boff, s.d_blen, s.d_hash, s.blk.size(), s.d_hscr, s.st))
+			if (s.blk.size() && wlz_gpu_xxh3(s.out, s.d_boff, s.d_blen, s.d_hash, s.blk.size(), s.d_hscr, s.st))
 				exit(3);
 			CK(cudaEventRecord(s.ev[4], s.st));
 		}
@@ -435,7 +440,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	std::vector<uint8_t> got(size);
 	for (int d = 0; d < (mirror ? ng : 1); d++) {
 		CK(cudaSetDevice(d));
-		CK(cudaMemcpy(got.data(), mirror ? sh[d].d_mout : out, size, cudaMemcpyDeviceToHost));
+		CK(cudaMemcpy(got.data(), sh[d].out, size, cudaMemcpyDeviceToHost));
 		if (memcmp(got.data(), want.data(), size)) {
 			size_t at = 0;
 			while (got[at] == want[at])

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "common/large.h"
 #include "cpu_decoder/block_decode.h"
 
 struct wlz_dctx {
@@ -332,19 +333,22 @@ typedef struct ring {
 	uint8_t *base;
 	uint64_t cap;
 	size_t len;
+	int linear;   /* one plain allocation (ring_make) */
 } ring;
 
 static void ring_free(ring *r)
 {
-	if (r->base)
+	if (r->base && r->linear)
+		wlz_large_free(r->base, r->len);
+	else if (r->base)
 		munmap(r->base, r->len);
 	r->base = NULL;
 }
 
 /* linear: the content never wraps (its stated size is within the window):
- * then only the second copy is ever written, and plain anonymous memory,
- * which may take large pages, serves (the shared file's pages fault in
- * one by one in each copy). */
+ * then only the second copy is ever written, and a plain allocation in
+ * large pages serves (the shared file's pages fault in one by one in each
+ * copy). */
 static wlz_error ring_make(ring *r, uint64_t cap, int linear)
 {
 	/* The copies' tail is followed by readable bytes (wide copies). */
@@ -352,15 +356,11 @@ static wlz_error ring_make(ring *r, uint64_t cap, int linear)
 	r->base = NULL;
 	r->cap = cap;
 	r->len = 2 * (size_t)cap + tail;
+	r->linear = linear;
 	if (linear) {
-		uint8_t *q = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (q == MAP_FAILED)
-			return wlz_fail(WLZ_ERR_NOMEM, "cannot map a window of %llu bytes", (unsigned long long)cap);
-#ifdef MADV_HUGEPAGE
-		madvise(q, r->len, MADV_HUGEPAGE);  /* advice: refused, it costs nothing */
-#endif
-		r->base = q;
-		return WLZ_OK;
+		r->base = wlz_large_alloc(r->len);
+		return r->base ? WLZ_OK
+			       : wlz_fail(WLZ_ERR_NOMEM, "cannot map a window of %llu bytes", (unsigned long long)cap);
 	}
 	int fd = memfd_create("wavelz-window", MFD_CLOEXEC);
 	if (fd < 0)

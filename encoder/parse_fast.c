@@ -17,6 +17,9 @@
 #endif
 
 #define FAST_LONG_LEN 8
+/* The scans fetch the table slots of the position this far ahead: the
+ * tables are larger than L1, and each lookup waits on its load. */
+#define SCAN_AHEAD 4
 
 /* The short table has buckets of short_depth ways (1, 2, 4, 8 or 16: one
  * cache line at most), newest first.  Tables of up to 4 ways stay in L2;
@@ -171,10 +174,6 @@ static inline __attribute__((always_inline)) int near_may_gain(const uint8_t *ne
 	return k < room && src[p + k] == src[c + k];
 }
 
-#ifndef SCAN1_AHEAD
-#define SCAN1_AHEAD 4
-#endif
-
 /* What level 1's scan reads: loaded once into its registers. */
 typedef struct scan1 {
 	const uint8_t *src;
@@ -207,8 +206,8 @@ static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc,
 		const uint64_t q = p + 1 + ((p - anchor) >> skip);
 		if (q >= pend)
 			break;
-		if (SCAN1_AHEAD && q + SCAN1_AHEAD + 8 < pend)
-			__builtin_prefetch(st + wlz_hash_bytes(src + q + SCAN1_AHEAD, slen, slog));
+		if (q + SCAN_AHEAD + 8 < pend)
+			__builtin_prefetch(st + wlz_hash_bytes(src + q + SCAN_AHEAD, slen, slog));
 		uint32_t *const eq = st + wlz_hash_bytes(src + q, slen, slog);
 		const uint32_t cq = *eq;
 		if (cq)
@@ -305,10 +304,6 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 	return fast1_body(ps, f, p, f->slen, f->slog, skip, 1);
 }
 
-#ifndef SCAN_AHEAD
-#define SCAN_AHEAD 4
-#endif
-
 /* Levels 2 to 4's scan: steps over the positions where fast_search would
  * measure nothing (no candidate passes its first compares and need[]),
  * entering them into the tables as it would, in a loop that does only
@@ -324,8 +319,6 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 	const unsigned ways = 1u << f->wlog;
 	for (; p < end; p += 1 + ((p - anchor) >> skip)) {
 		const uint64_t x8 = wlz_rd64(src + p), room = ps->bend - p;
-		/* (the slots of a position SCAN_AHEAD on fetched now: the tables
-		 * are larger than L1, and each lookup here waits on its load) */
 		if (p + SCAN_AHEAD + 8 < pend) {
 			if (f->lt)
 				__builtin_prefetch(&f->lt[wlz_hash_bytes(src + p + SCAN_AHEAD, FAST_LONG_LEN, f->llog)]);

@@ -612,7 +612,7 @@ static wlz_error fit(wlz_gdctx *g, enum sink_kind kind, uint8_t *dst, int two_sl
 	}
 }
 
-/* An item's ibase when nothing goes to its h_dst. */
+/* An item's ibase when nothing goes to a host buffer of its. */
 #define NO_HOST UINT64_MAX
 
 /* How a call moves its bytes. */
@@ -739,10 +739,9 @@ static wlz_error download(wlz_gdctx *g, uint64_t k, const struct xfer *x)
 			uint8_t *at = to + cm->hpos + b * B;
 			if (x->ibase) {
 				/* (a batch: the member's archive's own buffer) */
-				uint8_t *h = x->items[cm->archive].h_dst;
-				if (!h || x->ibase[cm->archive] == NO_HOST)
+				if (x->ibase[cm->archive] == NO_HOST)
 					continue;
-				at = h + (cm->hpos - x->ibase[cm->archive]) + b * B;
+				at = (uint8_t *)x->items[cm->archive].h_dst + (cm->hpos - x->ibase[cm->archive]) + b * B;
 			}
 			CU(cudaMemcpyAsync(at, g->out + (cm->dpos + b * B - g->sbase), len, cudaMemcpyDeviceToHost,
 					   g->down),
@@ -1164,12 +1163,13 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 		ibase = calloc(n ? n : 1, sizeof *ibase);
 		if (!ibase)
 			e = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
-		/* (an item refused at planning, its content too large for
-		 * its buffer among others, gets nothing: NO_HOST) */
-		for (size_t i = 0; e == WLZ_OK && i < c->nm; i++)
+		/* (an item without a buffer, or refused at planning, its
+		 * content too large for its buffer among others, gets nothing) */
+		for (size_t i = 0; e == WLZ_OK && i < c->nm; i++) {
+			const wlz_gpu_item *it = &items[c->mem[i].archive];
 			if (i == 0 || c->mem[i - 1].archive != c->mem[i].archive)
-				ibase[c->mem[i].archive] =
-					items[c->mem[i].archive].err == WLZ_OK ? c->mem[i].hpos : NO_HOST;
+				ibase[c->mem[i].archive] = it->h_dst && it->err == WLZ_OK ? c->mem[i].hpos : NO_HOST;
+		}
 		x.ibase = ibase;
 	}
 	if (e == WLZ_OK)

@@ -43,6 +43,23 @@
  * valid archive's longest chain of the longest matches never reaches it). */
 #define PATIENCE (1u << 28)
 
+/* Other GPUs' mirrored outputs a byte also goes to (n of them). */
+struct pouts {
+	uint8_t *p[WLZ_GPU_FLOW_PEERS];
+	unsigned n;
+};
+
+/* out[at] = v, and the same in M's outputs. */
+__device__ __forceinline__ void put(uint8_t *out, const pouts &M, uint64_t at, uint8_t v)
+{
+	out[at] = v;
+	/* (unrolled: indexed by constants, M stays in parameter space) */
+#pragma unroll
+	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
+		if (g < M.n)
+			M.p[g][at] = v;
+}
+
 /* The work area: the granule table, the token states and the ticket. */
 struct flow_area {
 	uint32_t *gidx, *state, *ticket;
@@ -58,9 +75,8 @@ struct flow_area {
 	 * reads no other GPU's memory */
 	uint64_t *tpos, *peer_tpos[WLZ_GPU_FLOW_PEERS];
 	/* mirrored output (flow.h): every other GPU's whole output, where
-	 * this one's bytes are written too; npout of them (0: none) */
-	uint8_t *peer_out[WLZ_GPU_FLOW_PEERS];
-	unsigned npout;
+	 * this one's bytes are written too (none: n = 0) */
+	pouts mirror;
 };
 
 static size_t granules(uint64_t size)
@@ -77,7 +93,7 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	a.rstate = NULL;
 	a.own = NULL;
 	a.tpos = NULL;
-	a.npout = 0;
+	a.mirror = pouts();
 	a.npeers = 0;
 	a.epoch = 1;
 	return a;
@@ -263,23 +279,8 @@ __device__ __forceinline__ uint32_t warp_excl(uint32_t x, unsigned lane, uint32_
 
 /* Every literal byte: the warp (blockIdx.y, warp) of block blockIdx.x
  * copies bytes [start, start + LIT_TILE) of the block's literal stream,
- * to its tokens' places or, past the last token's, to the block's tail. */
-/* Other GPUs' mirrored outputs a byte also goes to (n of them). */
-struct pouts {
-	uint8_t *p[WLZ_GPU_FLOW_PEERS];
-	unsigned n;
-};
-
-__device__ __forceinline__ void put(uint8_t *out, const pouts &M, uint64_t at, uint8_t v)
-{
-	out[at] = v;
-	/* (unrolled: indexed by constants, M stays in parameter space) */
-#pragma unroll
-	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
-		if (g < M.n)
-			M.p[g][at] = v;
-}
-
+ * to its tokens' places or, past the last token's, to the block's tail
+ * (and into M's mirrored outputs). */
 __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gpu_token *__restrict__ tok,
 			    const uint8_t *__restrict__ st, uint8_t *__restrict__ out, const uint32_t *bad, pouts M)
 {
@@ -362,13 +363,11 @@ __device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane
 #pragma unroll
 		for (int u = 0; u < UNROLL; u++)
 			if (to[u] != NONE) {
-				out[to[u]] = v[u];
 				/* (mirrored: posted stores, never waited on) */
 				if (SYS)
-#pragma unroll
-					for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
-						if (g < A.npout)
-							A.peer_out[g][to[u]] = v[u];
+					put(out, A.mirror, to[u], v[u]);
+				else
+					out[to[u]] = v[u];
 			}
 	}
 }
@@ -529,7 +528,7 @@ __global__ void __launch_bounds__(FT, 8)
 			/* (mirrored output: every lane's stores into the other
 			 * GPUs' copies fenced by that lane itself, not only through
 			 * the warp's barrier before the release) */
-			if (A.npout)
+			if (A.mirror.n)
 				__threadfence_system();
 			for (unsigned g = 0; g < A.npeers; g++)
 				publish<true>(A.peer_rstate[g], i, have, A.epoch);
@@ -544,13 +543,9 @@ static int flow_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wl
 		     const flow_area &A, const uint32_t *d_bad, uint32_t *d_fail, cudaStream_t st)
 {
 	const unsigned per = LIT_TILE * (FT / 32);
-	pouts M;
-	M.n = A.npout;
-	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
-		M.p[g] = g < A.npout ? A.peer_out[g] : NULL;
 	if (n && max_lit)
 		lits_kernel<<<dim3((unsigned)n, (max_lit + per - 1) / per), FT, 0, st>>>(d_blk, tok, d_streams, d_out,
-											   d_bad, M);
+											   d_bad, A.mirror);
 	if (cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess ||
 	    cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess)
 		return 1;
@@ -626,10 +621,10 @@ static flow_area split_area(const wlz_gpu_flow_split *sp)
 	A.epoch = sp->epoch;
 	A.own = sp->own;
 	A.tpos = sp->tpos;
-	A.npout = 0;
+	A.mirror = pouts();
 	for (unsigned g = 0; g < A.npeers; g++)
 		if (sp->peer_out[g])
-			A.peer_out[A.npout++] = sp->peer_out[g];
+			A.mirror.p[A.mirror.n++] = sp->peer_out[g];
 	for (unsigned g = 0; g < A.npeers; g++)
 		A.peer_gidx[g] = sp->peer_gidx[g], A.peer_rstate[g] = sp->peer_rstate[g], A.peer_tpos[g] = sp->peer_tpos[g];
 	A.ticket = sp->ticket;
