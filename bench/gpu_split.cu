@@ -25,9 +25,9 @@
  *
  * $GPU_SPLIT_SELF=1 also times one GPU through the split's own steps (its
  * ranges, states and pass), to tell the split's cost from NVLink's.
- * $GPU_SPLIT_MIRROR=1 gives every GPU a whole output of its own, every
- * byte written into all of them (flow.h), so that sources are read
- * locally; every copy is compared with the CPU's.
+ * $GPU_SPLIT_STATS=1 runs the split's pass with its wait counters
+ * (flow.h; slower: the times are not the product's) and prints each GPU's
+ * for its last run.
  */
 #include <cuda.h>
 #include <string.h>
@@ -167,8 +167,7 @@ struct share {
 	uint32_t *d_scr, *d_bad, *d_fail, *d_ticket;
 	uint32_t *d_gidx, *d_state, *d_rstate, *d_own; /* split: this GPU's copies */
 	uint64_t *d_tpos;
-	uint8_t *d_mout;                         /* mirrored: this GPU's whole output */
-	uint8_t *out;                            /* the output it writes: d_mout, or the shared one */
+	unsigned long long *d_stats;             /* GPU_SPLIT_STATS */
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
 };
 
@@ -186,9 +185,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 {
 	/* (self: one GPU through the split's steps, to compare its stages) */
 	const bool split = ng > 1 || self;
-	/* (mirrored output, $GPU_SPLIT_MIRROR=1: a whole output on each GPU,
-	 * every byte written to all of them; flow.h) */
-	const bool mirror = ng > 1 && getenv("GPU_SPLIT_MIRROR") && atoi(getenv("GPU_SPLIT_MIRROR"));
+	const bool stats = split && getenv("GPU_SPLIT_STATS") && atoi(getenv("GPU_SPLIT_STATS"));
 	const size_t nb = bi.size();
 	std::vector<share> sh(ng);
 	for (int d = 0; d < ng; d++) {
@@ -241,7 +238,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	const size_t gran = wlz_gpu_flow_granules(size);
 	const std::vector<size_t> zero = {0};
 	const std::vector<int> gpu0 = {0};
-	spread_mem m_out = mirror ? spread_mem() : spread_alloc(size + 64, at_out, owner, ng);
+	spread_mem m_out = spread_alloc(size + 64, at_out, owner, ng);
 	spread_mem m_tok = spread_alloc((ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner, ng);
 	/* (one GPU: the product's work area, granules then states then the
 	 * ticket; several: each its own granule table and states, below) */
@@ -249,8 +246,6 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	uint8_t *out = (uint8_t *)m_out.base;
 	wlz_gpu_token *tok = (wlz_gpu_token *)m_tok.base;
 	uint32_t *work = (uint32_t *)m_work.base;
-	for (share &s : sh)
-		s.out = out;
 
 	for (share &s : sh) {
 		CK(cudaSetDevice(s.dev));
@@ -288,11 +283,9 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		CK(cudaMalloc(&s.d_ticket, 4));
 		s.d_gidx = s.d_state = s.d_rstate = s.d_own = NULL;
 		s.d_tpos = NULL;
-		s.d_mout = NULL;
-		if (mirror) {
-			CK(cudaMalloc(&s.d_mout, size + 64));
-			s.out = s.d_mout;
-		}
+		s.d_stats = NULL;
+		if (stats)
+			CK(cudaMalloc(&s.d_stats, 4 * sizeof(unsigned long long)));
 		if (split) {
 			CK(cudaMalloc(&s.d_gidx, gran * 4 + 4));
 			CK(cudaMalloc(&s.d_state, ntok * 4 + 4));
@@ -323,10 +316,10 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			if (o != d) {
 				x.peer_gidx[x.npeers] = sh[o].d_gidx;
 				x.peer_tpos[x.npeers] = sh[o].d_tpos;
-				x.peer_out[x.npeers] = sh[o].d_mout;
 				x.peer_rstate[x.npeers++] = sh[o].d_rstate;
 			}
 		x.ticket = s.d_ticket;
+		x.stats = s.d_stats;
 	}
 
 	double best = 1e30;
@@ -334,10 +327,8 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	for (int r = 0; r <= reps; r++) {
 		for (share &s : sh) {
 			CK(cudaSetDevice(s.dev));
-			/* (mirrored copies poisoned each run: a byte read before its
-			 * store landed cannot pass for the last run's) */
-			if (s.d_mout)
-				CK(cudaMemsetAsync(s.d_mout, 0xA5, size, s.st));
+			if (s.d_stats)
+				CK(cudaMemsetAsync(s.d_stats, 0, 4 * sizeof(unsigned long long), s.st));
 			CK(cudaMemsetAsync(s.d_err, 0, 2 * sizeof(int), s.st));
 			CK(cudaMemsetAsync(s.d_bad, 0, (s.blk.size() + 1) * 4, s.st));
 			CK(cudaStreamSynchronize(s.st));
@@ -364,7 +355,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			for (int o = 0; o < ng; o++)
 				if (o != d)
 					CK(cudaStreamWaitEvent(s.st, sh[o].parsed, 0));
-			if (wlz_gpu_flow_split_prep(s.d_blk, s.blk.size(), s.max_lit, &sp[d], s.d_st, s.out, size, s.d_bad,
+			if (wlz_gpu_flow_split_prep(s.d_blk, s.blk.size(), s.max_lit, &sp[d], s.d_st, out, size, s.d_bad,
 						    s.d_fail, s.st))
 				exit(3);
 			CK(cudaEventRecord(s.prepped, s.st));
@@ -387,14 +378,14 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 				for (int o = 0; o < ng; o++)
 					if (o != d)
 						CK(cudaStreamWaitEvent(s.st, sh[o].prepped, 0));
-				if (wlz_gpu_flow_split_run(&sp[d], s.out, s.d_fail, s.st))
+				if (wlz_gpu_flow_split_run(&sp[d], out, s.d_fail, s.st))
 					exit(3);
 			}
 			CK(cudaEventRecord(s.ev[3], s.st));
 		}
 		for (share &s : sh) {
 			CK(cudaSetDevice(s.dev));
-			if (s.blk.size() && wlz_gpu_xxh3(s.out, s.d_boff, s.d_blen, s.d_hash, s.blk.size(), s.d_hscr, s.st))
+			if (s.blk.size() && wlz_gpu_xxh3(out, s.d_boff, s.d_blen, s.d_hash, s.blk.size(), s.d_hscr, s.st))
 				exit(3);
 			CK(cudaEventRecord(s.ev[4], s.st));
 		}
@@ -436,19 +427,25 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			ok = false;
 		}
 	}
-	/* (mirrored: every GPU's copy whole) */
-	std::vector<uint8_t> got(size);
-	for (int d = 0; d < (mirror ? ng : 1); d++) {
-		CK(cudaSetDevice(d));
-		CK(cudaMemcpy(got.data(), sh[d].out, size, cudaMemcpyDeviceToHost));
-		if (memcmp(got.data(), want.data(), size)) {
-			size_t at = 0;
-			while (got[at] == want[at])
-				at++;
-			fprintf(stderr, "gpu_split: %d GPUs: content (GPU %d's copy) differs from the CPU's at byte %zu\n",
-				ng, d, at);
-			ok = false;
+	for (share &s : sh)
+		if (s.d_stats) {
+			unsigned long long c[4];
+			CK(cudaSetDevice(s.dev));
+			CK(cudaMemcpy(c, s.d_stats, sizeof c, cudaMemcpyDeviceToHost));
+			fprintf(stderr,
+				"gpu_split: %d GPU(s), group %zu, GPU %d's pass: %llu chunks; a warp's stalled polls waiting on "
+				"another GPU's token %llu, on an earlier chunk of its own GPU %llu, inside its chunk %llu\n",
+				ng, group, s.dev, c[0], c[1], c[2], c[3]);
 		}
+	std::vector<uint8_t> got(size);
+	CK(cudaSetDevice(0));
+	CK(cudaMemcpy(got.data(), out, size, cudaMemcpyDeviceToHost));
+	if (memcmp(got.data(), want.data(), size)) {
+		size_t at = 0;
+		while (got[at] == want[at])
+			at++;
+		fprintf(stderr, "gpu_split: %d GPUs: content differs from the CPU's at byte %zu\n", ng, at);
+		ok = false;
 	}
 	for (share &s : sh) {
 		CK(cudaSetDevice(s.dev));
@@ -459,7 +456,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		cudaFree(s.d_hscr);
 		cudaFree(s.d_rfirst), cudaFree(s.d_rtok), cudaFree(s.d_rchunk);
 		cudaFree(s.d_gidx), cudaFree(s.d_state), cudaFree(s.d_rstate), cudaFree(s.d_own), cudaFree(s.d_tpos);
-		cudaFree(s.d_mout);
+		cudaFree(s.d_stats);
 		for (cudaEvent_t &e : s.ev)
 			cudaEventDestroy(e);
 		cudaStreamDestroy(s.st);

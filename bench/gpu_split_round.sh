@@ -10,12 +10,13 @@
 # BINDIR holds wavelz, fqgen, zstd, gpu_split, gpu_decode, gpu_parse,
 # gpu_checksum and gpu_api; CORPDIR illumina.fastq.zst.  Rows to
 # OUT/split.csv, logs beside it.  The group sizes (blocks) tried
-# on the large archive (SIZES, default 16), each with and without the
-# mirrored output (MIRROR, default "0 1": $GPU_SPLIT_MIRROR of
-# bench/gpu_split); TESTS=0 skips step 1.  $GPU_SPLIT_SELF=1 passes on.
+# on the large archive (SIZES, default 16); STATS=1 adds, for each, a run
+# with the pass's wait counters ($GPU_SPLIT_STATS of bench/gpu_split:
+# slower, not a figure); TESTS=0 skips step 1.  $GPU_SPLIT_SELF=1 passes
+# on.
 #   gpu_split_round.sh BINDIR CORPDIR OUT [GIB]
 set -u
-B=$1 C=$2 OUT=$3 GIB=${4:-8} SIZES=${SIZES:-16} TESTS=${TESTS:-1} MIRROR=${MIRROR:-0 1}
+B=$1 C=$2 OUT=$3 GIB=${4:-8} SIZES=${SIZES:-16} TESTS=${TESTS:-1} STATS=${STATS:-0}
 mkdir -p "$OUT"
 . "$(dirname "$0")/gpu_round_env.sh"
 gpu_round_env "$OUT"
@@ -45,12 +46,15 @@ if [ "$GIB" != 0 ]; then
 	echo "== ${GIB} GiB fqgen, -1 --depth=10: $(stat -c %s "$T/big.wlz") bytes in $(awk -v a="$s0" -v b="$s1" 'BEGIN{printf "%.1f", b-a}') s" >> "$OUT/split.log"
 	rm -f "$T/il.fq"
 	for g in $SIZES; do
-		for mir in $MIRROR; do
-			echo "== group $g, mirrored output $mir" >> "$OUT/split.log"
-			GPU_SPLIT_MIRROR=$mir timeout 300 gpu_split "$T/big.wlz" 2 2 "$g" >> "$OUT/split.log" 2>&1 ||
-				{ echo "gpu_split ${GIB} GiB group $g mirror $mir FAILED"; rc=1; }
-			tail -1 "$OUT/split.log" | sed "s/^/depth 10 ${GIB}GiB mirror $mir,/" >> "$OUT/split.csv"
-		done
+		echo "== group $g" >> "$OUT/split.log"
+		timeout 300 gpu_split "$T/big.wlz" 2 2 "$g" >> "$OUT/split.log" 2>&1 ||
+			{ echo "gpu_split ${GIB} GiB group $g FAILED"; rc=1; }
+		tail -1 "$OUT/split.log" | sed "s/^/depth 10 ${GIB}GiB,/" >> "$OUT/split.csv"
+		if [ "$STATS" = 1 ]; then
+			echo "== group $g, wait counters (times not the product's)" >> "$OUT/split.log"
+			GPU_SPLIT_STATS=1 timeout 300 gpu_split "$T/big.wlz" 1 2 "$g" >> "$OUT/split.log" 2>&1 ||
+				{ echo "gpu_split ${GIB} GiB group $g counters FAILED"; rc=1; }
+		fi
 	done
 fi
 cat "$OUT/split.log"

@@ -43,23 +43,6 @@
  * valid archive's longest chain of the longest matches never reaches it). */
 #define PATIENCE (1u << 28)
 
-/* Other GPUs' mirrored outputs a byte also goes to (n of them). */
-struct pouts {
-	uint8_t *p[WLZ_GPU_FLOW_PEERS];
-	unsigned n;
-};
-
-/* out[at] = v, and the same in M's outputs. */
-__device__ __forceinline__ void put(uint8_t *out, const pouts &M, uint64_t at, uint8_t v)
-{
-	out[at] = v;
-	/* (unrolled: indexed by constants, M stays in parameter space) */
-#pragma unroll
-	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
-		if (g < M.n)
-			M.p[g][at] = v;
-}
-
 /* The work area: the granule table, the token states and the ticket. */
 struct flow_area {
 	uint32_t *gidx, *state, *ticket;
@@ -74,9 +57,8 @@ struct flow_area {
 	 * own tokens' into every GPU's), so that finding a source's tokens
 	 * reads no other GPU's memory */
 	uint64_t *tpos, *peer_tpos[WLZ_GPU_FLOW_PEERS];
-	/* mirrored output (flow.h): every other GPU's whole output, where
-	 * this one's bytes are written too (none: n = 0) */
-	pouts mirror;
+	/* where set (flow.h): the pass's wait counters */
+	unsigned long long *stats;
 };
 
 static size_t granules(uint64_t size)
@@ -93,7 +75,7 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	a.rstate = NULL;
 	a.own = NULL;
 	a.tpos = NULL;
-	a.mirror = pouts();
+	a.stats = NULL;
 	a.npeers = 0;
 	a.epoch = 1;
 	return a;
@@ -279,10 +261,9 @@ __device__ __forceinline__ uint32_t warp_excl(uint32_t x, unsigned lane, uint32_
 
 /* Every literal byte: the warp (blockIdx.y, warp) of block blockIdx.x
  * copies bytes [start, start + LIT_TILE) of the block's literal stream,
- * to its tokens' places or, past the last token's, to the block's tail
- * (and into M's mirrored outputs). */
+ * to its tokens' places or, past the last token's, to the block's tail. */
 __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gpu_token *__restrict__ tok,
-			    const uint8_t *__restrict__ st, uint8_t *__restrict__ out, const uint32_t *bad, pouts M)
+			    const uint8_t *__restrict__ st, uint8_t *__restrict__ out, const uint32_t *bad)
 {
 	if (bad[blockIdx.x])
 		return; /* the block broke a rule: its tokens are not to be trusted */
@@ -332,12 +313,12 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
 			const uint32_t q = __shfl_sync(FULL, lpr, o);
 			const uint64_t p = __shfl_sync(FULL, ps, o);
 			if (x < stop)
-				put(out, M, p + (x - q), lit[x]);
+				out[p + (x - q)] = lit[x];
 		}
 		x0 = stop > x0 ? stop : x0;
 	}
 	for (uint32_t x = (start > tail0 ? start : tail0) + lane; x < end; x += 32)
-		put(out, M, tend + (x - tail0), lit[x]);
+		out[tend + (x - tail0)] = lit[x];
 }
 
 /* Copies tot bytes spread over the lanes, UNROLL a lane at a time (their
@@ -345,9 +326,8 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
  * prefix pre is the last at or below it, and byte(lane, k, &to) gives
  * where it comes from and goes (called by every lane, k < tot or not: it
  * shuffles). */
-template <bool SYS, class F>
-__device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane, uint8_t *out, const flow_area &A,
-				       F byte)
+template <class F>
+__device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane, uint8_t *out, F byte)
 {
 	for (uint32_t base = 0; base < tot; base += 32 * UNROLL) {
 		uint8_t v[UNROLL];
@@ -362,13 +342,8 @@ __device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane
 		}
 #pragma unroll
 		for (int u = 0; u < UNROLL; u++)
-			if (to[u] != NONE) {
-				/* (mirrored: posted stores, never waited on) */
-				if (SYS)
-					put(out, A.mirror, to[u], v[u]);
-				else
-					out[to[u]] = v[u];
-			}
+			if (to[u] != NONE)
+				out[to[u]] = v[u];
 	}
 }
 
@@ -405,12 +380,16 @@ __device__ __forceinline__ uint32_t poll(const uint32_t *p)
 /* (8 blocks an SM: 32 registers, a few spilled, measured faster than 46
  * registers at 5 blocks; so were acquire loads than relaxed polls and a
  * fence) */
-template <bool SYS>
+template <bool SYS, bool ST = false>
 __global__ void __launch_bounds__(FT, 8)
 	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t nch, uint8_t *out,
 		    flow_area A, uint32_t *fail)
 {
 	const unsigned lane = threadIdx.x & 31;
+	/* (ST, a diagnostic: chunks, and the warp's stalled polls by what the
+	 * first stalled lane waits on: another GPU's token, one of its own
+	 * GPU's earlier chunks, one of its own chunk) */
+	unsigned long long n_chunk = 0, n_peer = 0, n_own = 0, n_in = 0;
 	/* (tok holds all ntok tokens of the member; this GPU's are R's) */
 	/* (bytes before the first token are final: an earlier piece's) */
 	const uint64_t t0 = tok[0].pos;
@@ -419,8 +398,16 @@ __global__ void __launch_bounds__(FT, 8)
 		if (lane == 0)
 			c = atomicAdd(A.ticket, 1);
 		c = __shfl_sync(FULL, c, 0);
-		if (c >= nch)
+		if (c >= nch) {
+			if (ST && lane == 0) {
+				atomicAdd(A.stats, n_chunk);
+				atomicAdd(A.stats + 1, n_peer);
+				atomicAdd(A.stats + 2, n_own);
+				atomicAdd(A.stats + 3, n_in);
+			}
 			return;
+		}
+		n_chunk++;
 		/* (tokens rlo.. of the range, up to the chunk, are this GPU's) */
 		uint32_t i0, rlo, tend;
 		chunk_tokens(R, ntok, c, &i0, &rlo, &tend);
@@ -486,6 +473,16 @@ __global__ void __launch_bounds__(FT, 8)
 			const bool go = mine && next > last && !(need & ~fin);
 			const uint32_t ready = __ballot_sync(FULL, go);
 			if (!ready) {
+				if (ST) {
+					const unsigned f = __ffs(~fin) - 1;
+					const uint32_t fn = __shfl_sync(FULL, next, f), fl = __shfl_sync(FULL, last, f);
+					if (fn > fl)
+						n_in++;
+					else if (!own_token(A.own, rlo, fn))
+						n_peer++;
+					else
+						n_own++;
+				}
 				uint32_t quit = 0;
 				if (lane == 0)
 					quit = ++polls > PATIENCE || *(volatile uint32_t *)fail;
@@ -510,7 +507,7 @@ __global__ void __launch_bounds__(FT, 8)
 			uint32_t mtot;
 			const uint32_t mpre = warp_excl(go ? t.mlen : 0, lane, &mtot);
 			const uint64_t mdst = dst - mpre;
-			spread<SYS>(mpre, mtot, lane, out, A, [&](unsigned o, uint32_t k, uint64_t *to) {
+			spread(mpre, mtot, lane, out, [&](unsigned o, uint32_t k, uint64_t *to) {
 				const uint32_t j = k - __shfl_sync(FULL, mpre, o), ow = __shfl_sync(FULL, own, o);
 				*to = __shfl_sync(FULL, mdst, o) + k;
 				return out + __shfl_sync(FULL, t.src, o) + (j < ow ? j : j % ow);
@@ -525,11 +522,6 @@ __global__ void __launch_bounds__(FT, 8)
 		 * more than at the GPU's, and a chunk publishes about ten
 		 * rounds; states polled across NVLink cost more again). */
 		if (SYS) {
-			/* (mirrored output: every lane's stores into the other
-			 * GPUs' copies fenced by that lane itself, not only through
-			 * the warp's barrier before the release) */
-			if (A.mirror.n)
-				__threadfence_system();
 			for (unsigned g = 0; g < A.npeers; g++)
 				publish<true>(A.peer_rstate[g], i, have, A.epoch);
 		}
@@ -545,7 +537,7 @@ static int flow_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wl
 	const unsigned per = LIT_TILE * (FT / 32);
 	if (n && max_lit)
 		lits_kernel<<<dim3((unsigned)n, (max_lit + per - 1) / per), FT, 0, st>>>(d_blk, tok, d_streams, d_out,
-											   d_bad, A.mirror);
+											   d_bad);
 	if (cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess ||
 	    cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess)
 		return 1;
@@ -585,6 +577,12 @@ static int flow_run(const wlz_gpu_token *tok, uint64_t ntok, const tranges &R, u
 	/* Only as many warps as run at once: the ticket hands out the work. */
 	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (fit > 0 ? fit : 1));
 	const unsigned grid = want < most ? want : most;
+	if constexpr (SYS) {
+		if (A.stats) {
+			flow_kernel<true, true><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
+			return cudaGetLastError() != cudaSuccess;
+		}
+	}
 	flow_kernel<SYS><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
 	return cudaGetLastError() != cudaSuccess;
 }
@@ -621,10 +619,7 @@ static flow_area split_area(const wlz_gpu_flow_split *sp)
 	A.epoch = sp->epoch;
 	A.own = sp->own;
 	A.tpos = sp->tpos;
-	A.mirror = pouts();
-	for (unsigned g = 0; g < A.npeers; g++)
-		if (sp->peer_out[g])
-			A.mirror.p[A.mirror.n++] = sp->peer_out[g];
+	A.stats = sp->stats;
 	for (unsigned g = 0; g < A.npeers; g++)
 		A.peer_gidx[g] = sp->peer_gidx[g], A.peer_rstate[g] = sp->peer_rstate[g], A.peer_tpos[g] = sp->peer_tpos[g];
 	A.ticket = sp->ticket;

@@ -68,11 +68,11 @@ typedef struct wlz_gpu_flow_split {
 	 * position (each GPU writes its own tokens' into every GPU's: step
 	 * 1); and the other GPUs' tpos. */
 	uint64_t *tpos, *peer_tpos[WLZ_GPU_FLOW_PEERS];
-	/* Mirrored output (where set): each GPU's output is a whole copy in
-	 * its own memory, d_out of steps 1 and 2, and every byte a GPU writes
-	 * goes to the others' copies too (peer_out), so that every source is
-	 * read locally.  NULL: one output every GPU reads (d_out). */
-	uint8_t *peer_out[WLZ_GPU_FLOW_PEERS];
+	/* A diagnostic (bench/gpu_split.cu), NULL in the library: 4
+	 * counters the pass adds to (chunks run, and stalled polls of a warp
+	 * whose first waiting lane waits on another GPU's token, on one of
+	 * this GPU's earlier chunks, on a token of its own chunk). */
+	unsigned long long *stats;
 	/* The other GPUs' gidx and rstate, where this one writes its own. */
 	uint32_t *peer_gidx[WLZ_GPU_FLOW_PEERS], *peer_rstate[WLZ_GPU_FLOW_PEERS];
 	unsigned npeers;
