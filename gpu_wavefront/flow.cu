@@ -30,6 +30,7 @@
  * the L1 of this SM may hold an older line.
  */
 #include <cuda_runtime.h>
+#include <stdlib.h>
 #include "gpu_wavefront/flow.h"
 
 #define FULL 0xffffffffu
@@ -256,8 +257,10 @@ __device__ __forceinline__ uint32_t warp_excl(uint32_t x, unsigned lane, uint32_
 	return v - x;
 }
 
-/* Literal bytes a warp of lits_kernel copies. */
-#define LIT_TILE 512
+/* Literal bytes a warp of lits_kernel copies, and 32-byte steps a lane
+ * has in flight (their owners found, loads issued, then stores). */
+#define LIT_TILE 1024
+#define LIT_UNROLL 4
 
 /* Every literal byte: the warp (blockIdx.y, warp) of block blockIdx.x
  * copies bytes [start, start + LIT_TILE) of the block's literal stream,
@@ -307,16 +310,26 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
 		const uint64_t ps = h ? T[jj].pos : 0;
 		const uint32_t cover = j + 32 < nt ? (uint32_t)(T[j + 32].lp - lbase) : tail0;
 		const uint32_t stop = x1 < cover ? x1 : cover;
-		for (uint32_t base = x0; base < stop; base += 32) {
-			const uint32_t x = base + lane;
-			const unsigned o = owner(lpr, x);
-			const uint32_t q = __shfl_sync(FULL, lpr, o);
-			const uint64_t p = __shfl_sync(FULL, ps, o);
-			if (x < stop)
-				out[p + (x - q)] = lit[x];
+		for (uint32_t base = x0; base < stop; base += 32 * LIT_UNROLL) {
+			uint8_t v[LIT_UNROLL];
+			uint64_t to[LIT_UNROLL];
+#pragma unroll
+			for (int u = 0; u < LIT_UNROLL; u++) {
+				const uint32_t x = base + u * 32 + lane;
+				const unsigned o = owner(lpr, x);
+				const uint32_t q = __shfl_sync(FULL, lpr, o);
+				const uint64_t p = __shfl_sync(FULL, ps, o);
+				to[u] = x < stop ? p + (x - q) : NONE;
+				v[u] = x < stop ? lit[x] : 0;
+			}
+#pragma unroll
+			for (int u = 0; u < LIT_UNROLL; u++)
+				if (to[u] != NONE)
+					out[to[u]] = v[u];
 		}
 		x0 = stop > x0 ? stop : x0;
 	}
+#pragma unroll 4
 	for (uint32_t x = (start > tail0 ? start : tail0) + lane; x < end; x += 32)
 		out[tend + (x - tail0)] = lit[x];
 }
@@ -325,7 +338,9 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
  * loads before their stores): byte k belongs to the lane whose exclusive
  * prefix pre is the last at or below it, and byte(lane, k, &to) gives
  * where it comes from and goes (called by every lane, k < tot or not: it
- * shuffles). */
+ * shuffles).  Steps of 32 bytes past tot are skipped, the warp as one: a
+ * round copies a few dozen bytes, and the pass spent most of its
+ * instructions here (bench/host/issue15-flow.md). */
 template <class F>
 __device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane, uint8_t *out, F byte)
 {
@@ -334,11 +349,16 @@ __device__ __forceinline__ void spread(uint32_t pre, uint32_t tot, unsigned lane
 		uint64_t to[UNROLL];
 #pragma unroll
 		for (int u = 0; u < UNROLL; u++) {
-			const uint32_t k = base + u * 32 + lane;
-			const uint8_t *from = byte(owner(pre, k), k, &to[u]);
-			v[u] = k < tot ? __ldcg(from) : 0;
-			if (k >= tot)
-				to[u] = NONE;
+			to[u] = NONE;
+			v[u] = 0;
+			if (base + u * 32 < tot) {
+				const uint32_t k = base + u * 32 + lane;
+				const uint8_t *from = byte(owner(pre, k), k, &to[u]);
+				if (k < tot)
+					v[u] = __ldcg(from);
+				else
+					to[u] = NONE;
+			}
 		}
 #pragma unroll
 		for (int u = 0; u < UNROLL; u++)
@@ -380,8 +400,8 @@ __device__ __forceinline__ uint32_t poll(const uint32_t *p)
 /* (8 blocks an SM: 32 registers, a few spilled, measured faster than 46
  * registers at 5 blocks; so were acquire loads than relaxed polls and a
  * fence) */
-template <bool SYS, bool ST = false>
-__global__ void __launch_bounds__(FT, 8)
+template <bool SYS, bool ST = false, int MINB = 8>
+__global__ void __launch_bounds__(FT, MINB)
 	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t nch, uint8_t *out,
 		    flow_area A, uint32_t *fail)
 {
@@ -507,11 +527,21 @@ __global__ void __launch_bounds__(FT, 8)
 			uint32_t mtot;
 			const uint32_t mpre = warp_excl(go ? t.mlen : 0, lane, &mtot);
 			const uint64_t mdst = dst - mpre;
-			spread(mpre, mtot, lane, out, [&](unsigned o, uint32_t k, uint64_t *to) {
-				const uint32_t j = k - __shfl_sync(FULL, mpre, o), ow = __shfl_sync(FULL, own, o);
-				*to = __shfl_sync(FULL, mdst, o) + k;
-				return out + __shfl_sync(FULL, t.src, o) + (j < ow ? j : j % ow);
-			});
+			if (__any_sync(FULL, go && own < t.mlen)) {
+				spread(mpre, mtot, lane, out, [&](unsigned o, uint32_t k, uint64_t *to) {
+					const uint32_t j = k - __shfl_sync(FULL, mpre, o), ow = __shfl_sync(FULL, own, o);
+					*to = __shfl_sync(FULL, mdst, o) + k;
+					return out + __shfl_sync(FULL, t.src, o) + (j < ow ? j : j % ow);
+				});
+			} else {
+				/* (no match of the round overlaps its own output: byte
+				 * k comes from msrc + k) */
+				const uint64_t msrc = t.src - mpre;
+				spread(mpre, mtot, lane, out, [&](unsigned o, uint32_t k, uint64_t *to) {
+					*to = __shfl_sync(FULL, mdst, o) + k;
+					return out + __shfl_sync(FULL, msrc, o) + k;
+				});
+			}
 			/* (published every round: holding them to the chunk's end
 			 * measured slower at depth 10) */
 			publish<false>(A.state, i, go, 1);
@@ -559,6 +589,14 @@ static int flow_run(const wlz_gpu_token *tok, uint64_t ntok, const tranges &R, u
 	if (!nchunk)
 		return 0;
 	const uint32_t nch = (uint32_t)nchunk;
+	/* (an experiment: $WLZ_GPU_FLOW_MINB=6 builds the single-GPU pass for
+	 * 6 blocks an SM, more registers and fewer spills) */
+	static int minb = -1;
+	if (minb < 0) {
+		const char *e = getenv("WLZ_GPU_FLOW_MINB");
+		minb = e && atoi(e) == 6 ? 6 : 8;
+	}
+	const bool six = !SYS && minb == 6;
 	/* (the device's SMs and the pass's blocks an SM, asked once a
 	 * device: the queries cost more than the launches) */
 	static int known[64], sms[64], fits[64];
@@ -574,12 +612,19 @@ static int flow_run(const wlz_gpu_token *tok, uint64_t ntok, const tranges &R, u
 	} else {
 		nsm = sms[dev], fit = fits[dev];
 	}
+	if (six)
+		fit = 6;
 	/* Only as many warps as run at once: the ticket hands out the work. */
 	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (fit > 0 ? fit : 1));
 	const unsigned grid = want < most ? want : most;
 	if constexpr (SYS) {
 		if (A.stats) {
 			flow_kernel<true, true><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
+			return cudaGetLastError() != cudaSuccess;
+		}
+	} else {
+		if (six) {
+			flow_kernel<false, false, 6><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
 			return cudaGetLastError() != cudaSuccess;
 		}
 	}

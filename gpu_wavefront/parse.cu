@@ -25,12 +25,9 @@
 #include <cub/block/block_scan.cuh>
 #include "gpu_wavefront/parse.h"
 
-#define NT 512
 #define IPT 8 /* tokens (or len bytes) a thread */
 #define TILE WLZ_GPU_PARSE_TILE
-#if TILE != NT * IPT
-#error "a segment is a thread block's tile"
-#endif
+#define NT (TILE / IPT) /* a segment is a thread block's tile */
 /* A thread's staged tokens, 8-byte words apart (2 of padding: the
  * threads of a warp store to different banks). */
 #define STAGE_STRIDE (IPT * 4 + 2)

@@ -38,7 +38,9 @@ typedef struct wlz_gpu_token {
 } wlz_gpu_token;
 
 /* Tokens of a parse segment (a thread block's share of an archive block). */
-#define WLZ_GPU_PARSE_TILE 4096
+#ifndef WLZ_GPU_PARSE_TILE
+#define WLZ_GPU_PARSE_TILE 2048
+#endif
 /* Scratch 8-byte words of the parse's carries: a block's, a segment's. */
 #define WLZ_GPU_PARSE_BLOCK_WORDS 2
 #define WLZ_GPU_PARSE_SEG_WORDS 9
