@@ -30,7 +30,6 @@
  * the L1 of this SM may hold an older line.
  */
 #include <cuda_runtime.h>
-#include <stdlib.h>
 #include "gpu_wavefront/flow.h"
 
 #define FULL 0xffffffffu
@@ -400,8 +399,8 @@ __device__ __forceinline__ uint32_t poll(const uint32_t *p)
 /* (8 blocks an SM: 32 registers, a few spilled, measured faster than 46
  * registers at 5 blocks; so were acquire loads than relaxed polls and a
  * fence) */
-template <bool SYS, bool ST = false, int MINB = 8>
-__global__ void __launch_bounds__(FT, MINB)
+template <bool SYS, bool ST = false>
+__global__ void __launch_bounds__(FT, 8)
 	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t nch, uint8_t *out,
 		    flow_area A, uint32_t *fail)
 {
@@ -589,14 +588,6 @@ static int flow_run(const wlz_gpu_token *tok, uint64_t ntok, const tranges &R, u
 	if (!nchunk)
 		return 0;
 	const uint32_t nch = (uint32_t)nchunk;
-	/* (an experiment: $WLZ_GPU_FLOW_MINB=6 builds the single-GPU pass for
-	 * 6 blocks an SM, more registers and fewer spills) */
-	static int minb = -1;
-	if (minb < 0) {
-		const char *e = getenv("WLZ_GPU_FLOW_MINB");
-		minb = e && atoi(e) == 6 ? 6 : 8;
-	}
-	const bool six = !SYS && minb == 6;
 	/* (the device's SMs and the pass's blocks an SM, asked once a
 	 * device: the queries cost more than the launches) */
 	static int known[64], sms[64], fits[64];
@@ -612,19 +603,12 @@ static int flow_run(const wlz_gpu_token *tok, uint64_t ntok, const tranges &R, u
 	} else {
 		nsm = sms[dev], fit = fits[dev];
 	}
-	if (six)
-		fit = 6;
 	/* Only as many warps as run at once: the ticket hands out the work. */
 	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (fit > 0 ? fit : 1));
 	const unsigned grid = want < most ? want : most;
 	if constexpr (SYS) {
 		if (A.stats) {
 			flow_kernel<true, true><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
-			return cudaGetLastError() != cudaSuccess;
-		}
-	} else {
-		if (six) {
-			flow_kernel<false, false, 6><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
 			return cudaGetLastError() != cudaSuccess;
 		}
 	}
