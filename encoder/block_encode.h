@@ -14,6 +14,7 @@ typedef struct wlz_bparams {
 	int streams;            /* WLZ_STREAMS_*: the codecs allowed */
 	int zlevel;             /* zstd level, where zstd is allowed */
 	unsigned max_tables;    /* codec 2's tables per part (1..16) */
+	unsigned seg_log;       /* codec 2's segments: 2^seg_log symbols */
 } wlz_bparams;
 
 wlz_benc *wlz_benc_create(uint32_t block_size);

@@ -853,7 +853,12 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		return WLZ_ERR_NOMEM;
 	en->cc = cc;
 	en->lp = wlz_level_params_for(cc->opt.level, size_hint);
-	en->bp = (wlz_bparams){cc->opt.streams, en->lp->zlevel, WLZ_HUF_MAX_TABLES};
+	/* Codec 2's segments: 2^14 symbols for inputs known to be under 128
+	 * MiB, so that a GPU's entropy stage has a warp for each of its lanes'
+	 * runs at once; 2^15 above (half the segments' sizes and padding:
+	 * bench/host/issue14-round3.md). */
+	const unsigned seg = size_hint < ((uint64_t)128 << 20) ? WLZ_HUF_SEG_DEFAULT - 1 : WLZ_HUF_SEG_DEFAULT;
+	en->bp = (wlz_bparams){cc->opt.streams, en->lp->zlevel, WLZ_HUF_MAX_TABLES, seg};
 	en->rd = rd;
 	en->rdo = rdo;
 	en->nthreads = cc->nthreads;
