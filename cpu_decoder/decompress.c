@@ -22,6 +22,7 @@ struct wlz_dctx {
 	void *progress_opaque;
 	uint64_t done, total;  /* progress: bytes before this run; 0 = unknown */
 	uint64_t memory_limit;
+	int write_thread;      /* wlz_dctx_set_write_thread */
 };
 
 WLZ_EXPORT wlz_dctx *wlz_dctx_create(int threads)
@@ -49,6 +50,12 @@ WLZ_EXPORT void wlz_dctx_free(wlz_dctx *dc)
 		wlz_bdec_free(dc->bd[t]);
 	free(dc->bd);
 	free(dc);
+}
+
+WLZ_EXPORT void wlz_dctx_set_write_thread(wlz_dctx *dc, int on)
+{
+	if (dc)
+		dc->write_thread = on != 0;
 }
 
 WLZ_EXPORT void wlz_dctx_set_memory_limit(wlz_dctx *dc, uint64_t bytes)
@@ -382,6 +389,103 @@ static wlz_error ring_make(ring *r, uint64_t cap, int linear)
 	return WLZ_OK;
 }
 
+/* A streaming decode's writer thread (wlz_dctx_set_write_thread): one
+ * run of content at a time, written while the next run is decoded. */
+typedef struct awriter {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	wlz_write_fn wr;
+	void *wro;
+	const uint8_t *p;       /* the run being written, while busy */
+	size_t n;
+	int busy, quit, failed, started;
+} awriter;
+
+static void *awriter_main(void *arg)
+{
+	awriter *w = arg;
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (!w->busy && !w->quit)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (!w->busy)
+			break;
+		pthread_mutex_unlock(&w->mu);
+		const int bad = w->wr(w->wro, w->p, w->n) != 0;
+		pthread_mutex_lock(&w->mu);
+		w->failed |= bad;
+		w->busy = 0;
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/* Waits until the run handed over last is written; nonzero if a write
+ * failed. */
+static int awriter_wait(awriter *w)
+{
+	pthread_mutex_lock(&w->mu);
+	while (w->busy)
+		pthread_cond_wait(&w->cv, &w->mu);
+	const int failed = w->failed;
+	pthread_mutex_unlock(&w->mu);
+	return failed;
+}
+
+/* Hands a run over (the last one written first); nonzero if a write
+ * failed. */
+static int awriter_put(awriter *w, const uint8_t *p, size_t n)
+{
+	if (awriter_wait(w))
+		return 1;
+	pthread_mutex_lock(&w->mu);
+	w->p = p;
+	w->n = n;
+	w->busy = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	return 0;
+}
+
+static int awriter_start(awriter *w, wlz_write_fn wr, void *wro)
+{
+	memset(w, 0, sizeof(*w));
+	w->wr = wr;
+	w->wro = wro;
+	if (pthread_mutex_init(&w->mu, NULL))
+		return 0;
+	if (pthread_cond_init(&w->cv, NULL)) {
+		pthread_mutex_destroy(&w->mu);
+		return 0;
+	}
+	if (pthread_create(&w->th, NULL, awriter_main, w)) {
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		return 0;
+	}
+	w->started = 1;
+	return 1;
+}
+
+/* Waits for the last run, then ends the thread; nonzero if a write failed. */
+static int awriter_stop(awriter *w)
+{
+	if (!w->started)
+		return 0;
+	const int failed = awriter_wait(w);
+	pthread_mutex_lock(&w->mu);
+	w->quit = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->th, NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	w->started = 0;
+	return failed;
+}
+
 /* What one member's streaming decode keeps. */
 typedef struct sdec {
 	wlz_dctx *dc;
@@ -399,6 +503,7 @@ typedef struct sdec {
 	uint64_t pos;                 /* member bytes read */
 	uint64_t out;                 /* content bytes decoded and written */
 	int last_short;               /* a block shorter than B was seen */
+	awriter *aw;                  /* the writer thread, or NULL: wr here */
 } sdec;
 
 /* Reads up to max blocks of the member into the batch; *n gets how many,
@@ -508,6 +613,10 @@ static wlz_error stream_member(sdec *sd, const uint8_t hd[WLZ_HEADER_SIZE])
 	if (!sd->e)
 		return WLZ_ERR_NOMEM;
 	const uint64_t C = sd->rg.cap;
+	/* (with a writer thread, the run before is still being written while
+	 * this one is decoded: a run lies in the window's last W + R bytes, so
+	 * it is safe from the next while R <= W; else the next waits) */
+	const int overlap_ok = R <= sd->W;
 	sd->pos = WLZ_HEADER_SIZE;
 	uint64_t k = 1;
 	for (;;) {
@@ -532,8 +641,11 @@ static wlz_error stream_member(sdec *sd, const uint8_t hd[WLZ_HEADER_SIZE])
 			for (uint64_t i = 0; i < n; i++)
 				jb.end += sd->e[i].length;
 			jb.window = sd->W;
+			if (sd->aw && !overlap_ok && awriter_wait(sd->aw))
+				return wlz_fail(WLZ_ERR_WRITE, "writing the output failed");
 			WLZ_TRY(decode_run(&jb));
-			if (sd->wr(sd->wro, jb.out + sd->out, (size_t)(jb.end - sd->out)) != 0)
+			if (sd->aw ? awriter_put(sd->aw, jb.out + sd->out, (size_t)(jb.end - sd->out))
+				   : sd->wr(sd->wro, jb.out + sd->out, (size_t)(jb.end - sd->out)) != 0)
 				return wlz_fail(WLZ_ERR_WRITE, "writing the output failed");
 			dc->done += jb.end - sd->out;
 			sd->out = jb.end;
@@ -544,6 +656,9 @@ static wlz_error stream_member(sdec *sd, const uint8_t hd[WLZ_HEADER_SIZE])
 			break;
 		k = 2 * k < kmax ? 2 * k : kmax;
 	}
+	/* (every run written before the member is judged and its window freed) */
+	if (sd->aw && awriter_wait(sd->aw))
+		return wlz_fail(WLZ_ERR_WRITE, "writing the output failed");
 	return read_end(sd);
 }
 
@@ -558,6 +673,10 @@ WLZ_EXPORT wlz_error wlz_decompress_stream(wlz_dctx *dc, wlz_read_fn rd, void *r
 	dc->done = 0;
 	dc->total = 0;
 	wlz_error err = WLZ_OK;
+	awriter aw;
+	memset(&aw, 0, sizeof(aw));
+	if (dc->write_thread && !awriter_start(&aw, wr, wro))
+		return wlz_fail(WLZ_ERR_THREAD, "cannot start the writer thread");
 	for (int members = 0; err == WLZ_OK; members++) {
 		uint8_t hd[WLZ_HEADER_SIZE];
 		size_t got;
@@ -587,12 +706,18 @@ WLZ_EXPORT wlz_error wlz_decompress_stream(wlz_dctx *dc, wlz_read_fn rd, void *r
 		sd.rdo = rdo;
 		sd.wr = wr;
 		sd.wro = wro;
+		sd.aw = aw.started ? &aw : NULL;
 		err = stream_member(&sd, hd);
+		/* (a run handed over is written before its window goes) */
+		if (sd.aw && awriter_wait(sd.aw) && err == WLZ_OK)
+			err = wlz_fail(WLZ_ERR_WRITE, "writing the output failed");
 		ring_free(&sd.rg);
 		free(sd.pay);
 		free(sd.e);
 		wlz_blocklist_free(&sd.bl);
 	}
+	if (awriter_stop(&aw) && err == WLZ_OK)
+		err = wlz_fail(WLZ_ERR_WRITE, "writing the output failed");
 	if (content_size)
 		*content_size = dc->done;
 	return err;

@@ -185,6 +185,12 @@ void wlz_dctx_set_progress(wlz_dctx *dctx, wlz_progress_fn fn, void *opaque);
 wlz_error wlz_decompress(wlz_dctx *dctx, void *dst, size_t dst_capacity,
 			 const void *src, size_t src_size, size_t *dst_size);
 
+/* Nonzero: wlz_decompress_stream calls its write function from a thread
+ * of its own, one call at a time and in order, while it decodes the next
+ * blocks (the write's copy and the output file's pages then cost no
+ * decoding time).  Default 0: from the caller's thread. */
+void wlz_dctx_set_write_thread(wlz_dctx *dctx, int on);
+
 /* The largest window a streaming decode accepts (0 = the default,
  * WLZ_MEMORY_LIMIT_DEFAULT); decoding memory is about the window plus the
  * blocks in flight. */

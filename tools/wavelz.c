@@ -1657,6 +1657,9 @@ int main(int argc, char **argv)
 		}
 		wlz_dctx_set_progress(job.dctx, progress_update, &job.prog);
 		wlz_dctx_set_memory_limit(job.dctx, p.memory);
+		/* (the output written while the next blocks decode, as zstd's
+		 * CLI writes from a thread of its own) */
+		wlz_dctx_set_write_thread(job.dctx, p.op == OP_DECOMPRESS);
 #ifdef WLZ_HAVE_GPU
 		if (p.gpu >= 0) {
 			/* --gpu: every visible GPU; --gpu=0,1: those */
