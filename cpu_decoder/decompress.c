@@ -399,6 +399,7 @@ typedef struct awriter {
 	void *wro;
 	const uint8_t *p;       /* the run being written, while busy */
 	size_t n;
+	uint64_t lost;          /* bytes handed over but not written (a write failed) */
 	int busy, quit, failed, started;
 } awriter;
 
@@ -414,6 +415,8 @@ static void *awriter_main(void *arg)
 		pthread_mutex_unlock(&w->mu);
 		const int bad = w->wr(w->wro, w->p, w->n) != 0;
 		pthread_mutex_lock(&w->mu);
+		if (bad)
+			w->lost += w->n;
 		w->failed |= bad;
 		w->busy = 0;
 		pthread_cond_broadcast(&w->cv);
@@ -718,6 +721,8 @@ WLZ_EXPORT wlz_error wlz_decompress_stream(wlz_dctx *dc, wlz_read_fn rd, void *r
 	}
 	if (awriter_stop(&aw) && err == WLZ_OK)
 		err = wlz_fail(WLZ_ERR_WRITE, "writing the output failed");
+	/* (a run the writer refused was counted when handed over) */
+	dc->done -= aw.lost;
 	if (content_size)
 		*content_size = dc->done;
 	return err;

@@ -743,10 +743,15 @@ static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t
 		wlz_cctx_free(c);
 	}
 
-	/* Decompression through callbacks, in odd pieces, 1 and 3 threads. */
+	/* Decompression through callbacks, in odd pieces, 1 and 3 threads,
+	 * each with and without a writer thread (the second pass). */
+	for (int wt = 0; wt < 2; wt++) {
+	wlz_dctx_set_write_thread(d1, wt);
+	wlz_dctx_set_write_thread(d3, wt);
 	for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
 		char what[64];
-		snprintf(what, sizeof what, "decompress_stream, %s pieces", piece_name(pieces[i]));
+		snprintf(what, sizeof what, "decompress_stream, %s pieces%s", piece_name(pieces[i]),
+			 wt ? ", writer thread" : "");
 		CHECK_ERR(stream_decode(d1, arc, asize, pieces[i], src, n, what), WLZ_OK);
 		CHECK_ERR(stream_decode(d3, arc, asize, pieces[i], src, n, what), WLZ_OK);
 	}
@@ -765,12 +770,15 @@ static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t
 				TU_CHECK(sk.refused == 1 && sk.after_refusal == 0,
 					 "writer stops after %zu bytes: called %ld more times", limits[i], sk.after_refusal);
 				TU_CHECK(cs == sk.n && sk.n <= limits[i] && (sk.n == 0 || memcmp(sk.p, src, sk.n) == 0),
-					 "writer stops after %zu bytes: content_size %llu, %zu bytes taken", limits[i],
-					 (unsigned long long)cs, sk.n);
+					 "writer stops after %zu bytes%s: content_size %llu, %zu bytes taken", limits[i],
+					 wt ? " (writer thread)" : "", (unsigned long long)cs, sk.n);
 				free(sk.p);
 			}
 		}
 	}
+	}
+	wlz_dctx_set_write_thread(d1, 0);
+	wlz_dctx_set_write_thread(d3, 0);
 	/* A reader that fails: WLZ_ERR_READ, and what was written is right. */
 	{
 		static const size_t at[] = { 0, 5, 40, 20000 };
