@@ -34,9 +34,7 @@
 /* The encoder's segment size for large inputs, one less for inputs known
  * to be under 128 MiB (encoder/compress.c; a bench build may set
  * another): the GPU's parallelism against 66 bytes of lane and segment
- * sizes and the lanes' padding per segment.  2^15 against 2^14 made the
- * CLDR archive 0.36% smaller, within 1% of the same archive with zstd
- * streams (bench/host/issue14-round3.md). */
+ * sizes and the lanes' padding per segment (bench/host/issue14-round3.md). */
 #ifndef WLZ_HUF_SEG_DEFAULT
 #define WLZ_HUF_SEG_DEFAULT 15
 #endif
