@@ -37,7 +37,9 @@ typedef struct wlz_gpu_token {
 	uint64_t src, pos, lp;
 } wlz_gpu_token;
 
-/* Tokens of a parse segment (a thread block's share of an archive block). */
+/* Tokens of a parse segment (a thread block's share of an archive block;
+ * 2048 stages a block's tokens in a third of an SM's shared memory, so
+ * that three blocks run on each: bench/host/issue15-flow.md). */
 #ifndef WLZ_GPU_PARSE_TILE
 #define WLZ_GPU_PARSE_TILE 2048
 #endif
