@@ -550,10 +550,9 @@ __global__ void __launch_bounds__(FT, 8)
 		 * at system scope once (a release at system scope costs far
 		 * more than at the GPU's, and a chunk publishes about ten
 		 * rounds; states polled across NVLink cost more again). */
-		if (SYS) {
+		if (SYS)
 			for (unsigned g = 0; g < A.npeers; g++)
 				publish<true>(A.peer_rstate[g], i, have, A.epoch);
-		}
 	}
 }
 

@@ -746,36 +746,36 @@ static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t
 	/* Decompression through callbacks, in odd pieces, 1 and 3 threads,
 	 * each with and without a writer thread (the second pass). */
 	for (int wt = 0; wt < 2; wt++) {
-	wlz_dctx_set_write_thread(d1, wt);
-	wlz_dctx_set_write_thread(d3, wt);
-	for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
-		char what[64];
-		snprintf(what, sizeof what, "decompress_stream, %s pieces%s", piece_name(pieces[i]),
-			 wt ? ", writer thread" : "");
-		CHECK_ERR(stream_decode(d1, arc, asize, pieces[i], src, n, what), WLZ_OK);
-		CHECK_ERR(stream_decode(d3, arc, asize, pieces[i], src, n, what), WLZ_OK);
-	}
-	/* A writer that says stop ends the decode with WLZ_ERR_WRITE and is
-	 * not called again; content_size says what it took. */
-	{
-		static const size_t limits[] = { 0, 1, 65536, 65537, 200000 };
-		for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-			for (int t = 0; t < 2; t++) {
-				reader_init(&rd, arc, asize, PIECE_RANDOM, seed + i);
-				sink_init(&sk, limits[i]);
-				cs = 777;
-				e = wlz_decompress_stream(t ? d3 : d1, piece_read, &rd, sink_write, &sk, &cs);
-				TU_CHECK(e == WLZ_ERR_WRITE, "writer stops after %zu bytes (%d thread(s)): %s", limits[i],
-					 t ? 3 : 1, wlz_error_name(e));
-				TU_CHECK(sk.refused == 1 && sk.after_refusal == 0,
-					 "writer stops after %zu bytes: called %ld more times", limits[i], sk.after_refusal);
-				TU_CHECK(cs == sk.n && sk.n <= limits[i] && (sk.n == 0 || memcmp(sk.p, src, sk.n) == 0),
-					 "writer stops after %zu bytes%s: content_size %llu, %zu bytes taken", limits[i],
-					 wt ? " (writer thread)" : "", (unsigned long long)cs, sk.n);
-				free(sk.p);
+		wlz_dctx_set_write_thread(d1, wt);
+		wlz_dctx_set_write_thread(d3, wt);
+		for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
+			char what[64];
+			snprintf(what, sizeof what, "decompress_stream, %s pieces%s", piece_name(pieces[i]),
+				 wt ? ", writer thread" : "");
+			CHECK_ERR(stream_decode(d1, arc, asize, pieces[i], src, n, what), WLZ_OK);
+			CHECK_ERR(stream_decode(d3, arc, asize, pieces[i], src, n, what), WLZ_OK);
+		}
+		/* A writer that says stop ends the decode with WLZ_ERR_WRITE and is
+		 * not called again; content_size says what it took. */
+		{
+			static const size_t limits[] = { 0, 1, 65536, 65537, 200000 };
+			for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+				for (int t = 0; t < 2; t++) {
+					reader_init(&rd, arc, asize, PIECE_RANDOM, seed + i);
+					sink_init(&sk, limits[i]);
+					cs = 777;
+					e = wlz_decompress_stream(t ? d3 : d1, piece_read, &rd, sink_write, &sk, &cs);
+					TU_CHECK(e == WLZ_ERR_WRITE, "writer stops after %zu bytes (%d thread(s)): %s", limits[i],
+						 t ? 3 : 1, wlz_error_name(e));
+					TU_CHECK(sk.refused == 1 && sk.after_refusal == 0,
+						 "writer stops after %zu bytes: called %ld more times", limits[i], sk.after_refusal);
+					TU_CHECK(cs == sk.n && sk.n <= limits[i] && (sk.n == 0 || memcmp(sk.p, src, sk.n) == 0),
+						 "writer stops after %zu bytes%s: content_size %llu, %zu bytes taken", limits[i],
+						 wt ? " (writer thread)" : "", (unsigned long long)cs, sk.n);
+					free(sk.p);
+				}
 			}
 		}
-	}
 	}
 	wlz_dctx_set_write_thread(d1, 0);
 	wlz_dctx_set_write_thread(d3, 0);
