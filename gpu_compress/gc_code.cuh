@@ -35,8 +35,10 @@ struct gc_code_smem {
 };
 
 /* Each group's counts over the used symbols (h[g][j]) and totals (ht),
- * from the contexts placed (0xFF: not yet). */
-__device__ void gc_cta_group_counts(gc_code_smem &s, const uint32_t (*cnt)[256], unsigned T)
+ * from the contexts placed (0xFF: not yet); the counts from the CTA's
+ * copy (cc: a row of nr a context) where it was made. */
+__device__ void gc_cta_group_counts(gc_code_smem &s, const uint32_t (*cnt)[256], const uint32_t *cc, unsigned nr,
+				    unsigned T)
 {
 	const unsigned t = threadIdx.x;
 	if (t < s.nu) {
@@ -46,7 +48,7 @@ __device__ void gc_cta_group_counts(gc_code_smem &s, const uint32_t (*cnt)[256],
 		for (unsigned i = 0; i < s.na; i++) {
 			const unsigned c = s.act[i], g = s.grp[c];
 			if (g != 0xFF)
-				s.u.h[g][t] += __ldg(&cnt[c][x]);
+				s.u.h[g][t] += cc ? cc[i * nr + t] : __ldg(&cnt[c][x]);
 		}
 	}
 	if (t < T) {
@@ -63,7 +65,8 @@ __device__ void gc_cta_group_counts(gc_code_smem &s, const uint32_t (*cnt)[256],
  * within a pass come from the groups as they stood at its start, so the
  * contexts of a pass are placed independently; the groups' counts after
  * it are sums, whatever the order of the moves. */
-__device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], unsigned T)
+__device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], uint32_t *scratch, size_t scratch_bytes,
+				   unsigned T)
 {
 	const unsigned t = threadIdx.x;
 	if (t == 0) {
@@ -79,6 +82,18 @@ __device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], 
 	}
 	__syncthreads();
 	const unsigned na = s.na, nu = s.nu, nr = (nu + 7) & ~7u;
+	/* the active counts copied once where they fit (the passes read them
+	 * again and again) */
+	const uint32_t *cc = NULL;
+	if (na > T && (size_t)na * nr * sizeof(uint32_t) <= scratch_bytes) {
+		for (unsigned i = t / 32; i < na; i += blockDim.x / 32) {
+			const uint32_t *row = cnt[s.act[i]];
+			for (unsigned j = t % 32; j < nr; j += 32)
+				scratch[i * nr + j] = j < nu ? __ldg(&row[s.used[j]]) : 0;
+		}
+		cc = scratch;
+		__syncthreads();
+	}
 	if (na <= T) {
 		for (unsigned i = t; i < na; i += blockDim.x)
 			s.grp[s.act[i]] = (uint8_t)i;
@@ -95,7 +110,7 @@ __device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], 
 			s.grp[c] = r < T ? (uint8_t)r : 0xFF;
 		}
 		__syncthreads();
-		gc_cta_group_counts(s, cnt, T);
+		gc_cta_group_counts(s, cnt, cc, nr, T);
 		enum { ITER = 6 };
 		for (unsigned it = 0; it < ITER; it++) {
 			if (t < T)
@@ -112,12 +127,22 @@ __device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], 
 				const unsigned i = e / T, g = e % T;
 				if (!s.ht0[g])
 					continue;
-				const uint32_t *row = cnt[s.act[i]];
 				float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-				for (unsigned j = 0; j < nr; j += 8)
+				if (cc) {
+					/* (padding counts are 0, as the global path's) */
+					const uint32_t *row = cc + i * nr;
+					for (unsigned j = 0; j < nr; j += 8)
 #pragma unroll
-					for (unsigned l = 0; l < 8; l++)
-						acc[l] += (j + l < nu ? (float)__ldg(&row[s.used[j + l]]) : 0.0f) * s.cost[g][j + l];
+						for (unsigned l = 0; l < 8; l++)
+							acc[l] += (float)row[j + l] * s.cost[g][j + l];
+				} else {
+					const uint32_t *row = cnt[s.act[i]];
+					for (unsigned j = 0; j < nr; j += 8)
+#pragma unroll
+						for (unsigned l = 0; l < 8; l++)
+							acc[l] += (j + l < nu ? (float)__ldg(&row[s.used[j + l]]) : 0.0f) *
+								  s.cost[g][j + l];
+				}
 				s.u.x[i * T + g] = wlz_huf_sum8(acc);
 			}
 			__syncthreads();
@@ -131,7 +156,7 @@ __device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], 
 			/* settled: another pass would give the same groups */
 			if (!__syncthreads_or(moved != 0))
 				break;
-			gc_cta_group_counts(s, cnt, T);
+			gc_cta_group_counts(s, cnt, cc, nr, T);
 		}
 	}
 	__syncthreads();
@@ -145,9 +170,39 @@ __device__ unsigned gc_cta_cluster(gc_code_smem &s, const uint32_t (*cnt)[256], 
 struct gc_table_smem {
 	uint64_t key[256];   /* (count, index), sorted */
 	uint32_t c[256];     /* counts of the symbols present, by index */
-	uint8_t sym[256];    /* their symbols */
+	uint32_t iw[256];    /* Huffman's tree: inner nodes' weights, */
+	uint16_t par[512];   /* every node's parent, */
+	uint8_t idep[256];   /* inner nodes' depths */
+	uint8_t sym[256];    /* the symbols present */
 	uint8_t len[256];    /* their lengths */
 };
+
+/* wlz_huf_tree_lengths on one lane, its arrays in the warp's shared
+ * scratch (as a thread's stack they missed the L1 and stalled the CTA):
+ * the same tree and lengths.  Node x < k is leaf x (w.key's order), node
+ * k + i inner node i. */
+__device__ void gc_tree_lengths(gc_table_smem &w, unsigned k)
+{
+	unsigned leaf = 0, node = k;
+	const unsigned root = 2 * k - 2;
+	for (unsigned nn = k; nn <= root; nn++) {
+		uint32_t sum = 0;
+		for (int t = 0; t < 2; t++) {
+			const bool lf = leaf < k && (node >= nn || (w.key[leaf] >> 8) <= w.iw[node - k]);
+			const unsigned x = lf ? leaf++ : node++;
+			w.par[x] = (uint16_t)nn;
+			sum += x < k ? (uint32_t)(w.key[x] >> 8) : w.iw[x - k];
+		}
+		w.iw[nn - k] = sum;
+	}
+	w.idep[root - k] = 0;
+	for (unsigned x = root; x-- > k;)
+		w.idep[x - k] = (uint8_t)(w.idep[w.par[x] - k] + 1);
+	for (unsigned i = 0; i < k; i++) {
+		const unsigned d = w.idep[w.par[i] - k] + 1u;
+		w.len[w.key[i] & 0xFF] = (uint8_t)(d > WLZ_HUF_LEN_MAX ? WLZ_HUF_LEN_MAX : d);
+	}
+}
 
 __device__ __forceinline__ uint64_t warp_max64(uint64_t v)
 {
@@ -195,7 +250,7 @@ __device__ uint64_t gc_warp_build_table(const uint32_t *h, uint8_t *len, gc_tabl
 	}
 	__syncwarp();
 	if (lane == 0)
-		wlz_huf_tree_lengths(w.key, k, w.len);
+		gc_tree_lengths(w, k);
 	__syncwarp();
 	uint32_t c[8];
 	unsigned l[8];
@@ -302,8 +357,8 @@ __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uin
 	}
 	if (kind != GC_HUF)
 		return;
-	const unsigned want = gc_part_want(n);
-	const unsigned tc = want > 1 ? gc_cta_cluster(s, cnt, want) : 0;
+	const unsigned want = gc_part_want(n, k);
+	const unsigned tc = want > 1 ? gc_cta_cluster(s, cnt, (uint32_t *)ts, GC_CODE_THREADS / 32 * sizeof(gc_table_smem), want) : 0;
 	/* each group's counts over all symbols, then its table (a warp a
 	 * table), the single table beside them */
 	for (unsigned g = 0; g < tc; g++)

@@ -63,26 +63,33 @@ struct wlz_gcctx {
 
 /* ------------------------------------------------------------ kernels */
 
-/* One CTA a block, tile by tile: look up, then insert where the entry the
- * lookups saw is GC_NEAR_KEEP old (the largest such position of the tile
- * wins), as gc_ref.c's ref_near. */
+/* One CTA a near segment (gc_near_seg), tile by tile from its warm-up
+ * on: look up, then insert where the entry the lookups saw is
+ * GC_NEAR_KEEP old (the largest such position of the tile wins), as
+ * gc_ref.c's ref_near. */
 __global__ void k_near(gc_geom g, const uint8_t *in, uint16_t *near)
 {
 	extern __shared__ uint32_t tab[];
-	const uint64_t bs = (uint64_t)blockIdx.x << g.block_log;
-	const uint64_t be = gc_block_end(&g, blockIdx.x);
+	const uint64_t nseg = gc_near_segs(&g);
+	const uint64_t b = blockIdx.x / nseg;
+	const uint64_t bs = b << g.block_log;
+	uint64_t ws, ss, se;
+	gc_near_seg(&g, b, blockIdx.x % nseg, &ws, &ss, &se);
+	if (ss >= se)
+		return;
 	const unsigned tsz = 1u << g.near_log;
 	for (unsigned i = threadIdx.x; i < tsz; i += blockDim.x)
 		tab[i] = 0;
 	__syncthreads();
-	for (uint64_t t0 = bs; t0 < be; t0 += (uint64_t)GC_TILE * g.sym) {
+	for (uint64_t t0 = ws; t0 < se; t0 += (uint64_t)GC_TILE * g.sym) {
 		const uint64_t p = t0 + (uint64_t)threadIdx.x * g.sym;
 		const uint32_t rel = (uint32_t)(p - bs) + 1;
 		uint32_t h = UINT32_MAX, v = 0;
-		if (p < be && p + 4 <= g.n) {
+		if (p < se && p + 4 <= g.n) {
 			h = gc_hash_near(in + p, g.near_log);
 			v = tab[h];
-			near[p] = (uint16_t)(v && p - (bs + v - 1) <= 0xFFFF ? p - (bs + v - 1) : 0);
+			if (p >= ss)
+				near[p] = (uint16_t)(v && p - (bs + v - 1) <= 0xFFFF ? p - (bs + v - 1) : 0);
 		}
 		__syncthreads();
 		if (h != UINT32_MAX && !(v && rel - v <= GC_NEAR_KEEP))
@@ -91,12 +98,34 @@ __global__ void k_near(gc_geom g, const uint8_t *in, uint16_t *near)
 	}
 }
 
+/* The bytes at a as an aligned-word funnel: w0, w1 the words holding
+ * a & ~3 on, sh the shift. */
+__device__ __forceinline__ uint32_t gc_funnel(uint32_t w0, uint32_t w1, unsigned sh)
+{
+	return sh ? __funnelshift_r(w0, w1, sh) : w0;
+}
+
 __global__ void k_far(gc_geom g, const uint8_t *in, uint32_t *far)
 {
 	const uint64_t p = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) * g.sym;
+	/* the 16 bytes at p from five aligned words, where they lie before n */
+	uint32_t x[4] = {0, 0, 0, 0};
+	const int words = p + 20 <= g.n;
+	if (words) {
+		const uint32_t *pa = (const uint32_t *)((uintptr_t)(in + p) & ~(uintptr_t)3);
+		const unsigned sh = (unsigned)((uintptr_t)(in + p) & 3) * 8;
+		uint32_t w0 = pa[0];
+#pragma unroll
+		for (unsigned i = 0; i < 4; i++) {
+			const uint32_t w1 = pa[i + 1];
+			x[i] = gc_funnel(w0, w1, sh);
+			w0 = w1;
+		}
+	}
 	for (unsigned t = 0; t < 2; t++)
 		if (p + gc_far_len(t) <= g.n) {
-			const int64_t k = gc_far_key(in + p, g.far_log, t);
+			const int64_t k = words ? gc_far_key_w(x[0], x[1], x[2], x[3], g.far_log, t)
+						: gc_far_key(in + p, g.far_log, t);
 			/* (most positions of a common key find an earlier one
 			 * there already: no atomic, no contention) */
 			if (k >= 0 && *(volatile uint32_t *)&far[k] > (uint32_t)p)
@@ -300,13 +329,79 @@ __global__ void k_chunk_stat(gc_geom g, const gc_tok *tok, const uint32_t *ntok,
 		gc_chunk_stat(&g, tok, ntok, lev, map, c, &cst[c]);
 }
 
+/* gc_block_scan by a warp a block, a lane a run of its chunks: the runs'
+ * carries chained by a scan of their transitions (a run with a kept token
+ * sets the carry and the repeat offset; one without adds its bytes), then
+ * each run's sums with its true carry, their offsets by a second scan,
+ * and a last walk that writes them; the same fields as the reference. */
+__device__ __forceinline__ uint32_t warp_excl_sum(uint32_t x) { return warp_incl_sum(x) - x; }
+
 __global__ void k_block_scan(gc_geom g, gc_cstat *cst, gc_blk *blk)
 {
-	const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	const uint64_t b = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const unsigned l = threadIdx.x % 32;
 	if (b >= g.nblocks)
 		return;
-	gc_block_scan(&g, cst, b, &blk[b]);
-	gc_block_parts(&g, &blk[b]);
+	const uint64_t per = (uint64_t)1 << (g.block_log - g.chunk_log);
+	const uint64_t c0 = b * per, c1 = c0 + per < g.nchunks ? c0 + per : g.nchunks;
+	const uint64_t q = (c1 - c0 + 31) / 32;
+	const uint64_t a = c0 + l * q < c1 ? c0 + l * q : c1, e = a + q < c1 ? a + q : c1;
+	/* the run's transition: any ? (C, P) : (carry + C, prev) */
+	unsigned any = 0;
+	uint32_t C = 0, P = 0;
+	for (uint64_t c = a; c < e; c++) {
+		if (cst[c].nk)
+			any = 1, C = cst[c].tail, P = cst[c].last_dist;
+		else
+			C += (uint32_t)(gc_chunk_end(&g, c) - (c << g.chunk_log));
+	}
+	/* inclusive scan of the transitions, lane order (earlier first) */
+	for (int o = 1; o < 32; o <<= 1) {
+		const unsigned a2 = __shfl_up_sync(0xffffffffu, any, o);
+		const uint32_t C2 = __shfl_up_sync(0xffffffffu, C, o), P2 = __shfl_up_sync(0xffffffffu, P, o);
+		if (l >= (unsigned)o && !any)
+			C += C2, P = P2, any = a2;
+	}
+	/* the state entering this run: the lanes before it applied to (0, 0) */
+	uint32_t carry = __shfl_up_sync(0xffffffffu, C, 1), prev = __shfl_up_sync(0xffffffffu, P, 1);
+	const unsigned pany = __shfl_up_sync(0xffffffffu, any, 1);
+	if (l == 0)
+		carry = 0, prev = 0;
+	else if (!pany)
+		prev = 0;
+	/* the run's sums */
+	gc_scan x = {carry, prev, 0, 0, 0, 0, 0};
+	uint32_t chained = 0, maxlev = 0;
+	for (uint64_t c = a; c < e; c++) {
+		gc_scan_chunk(&g, &cst[c], c, &x);
+		chained += cst[c].chained;
+		maxlev = cst[c].maxlev > maxlev ? cst[c].maxlev : maxlev;
+	}
+	/* where they start: the runs before, summed */
+	gc_scan o = {carry, prev, warp_excl_sum(x.T), warp_excl_sum(x.lit), warp_excl_sum(x.lenb), warp_excl_sum(x.H),
+		     warp_excl_sum(x.lows)};
+	const uint32_t tT = __shfl_sync(0xffffffffu, o.T + x.T, 31), tlit = __shfl_sync(0xffffffffu, o.lit + x.lit, 31);
+	const uint32_t tlen = __shfl_sync(0xffffffffu, o.lenb + x.lenb, 31), tH = __shfl_sync(0xffffffffu, o.H + x.H, 31);
+	const uint32_t tlow = __shfl_sync(0xffffffffu, o.lows + x.lows, 31);
+	for (int k = 16; k; k >>= 1) {
+		chained += __shfl_xor_sync(0xffffffffu, chained, k);
+		const uint32_t m = __shfl_xor_sync(0xffffffffu, maxlev, k);
+		maxlev = m > maxlev ? m : maxlev;
+	}
+	for (uint64_t c = a; c < e; c++) {
+		gc_cstat *s = &cst[c];
+		s->carry_in = o.carry, s->prev_in = o.prev;
+		s->o_cmd = o.T, s->o_lit = o.lit, s->o_len = o.lenb, s->o_head = o.H, s->o_low = o.lows;
+		gc_scan_chunk(&g, s, c, &o);
+	}
+	if (l == 0) {
+		gc_blk *k = &blk[b];
+		k->L = (uint32_t)(gc_block_end(&g, b) - (b << g.block_log));
+		k->T = tT, k->lit = tlit, k->lenb = tlen, k->H = tH, k->lows = tlow;
+		k->chained = chained, k->maxlev = maxlev;
+		k->rsize[0] = tT, k->rsize[1] = tlit, k->rsize[2] = tlen, k->rsize[3] = tH + tlow;
+		gc_block_parts(&g, k);
+	}
 }
 
 __global__ void k_chunk_write(gc_geom g, const uint8_t *in, const gc_tok *tok, const uint32_t *ntok,
@@ -317,20 +412,41 @@ __global__ void k_chunk_write(gc_geom g, const uint8_t *in, const gc_tok *tok, c
 		gc_chunk_write(&g, in, tok, ntok, lev, cst, c, raw);
 }
 
-/* One CTA a (block, part): its context counts (gc_context), zeroed first. */
-__global__ void k_hist(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint32_t *hist, uint64_t u0)
+/* Context counts (gc_context) of a part, GC_HIST_SLICE symbols a CTA:
+ * counted in shared memory, two 16-bit counts a word (a slice cannot
+ * overflow one), then added to the part's counts (zeroed before), so that
+ * the hot symbols of a part do not queue on global atomics. */
+#define GC_HIST_SLICE 65535u
+#define GC_HIST_THREADS 1024
+#define GC_HIST_SMEM (WLZ_HUF_NCTX * 256 / 2 * sizeof(uint32_t))
+__global__ void __launch_bounds__(GC_HIST_THREADS) k_hist(gc_geom g, const gc_blk *blk, const uint8_t *raw,
+							 uint32_t *hist, uint64_t u0, unsigned per)
 {
-	const uint64_t u = u0 + blockIdx.x;
+	extern __shared__ uint32_t cnt2[];
+	const uint64_t u = u0 + blockIdx.x / per;
+	const uint32_t j0 = (blockIdx.x % per) * GC_HIST_SLICE;
 	const uint64_t b = u / GC_PARTS;
-	const unsigned i = (unsigned)(u % GC_PARTS);
-	const gc_part *pt = &blk[b].part[i];
-	uint32_t *h = hist + (uint64_t)blockIdx.x * WLZ_HUF_NCTX * 256;
-	for (unsigned s = threadIdx.x; s < WLZ_HUF_NCTX * 256; s += blockDim.x)
-		h[s] = 0;
+	const gc_part *pt = &blk[b].part[u % GC_PARTS];
+	if (j0 >= pt->n)
+		return;
+	const uint32_t j1 = pt->n - j0 < GC_HIST_SLICE ? pt->n : j0 + GC_HIST_SLICE;
+	for (unsigned w = threadIdx.x; w < WLZ_HUF_NCTX * 256 / 2; w += blockDim.x)
+		cnt2[w] = 0;
 	__syncthreads();
 	const uint8_t *src = raw + b * g.raw_stride + pt->src;
-	for (uint32_t j = threadIdx.x; j < pt->n; j += blockDim.x)
-		atomicAdd(&h[gc_context(src, pt->n, j) * 256 + src[j]], 1u);
+	for (uint32_t j = j0 + threadIdx.x; j < j1; j += blockDim.x) {
+		const unsigned x = gc_context(src, pt->n, j) * 256 + src[j];
+		atomicAdd(&cnt2[x / 2], 1u << (x % 2 * 16));
+	}
+	__syncthreads();
+	uint32_t *h = hist + (uint64_t)(blockIdx.x / per) * WLZ_HUF_NCTX * 256;
+	for (unsigned w = threadIdx.x; w < WLZ_HUF_NCTX * 256 / 2; w += blockDim.x) {
+		const uint32_t v = cnt2[w];
+		if (v & 0xFFFF)
+			atomicAdd(&h[2 * w], v & 0xFFFF);
+		if (v >> 16)
+			atomicAdd(&h[2 * w + 1], v >> 16);
+	}
 }
 
 /* One warp a (block, part, segment), a lane a thread: lane byte counts. */
@@ -577,6 +693,7 @@ wlz_gcctx *wlz_gcctx_create(int device)
 		cudaEventCreate(&g->ev[i]);
 	cudaEventCreateWithFlags(&g->legacy, cudaEventDisableTiming);
 	cudaFuncSetAttribute(k_code, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)GC_CODE_SMEM);
+	cudaFuncSetAttribute(k_hist, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)GC_HIST_SMEM);
 	int sms = 0, per = 0;
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_levels, 128, 0);
@@ -769,7 +886,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		/* find */
 		if (gm->sym > 1)
 			CU(cudaMemsetAsync(b.near, 0, 2 * n, st), "near");
-		k_near<<<(unsigned)nb, GC_TILE, sizeof(uint32_t) << gm->near_log, st>>>(geom, in, b.near);
+		k_near<<<(unsigned)(nb * gc_near_segs(gm)), GC_TILE, sizeof(uint32_t) << gm->near_log, st>>>(geom, in, b.near);
 		PROF("near");
 		CU(cudaMemsetAsync(b.far, 0xFF, sizeof(uint32_t) << (gm->far_log + 1), st), "far");
 		k_far<<<grid(n / gm->sym + 1, 256), 256, 0, st>>>(geom, in, b.far);
@@ -794,7 +911,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		/* token streams */
 		k_chunk_stat<<<grid(nc, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.cst);
 		PROF("chunk stat");
-		k_block_scan<<<grid(nb, 64), 64, 0, st>>>(geom, b.cst, b.blk);
+		k_block_scan<<<grid(nb * 32, 128), 128, 0, st>>>(geom, b.cst, b.blk);
 		PROF("block scan");
 		k_chunk_write<<<grid(nc, 128), 128, 0, st>>>(geom, in, b.tok, b.ntok, b.lev, b.cst, b.raw);
 		PROF("chunk write");
@@ -804,7 +921,9 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		 * GC_CODE_BATCH parts at a time */
 		for (uint64_t u0 = 0; u0 < nb * GC_PARTS; u0 += GC_CODE_BATCH) {
 			const uint64_t m = nb * GC_PARTS - u0 < GC_CODE_BATCH ? nb * GC_PARTS - u0 : GC_CODE_BATCH;
-			k_hist<<<(unsigned)m, 256, 0, st>>>(geom, b.blk, b.raw, b.hist, u0);
+			const unsigned per = (unsigned)((((uint64_t)1 << gm->block_log) + GC_HIST_SLICE - 1) / GC_HIST_SLICE);
+			CU(cudaMemsetAsync(b.hist, 0, m * WLZ_HUF_NCTX * 256 * sizeof(uint32_t), st), "memset");
+			k_hist<<<(unsigned)(m * per), GC_HIST_THREADS, GC_HIST_SMEM, st>>>(geom, b.blk, b.raw, b.hist, u0, per);
 			PROF("hist");
 			k_code<<<(unsigned)m, GC_CODE_THREADS, GC_CODE_SMEM, st>>>(b.blk, b.hist, b.code, u0);
 			PROF("code");

@@ -34,31 +34,37 @@ static void ref_near(ref *r, const uint8_t *in)
 	const uint32_t S = g->sym, hb = g->near_log;
 	uint32_t *tab = malloc(sizeof(uint32_t) << hb);
 	uint32_t h[GC_TILE], old[GC_TILE];
-	for (uint64_t b = 0; b < g->nblocks; b++) {
-		const uint64_t bs = b << g->block_log;
-		const uint64_t be = gc_block_end(g, b);
-		memset(tab, 0, sizeof(uint32_t) << hb);
-		for (uint64_t t0 = bs; t0 < be; t0 += (uint64_t)GC_TILE * S) {
-			for (unsigned i = 0; i < GC_TILE; i++) {
-				const uint64_t p = t0 + (uint64_t)i * S;
-				h[i] = UINT32_MAX;
-				if (p >= be || p + 4 > g->n)
-					continue;
-				h[i] = gc_hash_near(in + p, hb);
-				const uint32_t v = tab[h[i]];
-				r->near[p] = (uint16_t)(v && p - (bs + v - 1) <= 0xFFFF ? p - (bs + v - 1) : 0);
-			}
-			/* an entry not yet GC_NEAR_KEEP old (as the lookups saw it)
-			 * stays; else the tile's last position of that hash */
-			for (unsigned i = 0; i < GC_TILE; i++)
-				old[i] = h[i] != UINT32_MAX ? tab[h[i]] : 0;
-			for (unsigned i = 0; i < GC_TILE; i++) {
-				const uint32_t rel = (uint32_t)(t0 + (uint64_t)i * S - bs) + 1;
-				if (h[i] != UINT32_MAX && !(old[i] && rel - old[i] <= GC_NEAR_KEEP) && tab[h[i]] < rel)
-					tab[h[i]] = rel;
+	for (uint64_t b = 0; b < g->nblocks; b++)
+		for (uint64_t k = 0; k < gc_near_segs(g); k++) {
+			const uint64_t bs = b << g->block_log;
+			uint64_t ws, ss, se;
+			gc_near_seg(g, b, k, &ws, &ss, &se);
+			if (ss >= se)
+				continue;
+			memset(tab, 0, sizeof(uint32_t) << hb);
+			for (uint64_t t0 = ws; t0 < se; t0 += (uint64_t)GC_TILE * S) {
+				for (unsigned i = 0; i < GC_TILE; i++) {
+					const uint64_t p = t0 + (uint64_t)i * S;
+					h[i] = UINT32_MAX;
+					if (p >= se || p + 4 > g->n)
+						continue;
+					h[i] = gc_hash_near(in + p, hb);
+					const uint32_t v = tab[h[i]];
+					if (p >= ss)
+						r->near[p] = (uint16_t)(v && p - (bs + v - 1) <= 0xFFFF ? p - (bs + v - 1) : 0);
+				}
+				/* an entry not yet GC_NEAR_KEEP old (as the lookups saw
+				 * it) stays; else the tile's last position of that hash */
+				for (unsigned i = 0; i < GC_TILE; i++)
+					old[i] = h[i] != UINT32_MAX ? tab[h[i]] : 0;
+				for (unsigned i = 0; i < GC_TILE; i++) {
+					const uint32_t rel = (uint32_t)(t0 + (uint64_t)i * S - bs) + 1;
+					if (h[i] != UINT32_MAX && !(old[i] && rel - old[i] <= GC_NEAR_KEEP) &&
+					    tab[h[i]] < rel)
+						tab[h[i]] = rel;
+				}
 			}
 		}
-	}
 	free(tab);
 }
 
