@@ -30,6 +30,7 @@ typedef struct wlz_lparams {
 	unsigned window_log;    /* default window (no --long) */
 	unsigned fast;          /* 0: chain parsers; 1: one hash table (short_len bytes),
 				 * 2: and one of 8 bytes (parse_fast.c) */
+	unsigned cheap;         /* 1: skip faster through cheap literals (skip_step) */
 } wlz_lparams;
 
 /* What a parser sees of the input: a buffer whose position p is src[p],

@@ -197,23 +197,24 @@ typedef struct scan1 {
  * first position with a hit, the last before the next far match or pend
  * (*pc: its candidate).  A stop where nothing hit only leaves the position
  * to the caller's full look, which finds nothing there either.  slen,
- * slog and skip are constants where it is inlined. */
+ * slog, skip and cheap (skip_step) are constants where it is inlined. */
 static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc, uint64_t p, uint64_t anchor,
 								 uint64_t rep, uint32_t *pc, const unsigned slen,
-								 const unsigned slog, const unsigned skip, const int wide)
+								 const unsigned slog, const unsigned skip, const int cheap,
+								 const int wide)
 {
 	const uint8_t *const src = sc->src;
 	uint32_t *const st = sc->st;
 	const uint64_t pend = sc->pend, lim = pend < sc->far_next ? pend : sc->far_next;
 	const uint64_t mc = sc->mc, mr = sc->mr;
 	uint32_t c = *pc;
-	uint64_t q = p + 1 + ((p - anchor) >> skip);
+	uint64_t q = p + skip_step(p - anchor, skip, cheap);
 	if (p >= lim || q >= pend)
 		return p;
 	uint64_t hq = wlz_hash_bytes(src + q, slen, slog);
 	for (;;) {
 		/* (the position after q; q again past pend, to read in bounds) */
-		const uint64_t r = q + 1 + ((q - anchor) >> skip), rs = r < pend ? r : q;
+		const uint64_t r = q + skip_step(q - anchor, skip, cheap), rs = r < pend ? r : q;
 		const uint64_t hr = wlz_hash_bytes(src + rs, slen, slog);
 		__builtin_prefetch(st + hr);
 		uint32_t *const eq = st + hq;
@@ -246,7 +247,7 @@ static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc,
  * their hits are measured and priced here. */
 static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, const fstate *f0, uint64_t p,
 								const unsigned slen, const unsigned slog,
-								const unsigned skip, const int wide)
+								const unsigned skip, const int cheap, const int wide)
 {
 	/* (the table's shape as constants: fast_emit's entries inline) */
 	fstate f1 = *f0;
@@ -266,7 +267,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 	uint32_t c = *e;
 	*e = (uint32_t)(p + 1);
 	while (p < pend) {
-		p = scan1_run(&sc, p, anchor, rep, &c, slen, slog, skip, wide);
+		p = scan1_run(&sc, p, anchor, rep, &c, slen, slog, skip, cheap, wide);
 		const uint64_t limit = ps->bend - p;
 		cand best = {0, 0, 0};
 		if (rep && rep <= p && wlz_rd32(src + p) == wlz_rd32(src + p - rep))
@@ -278,7 +279,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 			sc.far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
 		}
 		if (best.gain <= 0) {
-			const uint64_t q = p + 1 + ((p - anchor) >> skip);
+			const uint64_t q = p + skip_step(p - anchor, skip, cheap);
 			if (q >= pend)
 				break;
 			e = st + wlz_hash_bytes(src + q, slen, slog);
@@ -302,12 +303,22 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
  * bodies into one with variable arguments) */
 static __attribute__((noinline)) size_t parse_fast1_wide(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, 6, 15, 5, 1);
+	return fast1_body(ps, f, p, 6, 15, 5, 0, 1);
 }
 
 static __attribute__((noinline)) size_t parse_fast1_narrow(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, 6, 15, 5, 0);
+	return fast1_body(ps, f, p, 6, 15, 5, 0, 0);
+}
+
+static __attribute__((noinline)) size_t parse_fast1_cheap_wide(wlz_parser *ps, const fstate *f, uint64_t p)
+{
+	return fast1_body(ps, f, p, 6, 15, 5, 1, 1);
+}
+
+static __attribute__((noinline)) size_t parse_fast1_cheap_narrow(wlz_parser *ps, const fstate *f, uint64_t p)
+{
+	return fast1_body(ps, f, p, 6, 15, 5, 1, 0);
 }
 
 static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
@@ -317,9 +328,13 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 	 * keeps the step at 1 when skipping is off) */
 	const int wide = f->mc != 0xFFFFFFFFu;
 	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63;
-	if (f->slen == 6 && f->slog == 15 && skip == 5)
+	const int cheap = skip_cheap(ps);
+	if (f->slen == 6 && f->slog == 15 && skip == 5) {
+		if (cheap)
+			return wide ? parse_fast1_cheap_wide(ps, f, p) : parse_fast1_cheap_narrow(ps, f, p);
 		return wide ? parse_fast1_wide(ps, f, p) : parse_fast1_narrow(ps, f, p);
-	return fast1_body(ps, f, p, f->slen, f->slog, skip, 1);
+	}
+	return fast1_body(ps, f, p, f->slen, f->slog, skip, cheap, 1);
 }
 
 /* Levels 2 to 4's scan: steps over the positions where fast_search would
