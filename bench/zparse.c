@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	/* The blocks coded as wavelz codes them (80-byte headers, header,
 	 * index and footer as a member has them). */
 	wlz_benc *be = wlz_benc_create(B);
-	const wlz_bparams bp = {WLZ_STREAMS_HUF, 19, 16, WLZ_HUF_SEG_DEFAULT};
+	const wlz_bparams bp = {WLZ_STREAMS_HUF, 19, 16, WLZ_HUF_SEG_DEFAULT, WLZ_HUF_CLUSTER_ITER};
 	uint64_t total = 32 + 40 + 16 * nb + 24, cs[WLZ_NSTREAMS] = {0}, rs[WLZ_NSTREAMS] = {0};
 	for (size_t k = 0; k < nb; k++) {
 		const uint8_t *out;

@@ -75,7 +75,7 @@ size_t wlz_ent_bound(size_t n)
 #endif
 
 size_t wlz_ent_encode(const uint8_t *src, size_t n, const size_t *cut, unsigned ncut, unsigned max_tables,
-		      unsigned seg_log, unsigned more, uint8_t *dst, size_t cap, void *work)
+		      unsigned seg_log, unsigned more, unsigned iters, uint8_t *dst, size_t cap, void *work)
 {
 	size_t edge[WLZ_ENT_MAX_PARTS + 1];
 	unsigned np = 0;
@@ -109,7 +109,7 @@ size_t wlz_ent_encode(const uint8_t *src, size_t n, const size_t *cut, unsigned 
 		 * many symbols: one table per WLZ_ENT_SYMS_PER_TABLE symbols. */
 		const size_t mt = m / WLZ_ENT_SYMS_PER_TABLE < max_tables ? m / WLZ_ENT_SYMS_PER_TABLE : max_tables;
 		const size_t mt2 = more ? (m / more < max_tables ? m / more : max_tables) : 0;
-		size_t c = m > 64 ? wlz_huf_encode2(s, m, seg_log, mt ? (unsigned)mt : 1, (unsigned)mt2, bp,
+		size_t c = m > 64 ? wlz_huf_encode2(s, m, seg_log, mt ? (unsigned)mt : 1, (unsigned)mt2, iters, bp,
 						    (size_t)(end - bp), work)
 				  : 0;
 		/* (a gain under 1/16 is not worth a decoder's lookups) */

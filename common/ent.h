@@ -33,10 +33,10 @@ wlz_error wlz_ent_decode(const uint8_t *src, size_t csize, uint8_t *dst, size_t 
  * parts are dropped), each part as the smallest of raw, run and huf (up to
  * max_tables tables, one per WLZ_ENT_SYMS_PER_TABLE symbols, in segments
  * of 2^seg_log symbols; more > 0: also try one per more symbols, keeping
- * the smaller).  Returns the size, 0 if it does not fit cap.  work: as
- * wlz_huf_encode's. */
+ * the smaller; iters: the clustering's passes, as wlz_huf_encode2's).
+ * Returns the size, 0 if it does not fit cap.  work: as wlz_huf_encode's. */
 size_t wlz_ent_encode(const uint8_t *src, size_t n, const size_t *cut, unsigned ncut, unsigned max_tables,
-		      unsigned seg_log, unsigned more, uint8_t *dst, size_t cap, void *work);
+		      unsigned seg_log, unsigned more, unsigned iters, uint8_t *dst, size_t cap, void *work);
 
 /* Most bytes wlz_ent_encode can need for n bytes. */
 size_t wlz_ent_bound(size_t n);

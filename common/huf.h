@@ -77,9 +77,10 @@ size_t wlz_huf_bound(size_t n, unsigned seg_log);
 size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
 		      size_t cap, void *work);
 /* The same, trying up to more_tables tables too (two clusterings of the
- * same counts), and keeping whichever codes smaller. */
+ * same counts, of iters k-means passes at most: wlz_huf_cluster_iter), and
+ * keeping whichever codes smaller. */
 size_t wlz_huf_encode2(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, unsigned more_tables,
-		       uint8_t *dst, size_t cap, void *work);
+		       unsigned iters, uint8_t *dst, size_t cap, void *work);
 
 /* Parses a body's header and checks every rule of its tables (complete
  * codes, lengths, next tables) without building them. */

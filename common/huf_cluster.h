@@ -16,6 +16,7 @@
 #define WLZ_HUF_NCTX 257        /* previous symbol 0..255, 256 = a lane's start */
 #define WLZ_HUF_START 256
 #define WLZ_HUF_CLUSTER_MAX 16  /* tables at most (SPEC.md 5.2) */
+#define WLZ_HUF_CLUSTER_ITER 6  /* k-means passes at most (wlz_huf_cluster) */
 
 /* The clustering's scratch (large for a GPU thread's stack): each active
  * context's counts as floats and its cost under each group, and per group
@@ -131,11 +132,11 @@ WLZ_HUF_LEN_FN void wlz_huf_move_counts(uint64_t *h, uint64_t *ht, const uint32_
 }
 
 /* Clusters the active contexts into at most T groups (k-means on the cost
- * of coding a context's symbols with a group's distribution); grp[c] is
- * the group of context c, the start's group is 0, groups are dense.
- * Returns the number of groups. */
-WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, uint8_t *grp,
-					wlz_huf_cluster_work *w)
+ * of coding a context's symbols with a group's distribution, at most
+ * iters passes); grp[c] is the group of context c, the start's group is
+ * 0, groups are dense.  Returns the number of groups. */
+WLZ_HUF_LEN_FN unsigned wlz_huf_cluster_iter(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T,
+					     unsigned iters, uint8_t *grp, wlz_huf_cluster_work *w)
 {
 	unsigned act[WLZ_HUF_NCTX], na = 0;
 	for (unsigned c = 0; c < WLZ_HUF_NCTX; c++)
@@ -179,7 +180,6 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64
 			for (unsigned j = nu; j < nr; j++)
 				row[j] = 0;
 		}
-		enum { ITER = 6 };
 		float(*cost)[256] = w->cost;
 		/* Groups whose contexts changed: only their costs change, and
 		 * only a context's costs under them (fresh) are computed again. */
@@ -196,7 +196,7 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64
 				h[g][j] += cnt[c][used[j]];
 			ht[g] += tot[c];
 		}
-		for (unsigned it = 0; it < ITER; it++) {
+		for (unsigned it = 0; it < iters; it++) {
 			/* (the pass below sees the groups as they stood) */
 			uint64_t ht0[WLZ_HUF_CLUSTER_MAX];
 			memcpy(ht0, ht, sizeof(ht0));
@@ -243,6 +243,13 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64
 		}
 	}
 	return wlz_huf_renumber(tot, act, na, grp);
+}
+
+/* The same with WLZ_HUF_CLUSTER_ITER passes at most. */
+WLZ_HUF_LEN_FN unsigned wlz_huf_cluster(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, uint8_t *grp,
+					wlz_huf_cluster_work *w)
+{
+	return wlz_huf_cluster_iter(cnt, tot, T, WLZ_HUF_CLUSTER_ITER, grp, w);
 }
 
 #endif

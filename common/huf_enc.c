@@ -140,23 +140,23 @@ static code_fn pick_code(void)
 	return code_generic;
 }
 
-typedef unsigned (*cluster_fn)(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, uint8_t *grp,
-			       wlz_huf_cluster_work *w);
+typedef unsigned (*cluster_fn)(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, unsigned iters,
+			       uint8_t *grp, wlz_huf_cluster_work *w);
 
-static unsigned cluster_generic(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, uint8_t *grp,
-				wlz_huf_cluster_work *w)
+static unsigned cluster_generic(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, unsigned iters,
+				uint8_t *grp, wlz_huf_cluster_work *w)
 {
-	return wlz_huf_cluster(cnt, tot, T, grp, w);
+	return wlz_huf_cluster_iter(cnt, tot, T, iters, grp, w);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* The same with AVX2: its dot products run 8 lanes a vector, in the order
  * the portable code adds them (no FMA: the groups come out the same). */
 __attribute__((target("avx2"), flatten)) static unsigned cluster_avx2(const uint32_t (*cnt)[256], const uint64_t *tot,
-								      unsigned T, uint8_t *grp,
+								      unsigned T, unsigned iters, uint8_t *grp,
 								      wlz_huf_cluster_work *w)
 {
-	return wlz_huf_cluster(cnt, tot, T, grp, w);
+	return wlz_huf_cluster_iter(cnt, tot, T, iters, grp, w);
 }
 #endif
 
@@ -172,7 +172,7 @@ static cluster_fn pick_cluster(void)
 /* The body of src[0..n) from its counts cnt (tot: each context's total,
  * all: each symbol's). */
 static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables,
-			     unsigned more_tables, uint8_t *dst,
+			     unsigned more_tables, unsigned iters, uint8_t *dst,
 			     size_t cap, const uint32_t (*cnt)[256], const uint64_t *tot, const uint32_t *all,
 			     wlz_huf_cluster_work *cw)
 {
@@ -194,7 +194,7 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 		if (want <= 1 || (pass && want <= max_tables))
 			continue;
 		uint8_t lc[WLZ_HUF_MAX_TABLES][256], gc[NCTX] = {0};
-		const unsigned tc = pick_cluster()(cnt, tot, want, gc, cw);
+		const unsigned tc = pick_cluster()(cnt, tot, want, iters, gc, cw);
 		uint64_t bc = 0;
 		for (unsigned g = 0; g < tc; g++) {
 			uint32_t h[256] = {0};
@@ -274,11 +274,11 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 size_t wlz_huf_encode(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, uint8_t *dst,
 		      size_t cap, void *work)
 {
-	return wlz_huf_encode2(src, n, seg_log, max_tables, max_tables, dst, cap, work);
+	return wlz_huf_encode2(src, n, seg_log, max_tables, max_tables, WLZ_HUF_CLUSTER_ITER, dst, cap, work);
 }
 
 size_t wlz_huf_encode2(const uint8_t *src, size_t n, unsigned seg_log, unsigned max_tables, unsigned more_tables,
-		       uint8_t *dst, size_t cap, void *work)
+		       unsigned iters, uint8_t *dst, size_t cap, void *work)
 {
 	if (n == 0 || seg_log < WLZ_HUF_SEG_MIN || seg_log > WLZ_HUF_SEG_MAX)
 		return 0;
@@ -328,7 +328,7 @@ size_t wlz_huf_encode2(const uint8_t *src, size_t n, unsigned seg_log, unsigned 
 	}
 	if (more_tables > WLZ_HUF_MAX_TABLES)
 		more_tables = WLZ_HUF_MAX_TABLES;
-	const size_t r = encode_counted(src, n, seg_log, max_tables, more_tables, dst, cap, (const uint32_t(*)[256])cnt, tot, all,
+	const size_t r = encode_counted(src, n, seg_log, max_tables, more_tables, iters, dst, cap, (const uint32_t(*)[256])cnt, tot, all,
 					(wlz_huf_cluster_work *)(cnt + NCTX));
 	/* The scratch goes back zeroed: only the contexts seen have counts. */
 	if (work) {

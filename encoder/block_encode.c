@@ -108,7 +108,7 @@ static size_t code_stream(wlz_benc *be, int s, size_t n, size_t split, const wlz
 	int codec = WLZ_CODEC_RAW;
 	if (n > 32 && bp->streams != WLZ_STREAMS_ZSTD) {
 		const size_t c = wlz_ent_encode(be->raw[s], n, &split, split ? 1 : 0, bp->max_tables, bp->seg_log, more,
-						dst, cap, be->huf_work);
+						bp->huf_iters, dst, cap, be->huf_work);
 		if (c && c < best)
 			best = c, codec = WLZ_CODEC_HUF;
 	}

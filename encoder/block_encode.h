@@ -15,6 +15,7 @@ typedef struct wlz_bparams {
 	int zlevel;             /* zstd level, where zstd is allowed */
 	unsigned max_tables;    /* codec 2's tables per part (1..16) */
 	unsigned seg_log;       /* codec 2's segments: 2^seg_log symbols */
+	unsigned huf_iters;     /* codec 2's clustering: k-means passes at most */
 } wlz_bparams;
 
 wlz_benc *wlz_benc_create(uint32_t block_size);

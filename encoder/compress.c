@@ -858,7 +858,8 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	 * runs at once; 2^15 above (half the segments' sizes and padding:
 	 * bench/host/issue14-round3.md). */
 	const unsigned seg = size_hint < ((uint64_t)128 << 20) ? WLZ_HUF_SEG_DEFAULT - 1 : WLZ_HUF_SEG_DEFAULT;
-	en->bp = (wlz_bparams){cc->opt.streams, en->lp->zlevel, WLZ_HUF_MAX_TABLES, seg};
+	en->bp = (wlz_bparams){cc->opt.streams, en->lp->zlevel, WLZ_HUF_MAX_TABLES, seg,
+			       en->lp->huf_iters ? en->lp->huf_iters : WLZ_HUF_CLUSTER_ITER};
 	en->rd = rd;
 	en->rdo = rdo;
 	en->nthreads = cc->nthreads;

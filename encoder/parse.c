@@ -21,8 +21,8 @@
  * (one in 16 to 64 bytes): the near tables and the entropy coder give most
  * of their ratio, and the far pass costs in proportion to its anchors. */
 static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
-	/*     slen sdep  near     llen ldep lazy opt nice skip zl rate wlog fast */
-	[1] = { 6,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  64, 27, 1 },
+	/*     slen sdep  near     llen ldep lazy opt nice skip zl rate wlog fast cheap hufit */
+	[1] = { 6,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  64, 27, 1,  1,    2 },
 	[2] = { 5,  1,   1 << 17,  16,  2,  1,  0,  32,  6,  1,  64, 27, 2 },
 	[3] = { 5,  2,   1 << 18,  16,  2,  1,  0,  32,  5,  5,  16, 28, 2 },
 	[4] = { 5,  4,   1 << 18,  12,  4,  1,  0,  64,  5,  5,  4,  28, 2 },
@@ -294,6 +294,7 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 		wlz_lparams keep = ps->lp;
 		ps->lp.lazy = 0;
 		ps->lp.skip = wlz_levels[1].skip;
+		ps->lp.cheap = wlz_levels[1].cheap;
 		WLZ_TRY(wlz_parse_far_prepass(ps));
 		*ntok = wlz_parse_lazy(ps);
 		ps->lp = keep;

@@ -30,6 +30,8 @@ typedef struct wlz_lparams {
 	unsigned window_log;    /* default window (no --long) */
 	unsigned fast;          /* 0: chain parsers; 1: one hash table (short_len bytes),
 				 * 2: and one of 8 bytes (parse_fast.c) */
+	unsigned cheap;         /* 1: skip faster through cheap literals (skip_step) */
+	unsigned huf_iters;     /* codec 2's clustering passes at most (0: its default) */
 } wlz_lparams;
 
 /* What a parser sees of the input: a buffer whose position p is src[p],

@@ -17,8 +17,9 @@
 #endif
 
 #define FAST_LONG_LEN 8
-/* The scans fetch the table slots of the position this far ahead: the
- * tables are larger than L1, and each lookup waits on its load. */
+/* Levels 2 to 4's scan fetches the table slots of the position this far
+ * ahead: the tables are larger than L1, and each lookup waits on its load
+ * (level 1's fetches those of the next position it steps to). */
 #define SCAN_AHEAD 4
 
 /* The short table has buckets of short_depth ways (1, 2, 4, 8 or 16: one
@@ -184,38 +185,48 @@ typedef struct scan1 {
 } scan1;
 
 /* Level 1's inner loop, shaped as zstd's fast finder: from p (entered, c
- * its candidate's entry) it only hashes the next position, reads and
- * enters its slot, and compares the first bytes at the candidate and at
- * the repeat distance (4, or up to 8 where every gaining match is that
- * long: wide).  A hit must then match at the byte that only a match long
- * enough to gain at its distance reaches (near_may_gain): on FASTQ most
- * 4-byte hits are shorter.  The next position's source is fetched while
- * this one is compared, so that their cache misses overlap.  Returns the first position with a hit, at
- * the next far match, or the last before pend (*pc: its candidate).
- * slen, slog and skip are constants where it is inlined. */
+ * its candidate's entry) it only reads and enters the slot of the next
+ * position q, and compares the first bytes at p's candidate and at the
+ * repeat distance (4, or up to 8 where every gaining match is that long:
+ * wide).  A hit must then match at the byte that only a match long enough
+ * to gain at its distance reaches (near_may_gain): on FASTQ most 4-byte
+ * hits are shorter.  The positions ahead are known (the step depends on
+ * the anchor alone), so each is hashed once, one position before its slot
+ * is read, when that slot is fetched; q's candidate's bytes are fetched
+ * while p is compared, so that their cache misses overlap.  Returns the
+ * first position with a hit, the last before the next far match or pend
+ * (*pc: its candidate).  A stop where nothing hit only leaves the position
+ * to the caller's full look, which finds nothing there either.  slen,
+ * slog, skip and cheap (skip_step) are constants where it is inlined. */
 static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc, uint64_t p, uint64_t anchor,
 								 uint64_t rep, uint32_t *pc, const unsigned slen,
-								 const unsigned slog, const unsigned skip, const int wide)
+								 const unsigned slog, const unsigned skip, const int cheap,
+								 const int wide)
 {
 	const uint8_t *const src = sc->src;
 	uint32_t *const st = sc->st;
-	const uint64_t pend = sc->pend, far_next = sc->far_next;
+	const uint64_t pend = sc->pend, lim = pend < sc->far_next ? pend : sc->far_next;
 	const uint64_t mc = sc->mc, mr = sc->mr;
 	uint32_t c = *pc;
-	while (p < far_next) {
-		const uint64_t q = p + 1 + ((p - anchor) >> skip);
-		if (q >= pend)
-			break;
-		if (q + SCAN_AHEAD + 8 < pend)
-			__builtin_prefetch(st + wlz_hash_bytes(src + q + SCAN_AHEAD, slen, slog));
-		uint32_t *const eq = st + wlz_hash_bytes(src + q, slen, slog);
+	uint64_t q = p + skip_step(p - anchor, skip, cheap);
+	if (p >= lim || q >= pend)
+		return p;
+	uint64_t hq = wlz_hash_bytes(src + q, slen, slog);
+	for (;;) {
+		/* (the position after q; q again past pend, to read in bounds) */
+		const uint64_t r = q + skip_step(q - anchor, skip, cheap), rs = r < pend ? r : q;
+		const uint64_t hr = wlz_hash_bytes(src + rs, slen, slog);
+		__builtin_prefetch(st + hr);
+		uint32_t *const eq = st + hq;
 		const uint32_t cq = *eq;
-		if (cq)
-			__builtin_prefetch(src + cq - 1);
+		/* (cq = 0 is empty: a fetch never faults) */
+		__builtin_prefetch(src + cq - 1);
 		if (c && same_first(src + p, src + c - 1, mc, wide) &&
 		    near_may_gain(sc->need, sc->bstart, src, p, (uint64_t)c - 1, sc->bend - p))
 			break;
-		if (rep && rep <= p && same_first(src + p, src + p - rep, mr, wide) && sc->rk < sc->bend - p &&
+		/* (a repeat distance was a match's at an earlier position: it
+		 * is under p) */
+		if (rep && same_first(src + p, src + p - rep, mr, wide) && sc->rk < sc->bend - p &&
 		    src[p + sc->rk] == src[p - rep + sc->rk])
 			break;
 		/* (q is entered only now: were p's match to end before q, the
@@ -223,6 +234,10 @@ static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc,
 		*eq = (uint32_t)(q + 1);
 		p = q;
 		c = cq;
+		if (r >= lim)
+			break;
+		q = r;
+		hq = hr;
 	}
 	*pc = c;
 	return p;
@@ -230,10 +245,14 @@ static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc,
 
 /* Level 1: one way, greedy.  scan1_run finds the positions worth a look;
  * their hits are measured and priced here. */
-static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, const fstate *f, uint64_t p,
+static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, const fstate *f0, uint64_t p,
 								const unsigned slen, const unsigned slog,
-								const unsigned skip, const int wide)
+								const unsigned skip, const int cheap, const int wide)
 {
+	/* (the table's shape as constants: fast_emit's entries inline) */
+	fstate f1 = *f0;
+	f1.slen = slen, f1.slog = slog, f1.wlog = 0, f1.lt = NULL;
+	const fstate *const f = &f1;
 	const uint8_t *const src = f->src;
 	const uint64_t pend = ps->pend;
 	uint32_t *const st = f->st;
@@ -248,7 +267,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 	uint32_t c = *e;
 	*e = (uint32_t)(p + 1);
 	while (p < pend) {
-		p = scan1_run(&sc, p, anchor, rep, &c, slen, slog, skip, wide);
+		p = scan1_run(&sc, p, anchor, rep, &c, slen, slog, skip, cheap, wide);
 		const uint64_t limit = ps->bend - p;
 		cand best = {0, 0, 0};
 		if (rep && rep <= p && wlz_rd32(src + p) == wlz_rd32(src + p - rep))
@@ -260,7 +279,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 			sc.far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
 		}
 		if (best.gain <= 0) {
-			const uint64_t q = p + 1 + ((p - anchor) >> skip);
+			const uint64_t q = p + skip_step(p - anchor, skip, cheap);
 			if (q >= pend)
 				break;
 			e = st + wlz_hash_bytes(src + q, slen, slog);
@@ -284,12 +303,22 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
  * bodies into one with variable arguments) */
 static __attribute__((noinline)) size_t parse_fast1_wide(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, 6, 15, 5, 1);
+	return fast1_body(ps, f, p, 6, 15, 5, 0, 1);
 }
 
 static __attribute__((noinline)) size_t parse_fast1_narrow(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, 6, 15, 5, 0);
+	return fast1_body(ps, f, p, 6, 15, 5, 0, 0);
+}
+
+static __attribute__((noinline)) size_t parse_fast1_cheap_wide(wlz_parser *ps, const fstate *f, uint64_t p)
+{
+	return fast1_body(ps, f, p, 6, 15, 5, 1, 1);
+}
+
+static __attribute__((noinline)) size_t parse_fast1_cheap_narrow(wlz_parser *ps, const fstate *f, uint64_t p)
+{
+	return fast1_body(ps, f, p, 6, 15, 5, 1, 0);
 }
 
 static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
@@ -299,9 +328,13 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 	 * keeps the step at 1 when skipping is off) */
 	const int wide = f->mc != 0xFFFFFFFFu;
 	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63;
-	if (f->slen == 6 && f->slog == 15 && skip == 5)
+	const int cheap = skip_cheap(ps);
+	if (f->slen == 6 && f->slog == 15 && skip == 5) {
+		if (cheap)
+			return wide ? parse_fast1_cheap_wide(ps, f, p) : parse_fast1_cheap_narrow(ps, f, p);
 		return wide ? parse_fast1_wide(ps, f, p) : parse_fast1_narrow(ps, f, p);
-	return fast1_body(ps, f, p, f->slen, f->slog, skip, 1);
+	}
+	return fast1_body(ps, f, p, f->slen, f->slog, skip, cheap, 1);
 }
 
 /* Levels 2 to 4's scan: steps over the positions where fast_search would

@@ -288,6 +288,35 @@ static inline uint32_t match_cost(uint64_t len, uint64_t dist, int rep)
 	return c;
 }
 
+/* The step of a parse that skips (lp.skip), after lits literals: one more
+ * every 2^skip of them.  At level 1 (lp.cheap), where literals are cheap
+ * (every gaining match is at least 6 bytes long: FASTQ, whose quality
+ * lines are long runs of them), it steps one byte
+ * for the first 8, then one more every 4, at most 9 bytes: on 20 and 155
+ * MB of Illumina 18% and 17% fewer instructions at level 1, archives 0.06%
+ * and 0.6% smaller (the cap keeps it from jumping into the next record's
+ * matches); CLDR, whose XML has such blocks too, +0.24%.  Without the 8
+ * slow steps it was 10% faster still, but CLDR, whose short literal runs
+ * lie between matches, 1.6% larger.  (Elsewhere no cap: incompressible
+ * bytes are passed over at a growing pace.) */
+#define CHEAP_NEED 5            /* need[0] at least: gaining matches of 6 bytes and more */
+#define CHEAP_DELAY 8
+#define CHEAP_SKIP 2
+#define CHEAP_CAP 8
+static inline __attribute__((always_inline)) uint64_t skip_step(uint64_t lits, unsigned skip, int cheap)
+{
+	if (!cheap)
+		return 1 + (lits >> skip);
+	const uint64_t s = lits > CHEAP_DELAY ? (lits - CHEAP_DELAY) >> CHEAP_SKIP : 0;
+	return 1 + (s < CHEAP_CAP ? s : CHEAP_CAP);
+}
+
+/* Whether the block's skipping parse steps as skip_step's cheap one. */
+static inline int skip_cheap(const wlz_parser *ps)
+{
+	return ps->lp.cheap && ps->lp.skip && ps->need[0] >= CHEAP_NEED;
+}
+
 typedef struct cand {
 	uint64_t len, dist;
 	int64_t gain;

@@ -86,10 +86,11 @@ size_t wlz_parse_lazy(wlz_parser *ps)
 	const uint8_t *src = ps->src;
 	uint64_t p = ps->bstart, anchor = p, rep = 0;
 	size_t nt = 0;
+	const int cheap = skip_cheap(ps);
 	while (p < ps->pend) {
 		cand c = search(ps, p, rep);
 		if (c.gain <= 0) {
-			p += ps->lp.skip ? 1 + ((p - anchor) >> ps->lp.skip) : 1;
+			p += ps->lp.skip ? skip_step(p - anchor, ps->lp.skip, cheap) : 1;
 			continue;
 		}
 		for (unsigned k = 0; k < ps->lp.lazy && p + 1 < ps->pend && c.len < ps->lp.nice; k++) {

@@ -101,7 +101,8 @@ int main(void)
 			if (kind == SKEWED && n > 100)
 				memset(src + n / 2, 'z', n / 4);  /* a run part */
 			const size_t cut = tu_rng_below(&r, n + 1);
-			const size_t cs = wlz_ent_encode(src, n, &cut, 1, 16, WLZ_HUF_SEG_DEFAULT, 2048, cod, cap, NULL);
+			const size_t cs = wlz_ent_encode(src, n, &cut, 1, 16, WLZ_HUF_SEG_DEFAULT, 2048, WLZ_HUF_CLUSTER_ITER, cod, cap,
+							 NULL);
 			TU_CHECK(cs > 0, "ent encode n=%zu kind=%d", n, kind);
 			if (!cs)
 				continue;

@@ -7,7 +7,8 @@
  *   even: the rest is content, coded with up to 1 + (byte >> 1) % 16
  *         tables, a second clustering where bit 5 is set, segments of
  *         2^(12 + (byte >> 6)) symbols, and cut into two parts at the next
- *         two bytes, then decoded: it must come back the same.
+ *         two bytes (whose value v also sets the clustering's passes,
+ *         1 + v % 6), then decoded: it must come back the same.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	const size_t cut = arg % (n + 1);
 	const size_t cs = wlz_ent_encode(in, n, &cut, 1, 1 + (mode >> 1) % WLZ_HUF_MAX_TABLES,
-					 WLZ_HUF_SEG_MIN + (mode >> 6) % 4, (mode >> 5) & 1 ? 1024 : 0, c, cap, NULL);
+					 WLZ_HUF_SEG_MIN + (mode >> 6) % 4, (mode >> 5) & 1 ? 1024 : 0,
+					 1 + arg % WLZ_HUF_CLUSTER_ITER, c, cap, NULL);
 	if (cs == 0 || wlz_ent_decode(c, cs, out, n, &t) != WLZ_OK || memcmp(out, in, n))
 		abort();
 	free(c);
