@@ -25,10 +25,10 @@ if [ "${TESTS:-1}" = 1 ]; then
 fi
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer > /dev/null; then
 	# racecheck checks shared memory: it runs on the kernels that use it
-	# (k_near, k_code), each alone, the others uninstrumented (k_levels'
+	# (k_near, k_code, k_hist), each alone, the others uninstrumented (k_levels'
 	# warps wait on each other's global writes, which racecheck's
 	# serialised threads make crawl)
-	for tool in memcheck racecheck-k_near racecheck-k_code; do
+	for tool in memcheck racecheck-k_near racecheck-k_code racecheck-k_hist; do
 		q=1 x=
 		case $tool in racecheck-k_code) q=3 ;; racecheck-*) q=2 ;; esac
 		case $tool in racecheck-*) x="--kernel-name kns=${tool#racecheck-}" ;; esac
