@@ -263,24 +263,29 @@ GC_HD unsigned gc_len_bytes(uint32_t lit, uint32_t mlen)
 GC_HD uint32_t gc_min_match(unsigned k) { return 6 + 2 * k; }
 
 /* Bytes in[p..] and in[s..] (s < p) have in common, at most max; p + max
- * never passes the input's end.  On the GPU four bytes at a time, from
- * aligned words (the input starts on a 16-byte boundary, so no word
- * starts before it, and none reaches past p + max). */
+ * never passes the input's end.  On the GPU four bytes at a time from
+ * aligned words, one new word a side a step (the input starts on a
+ * 16-byte boundary, so no word starts before it, and none reaches past
+ * p + max). */
 GC_HD uint32_t gc_match_len(const uint8_t *in, uint64_t p, uint64_t s, uint32_t max)
 {
 	uint32_t l = 0;
 #ifdef __CUDA_ARCH__
-	while (l + 8 <= max) {
-		const uint64_t a = p + l, c = s + l;
-		const uint32_t *wa = (const uint32_t *)((uintptr_t)(in + a) & ~(uintptr_t)3);
-		const uint32_t *wc = (const uint32_t *)((uintptr_t)(in + c) & ~(uintptr_t)3);
-		const unsigned sa = (unsigned)((uintptr_t)(in + a) & 3) * 8, sc = (unsigned)((uintptr_t)(in + c) & 3) * 8;
-		/* both words end by a + 8 <= p + max (and c < a) */
-		const uint32_t x = sa ? __funnelshift_r(wa[0], wa[1], sa) : wa[0];
-		const uint32_t y = sc ? __funnelshift_r(wc[0], wc[1], sc) : wc[0];
-		if (x != y)
-			return l + (__ffs(x ^ y) - 1) / 8;
-		l += 4;
+	if (max >= 8) {
+		const uint32_t *wa = (const uint32_t *)((uintptr_t)(in + p) & ~(uintptr_t)3);
+		const uint32_t *wc = (const uint32_t *)((uintptr_t)(in + s) & ~(uintptr_t)3);
+		const unsigned sa = (unsigned)((uintptr_t)(in + p) & 3) * 8, sc = (unsigned)((uintptr_t)(in + s) & 3) * 8;
+		uint32_t a0 = wa[0], c0 = wc[0];
+		/* step i reads words i and i + 1 of each side: bytes before
+		 * p + l + 8 <= p + max */
+		for (uint32_t i = 0; l + 8 <= max; i++) {
+			const uint32_t a1 = wa[i + 1], c1 = wc[i + 1];
+			const uint32_t x = __funnelshift_r(a0, a1, sa), y = __funnelshift_r(c0, c1, sc);
+			if (x != y)
+				return l + (__ffs(x ^ y) - 1) / 8;
+			a0 = a1, c0 = c1;
+			l += 4;
+		}
 	}
 #endif
 	while (l < max && in[p + l] == in[s + l])
@@ -612,9 +617,11 @@ GC_HD void gc_block_parts(const gc_geom *g, gc_blk *blk)
 	}
 }
 
-/* Writes chunk c's kept tokens into its block's raw streams. */
+/* Writes chunk c's kept tokens into its block's raw streams, and its
+ * literal bytes unless lits is 0 (the GPU copies them apart: they are the
+ * chunk's bytes whose map value is 0, in order). */
 GC_HD void gc_chunk_write(const gc_geom *g, const uint8_t *in, const gc_tok *tok, const uint32_t *ntok,
-			  const uint8_t *lev, const gc_cstat *cst, uint64_t c, uint8_t *raw)
+			  const uint8_t *lev, const gc_cstat *cst, uint64_t c, uint8_t *raw, int lits)
 {
 	const gc_tok *t = tok + c * g->cap;
 	const uint8_t *lv = lev + c * g->cap;
@@ -633,7 +640,7 @@ GC_HD void gc_chunk_write(const gc_geom *g, const uint8_t *in, const gc_tok *tok
 		pos += l;
 		if (lv[i] <= g->depth) {
 			const uint32_t nl = (uint32_t)(pos - last_end) + carry;
-			for (uint64_t x = last_end; x < pos; x++)
+			for (uint64_t x = last_end; lits && x < pos; x++)
 				*lit++ = in[x];
 			carry = 0;
 			const uint32_t m = mlen - 3;
@@ -655,7 +662,7 @@ GC_HD void gc_chunk_write(const gc_geom *g, const uint8_t *in, const gc_tok *tok
 		}
 		pos += mlen;
 	}
-	for (uint64_t x = last_end; x < ce; x++)
+	for (uint64_t x = last_end; lits && x < ce; x++)
 		*lit++ = in[x];
 }
 

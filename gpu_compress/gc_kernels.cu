@@ -98,13 +98,6 @@ __global__ void k_near(gc_geom g, const uint8_t *in, uint16_t *near)
 	}
 }
 
-/* The bytes at a as an aligned-word funnel: w0, w1 the words holding
- * a & ~3 on, sh the shift. */
-__device__ __forceinline__ uint32_t gc_funnel(uint32_t w0, uint32_t w1, unsigned sh)
-{
-	return sh ? __funnelshift_r(w0, w1, sh) : w0;
-}
-
 __global__ void k_far(gc_geom g, const uint8_t *in, uint32_t *far)
 {
 	const uint64_t p = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) * g.sym;
@@ -118,7 +111,7 @@ __global__ void k_far(gc_geom g, const uint8_t *in, uint32_t *far)
 #pragma unroll
 		for (unsigned i = 0; i < 4; i++) {
 			const uint32_t w1 = pa[i + 1];
-			x[i] = gc_funnel(w0, w1, sh);
+			x[i] = __funnelshift_r(w0, w1, sh);
 			w0 = w1;
 		}
 	}
@@ -409,7 +402,29 @@ __global__ void k_chunk_write(gc_geom g, const uint8_t *in, const gc_tok *tok, c
 {
 	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (c < g.nchunks)
-		gc_chunk_write(&g, in, tok, ntok, lev, cst, c, raw);
+		gc_chunk_write(&g, in, tok, ntok, lev, cst, c, raw, 0);
+}
+
+/* A warp a chunk: its literal bytes (map value 0) into its block's lit
+ * stream from the chunk's offset on, 32 bytes a step, in order. */
+__global__ void k_lit_write(gc_geom g, const uint8_t *in, const uint8_t *map, const gc_cstat *cst, uint8_t *raw)
+{
+	const uint64_t c = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const unsigned l = threadIdx.x % 32;
+	if (c >= g.nchunks)
+		return;
+	const uint64_t b = c >> (g.block_log - g.chunk_log);
+	uint8_t *lit = raw + b * g.raw_stride + gc_raw_lit(&g) + cst[c].o_lit;
+	const uint64_t ce = gc_chunk_end(&g, c);
+	uint32_t at = 0;
+	for (uint64_t x0 = c << g.chunk_log; x0 < ce; x0 += 32) {
+		const uint64_t x = x0 + l;
+		const bool is = x < ce && map[x] == 0;
+		const unsigned m = __ballot_sync(0xffffffffu, is);
+		if (is)
+			lit[at + __popc(m & ((1u << l) - 1))] = in[x];
+		at += __popc(m);
+	}
 }
 
 /* Context counts (gc_context) of a part, GC_HIST_SLICE symbols a CTA:
@@ -915,6 +930,8 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		PROF("block scan");
 		k_chunk_write<<<grid(nc, 128), 128, 0, st>>>(geom, in, b.tok, b.ntok, b.lev, b.cst, b.raw);
 		PROF("chunk write");
+		k_lit_write<<<grid(nc * 32, 128), 128, 0, st>>>(geom, in, b.map, b.cst, b.raw);
+		PROF("literals");
 		cudaEventRecord(g->ev[EV_STREAMS], st);
 		/* codec 2 */
 		/* parts' context counts (257 KB a part) for

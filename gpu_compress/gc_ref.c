@@ -126,7 +126,7 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 	for (uint64_t b = 0; b < nb; b++)
 		gc_block_scan(g, r.cst, b, &r.blk[b]);
 	for (uint64_t c = 0; c < nc; c++)
-		gc_chunk_write(g, in, r.tok, r.ntok, r.lev, r.cst, c, r.raw);
+		gc_chunk_write(g, in, r.tok, r.ntok, r.lev, r.cst, c, r.raw, 1);
 
 	uint8_t mh[32];
 	wlz_gc_member_head(g, mh);
