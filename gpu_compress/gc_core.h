@@ -363,10 +363,45 @@ GC_HD void gc_find_pos(const gc_geom *g, const uint8_t *in, const uint32_t *far,
 	*dist = best_d;
 }
 
+/* The finder's results as the parse reads them: on the GPU eight
+ * positions' at a time (three vector loads), as a parse thread walks its
+ * positions in order and each lone load would wait in turn. */
+typedef struct gc_found {
+	uint64_t base;  /* the positions held: [base, base + 8) */
+#ifdef __CUDA_ARCH__
+	uint4 l, d0, d1;
+#endif
+} gc_found;
+
+#define GC_FOUND_NONE ((uint64_t)1 << 63)
+
+/* The finder's length and distance at p (blen, bdist: n + 16 entries). */
+GC_HD void gc_found_at(const uint16_t *blen, const uint32_t *bdist, gc_found *f, uint64_t p, uint32_t *len,
+		       uint32_t *dist)
+{
+#ifdef __CUDA_ARCH__
+	if (p - f->base >= 8) {
+		f->base = p & ~(uint64_t)7;
+		f->l = *(const uint4 *)(blen + f->base);
+		f->d0 = *(const uint4 *)(bdist + f->base);
+		f->d1 = *(const uint4 *)(bdist + f->base + 4);
+	}
+	const unsigned i = (unsigned)(p - f->base), j = i & 3;
+	const uint32_t lw = i < 4 ? (i < 2 ? f->l.x : f->l.y) : (i < 6 ? f->l.z : f->l.w);
+	const uint4 q = i < 4 ? f->d0 : f->d1;
+	*len = i & 1 ? lw >> 16 : lw & 0xFFFF;
+	*dist = j < 2 ? (j ? q.y : q.x) : (j == 3 ? q.w : q.z);
+#else
+	(void)f;
+	*len = blen[p];
+	*dist = bdist[p];
+#endif
+}
+
 /* The best match at p: the found one or the repeat offset; its score
  * (0 and *len 0: none). */
-GC_HD int32_t gc_best_at(const gc_geom *g, const uint8_t *in, const uint16_t *blen, const uint32_t *bdist, uint64_t p,
-			 uint64_t ce, uint32_t prev, uint32_t *len, uint32_t *dist)
+GC_HD int32_t gc_best_at(const gc_geom *g, const uint8_t *in, const uint16_t *blen, const uint32_t *bdist, gc_found *f,
+			 uint64_t p, uint64_t ce, uint32_t prev, uint32_t *len, uint32_t *dist)
 {
 	const uint32_t S = g->sym;
 	uint32_t best_len = 0, best_d = 0;
@@ -377,9 +412,9 @@ GC_HD int32_t gc_best_at(const gc_geom *g, const uint8_t *in, const uint16_t *bl
 		if (gc_worth(l, prev, prev, S))
 			best_len = l, best_d = prev, best_sc = gc_score(l, prev, prev);
 	}
-	if (blen[p] && bdist[p] != prev) {
-		uint32_t l = blen[p];
-		const uint32_t d = bdist[p];
+	uint32_t l, d;
+	gc_found_at(blen, bdist, f, p, &l, &d);
+	if (l && d != prev) {
 		if (l == GC_FIND_MAX) {  /* the finder stops there; the match may go on */
 			l = gc_match_len(in, p, p - d, (uint32_t)(ce - p));
 			l -= l % S;
@@ -404,9 +439,11 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 	gc_tok *t = tok + c * g->cap;
 	uint32_t nt = 0, prev = 0;
 	uint64_t p = cs, lit0 = cs;
+	gc_found f;
+	f.base = GC_FOUND_NONE;
 	while (p + 4 <= ce) {
 		uint32_t best_len = 0, best_d = 0;
-		int32_t best_sc = gc_best_at(g, in, blen, bdist, p, ce, prev, &best_len, &best_d);
+		int32_t best_sc = gc_best_at(g, in, blen, bdist, &f, p, ce, prev, &best_len, &best_d);
 		if (!best_len) {
 			p += S;
 			continue;
@@ -414,7 +451,7 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 		/* One step lazy: a better match one symbol on wins. */
 		if (p + S + 4 <= ce && best_len < GC_FIND_MAX) {
 			uint32_t l2 = 0, d2 = 0;
-			const int32_t sc2 = gc_best_at(g, in, blen, bdist, p + S, ce, prev, &l2, &d2);
+			const int32_t sc2 = gc_best_at(g, in, blen, bdist, &f, p + S, ce, prev, &l2, &d2);
 			if (l2 && sc2 > best_sc + GC_LAZY_MARGIN) {
 				p += S;
 				continue;
