@@ -180,7 +180,8 @@ struct gc_table_smem {
 /* wlz_huf_tree_lengths on one lane, its arrays in the warp's shared
  * scratch (as a thread's stack they missed the L1 and stalled the CTA):
  * the same tree and lengths.  Node x < k is leaf x (w.key's order), node
- * k + i inner node i. */
+ * k + i inner node i; weights fit 32 bits, as a part holds at most 2^22
+ * symbols. */
 __device__ void gc_tree_lengths(gc_table_smem &w, unsigned k)
 {
 	unsigned leaf = 0, node = k;
@@ -358,7 +359,8 @@ __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uin
 	if (kind != GC_HUF)
 		return;
 	const unsigned want = gc_part_want(n, k);
-	const unsigned tc = want > 1 ? gc_cta_cluster(s, cnt, (uint32_t *)ts, GC_CODE_THREADS / 32 * sizeof(gc_table_smem), want) : 0;
+	const size_t scratch = GC_CODE_THREADS / 32 * sizeof(gc_table_smem);
+	const unsigned tc = want > 1 ? gc_cta_cluster(s, cnt, (uint32_t *)ts, scratch, want) : 0;
 	/* each group's counts over all symbols, then its table (a warp a
 	 * table), the single table beside them */
 	for (unsigned g = 0; g < tc; g++)

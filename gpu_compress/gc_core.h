@@ -10,9 +10,10 @@
  *
  * Pipeline, for an input of n bytes cut into blocks of B and parse chunks
  * of CH bytes (SPEC.md for every field written):
- *   near    per block, tiles of GC_TILE positions: each position's entry
- *           for its 4-byte hash, as the tiles before its own left it
- *           (distance, 16 bits); an entry is replaced only once it is
+ *   near    per 256 KiB segment of a block, its table first filled from
+ *           the 128 KiB before it, tiles of GC_TILE positions: each
+ *           position's entry for its 4-byte hash, as the tiles before its
+ *           own left it (distance, 16 bits); an entry is replaced only once it is
  *           GC_NEAR_KEEP bytes old, so that matches read a few anchors, not
  *           each the one before (chains of matches stay short)
  *   far     two tables of 2^far_log positions, keyed by a hash of GC_FK
@@ -50,7 +51,7 @@
 #define GC_TILE 256          /* near finder: positions looked up before inserted */
 #define GC_NEAR_KEEP 60000u  /* near finder: an entry stays until this old (short chains) */
 #define GC_NEAR_SEG_LOG 18   /* near finder: a table a 256 KiB segment of a block, */
-#define GC_NEAR_WARM 131072u  /* filled first from the block's bytes this far before it */
+#define GC_NEAR_WARM 131072u /* filled first from the block's bytes this far before it */
 #define GC_FK 12             /* far finder: bytes hashed (short keys) */
 #define GC_FK_LONG 16        /* far finder: bytes hashed (long keys) */
 #define GC_FAR_EMPTY 0xFFFFFFFFu
@@ -162,8 +163,10 @@ GC_HD uint64_t gc_block_end(const gc_geom *g, uint64_t b)
 
 /* Near segments a block: each one's table is filled from the
  * GC_NEAR_WARM bytes before it (those of its block), then looked up and
- * filled through it, so that segments run at once and a position still
- * sees every near distance (at most 0xFFFF) of its block. */
+ * filled through it, so that segments run at once; a position can still
+ * reach every near distance (at most 0xFFFF) of its block, though the
+ * table a segment starts with (GC_NEAR_KEEP decides which entries stay)
+ * is not the one a walk of the whole block would have had. */
 GC_HD uint64_t gc_near_segs(const gc_geom *g)
 {
 	return g->block_log > GC_NEAR_SEG_LOG ? (uint64_t)1 << (g->block_log - GC_NEAR_SEG_LOG) : 1;
@@ -193,10 +196,8 @@ GC_HD uint32_t gc_rd32(const uint8_t *p)
 
 GC_HD uint32_t gc_hash_near(const uint8_t *p, unsigned bits) { return (gc_rd32(p) * 2654435761u) >> (32 - bits); }
 
-/* Far table t's bucket for position p, or -1 when p is not its anchor:
- * table 0 keys GC_FK bytes (text repeats short phrases), table 1 (the
- * second half of the table) GC_FK_LONG (FASTQ reads overlap over long
- * runs, where a longer key finds the right earlier read). */
+/* gc_far_key from the 16 bytes at p as four little-endian words (k_far
+ * reads them as aligned words). */
 GC_HD int64_t gc_far_key_w(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3, unsigned bits, unsigned t)
 {
 	uint64_t x = ((uint64_t)x0 | (uint64_t)x1 << 32) * 0x9E3779B97F4A7C15ull;
@@ -212,6 +213,10 @@ GC_HD int64_t gc_far_key_w(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3, u
 	return (int64_t)(x >> (64 - bits)) + ((int64_t)t << bits);
 }
 
+/* Far table t's bucket for position p, or -1 when p is not its anchor:
+ * table 0 keys GC_FK bytes (text repeats short phrases), table 1 (the
+ * second half of the table) GC_FK_LONG (FASTQ reads overlap over long
+ * runs, where a longer key finds the right earlier read). */
 GC_HD int64_t gc_far_key(const uint8_t *p, unsigned bits, unsigned t)
 {
 	return gc_far_key_w(gc_rd32(p), gc_rd32(p + 4), gc_rd32(p + 8), t ? gc_rd32(p + 12) : 0, bits, t);
@@ -364,8 +369,9 @@ GC_HD void gc_find_pos(const gc_geom *g, const uint8_t *in, const uint32_t *far,
 }
 
 /* The finder's results as the parse reads them: on the GPU eight
- * positions' at a time (three vector loads), as a parse thread walks its
- * positions in order and each lone load would wait in turn. */
+ * positions at a time (three vector loads), as a parse thread walks its
+ * positions in order and each lone load would wait in turn.  Its layout
+ * differs between the host and device passes: a local only. */
 typedef struct gc_found {
 	uint64_t base;  /* the positions held: [base, base + 8) */
 #ifdef __CUDA_ARCH__
@@ -375,7 +381,8 @@ typedef struct gc_found {
 
 #define GC_FOUND_NONE ((uint64_t)1 << 63)
 
-/* The finder's length and distance at p (blen, bdist: n + 16 entries). */
+/* The finder's length and distance at p (the GPU reads up to p + 7:
+ * its arrays hold n + 16 entries). */
 GC_HD void gc_found_at(const uint16_t *blen, const uint32_t *bdist, gc_found *f, uint64_t p, uint32_t *len,
 		       uint32_t *dist)
 {

@@ -322,12 +322,14 @@ __global__ void k_chunk_stat(gc_geom g, const gc_tok *tok, const uint32_t *ntok,
 		gc_chunk_stat(&g, tok, ntok, lev, map, c, &cst[c]);
 }
 
-/* gc_block_scan by a warp a block, a lane a run of its chunks: the runs'
- * carries chained by a scan of their transitions (a run with a kept token
- * sets the carry and the repeat offset; one without adds its bytes), then
- * each run's sums with its true carry, their offsets by a second scan,
- * and a last walk that writes them; the same fields as the reference. */
 __device__ __forceinline__ uint32_t warp_excl_sum(uint32_t x) { return warp_incl_sum(x) - x; }
+
+/* gc_block_scan by a warp a block, a lane a run of its chunks (a thread a
+ * block walked 1,024 chunks in turn): the runs' carries chained by a scan
+ * of their transitions (a run with a kept token sets the carry and the
+ * repeat offset; one without adds its bytes), then each run's sums with
+ * its true carry, their offsets by a second scan, and a last walk that
+ * writes them; the same fields as the reference. */
 
 __global__ void k_block_scan(gc_geom g, gc_cstat *cst, gc_blk *blk)
 {
@@ -356,12 +358,10 @@ __global__ void k_block_scan(gc_geom g, gc_cstat *cst, gc_blk *blk)
 			C += C2, P = P2, any = a2;
 	}
 	/* the state entering this run: the lanes before it applied to (0, 0) */
+	/* (P stays 0 while no run has a kept token) */
 	uint32_t carry = __shfl_up_sync(0xffffffffu, C, 1), prev = __shfl_up_sync(0xffffffffu, P, 1);
-	const unsigned pany = __shfl_up_sync(0xffffffffu, any, 1);
 	if (l == 0)
 		carry = 0, prev = 0;
-	else if (!pany)
-		prev = 0;
 	/* the run's sums */
 	gc_scan x = {carry, prev, 0, 0, 0, 0, 0};
 	uint32_t chained = 0, maxlev = 0;
@@ -707,8 +707,14 @@ wlz_gcctx *wlz_gcctx_create(int device)
 	for (int i = 0; i < EV_COUNT; i++)
 		cudaEventCreate(&g->ev[i]);
 	cudaEventCreateWithFlags(&g->legacy, cudaEventDisableTiming);
-	cudaFuncSetAttribute(k_code, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)GC_CODE_SMEM);
-	cudaFuncSetAttribute(k_hist, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)GC_HIST_SMEM);
+	/* k_hist's 129 KiB of shared memory a block: sm_80 and sm_90 have it,
+	 * sm_86 and sm_89 not (no context there) */
+	if (cudaFuncSetAttribute(k_code, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)GC_CODE_SMEM) != cudaSuccess ||
+	    cudaFuncSetAttribute(k_hist, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)GC_HIST_SMEM) != cudaSuccess) {
+		cudaGetLastError();
+		wlz_gcctx_free(g);
+		return NULL;
+	}
 	int sms = 0, per = 0;
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_levels, 128, 0);
@@ -936,9 +942,9 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		/* codec 2 */
 		/* parts' context counts (257 KB a part) for
 		 * GC_CODE_BATCH parts at a time */
+		const unsigned per = (unsigned)((((uint64_t)1 << gm->block_log) + GC_HIST_SLICE - 1) / GC_HIST_SLICE);
 		for (uint64_t u0 = 0; u0 < nb * GC_PARTS; u0 += GC_CODE_BATCH) {
 			const uint64_t m = nb * GC_PARTS - u0 < GC_CODE_BATCH ? nb * GC_PARTS - u0 : GC_CODE_BATCH;
-			const unsigned per = (unsigned)((((uint64_t)1 << gm->block_log) + GC_HIST_SLICE - 1) / GC_HIST_SLICE);
 			CU(cudaMemsetAsync(b.hist, 0, m * WLZ_HUF_NCTX * 256 * sizeof(uint32_t), st), "memset");
 			k_hist<<<(unsigned)(m * per), GC_HIST_THREADS, GC_HIST_SMEM, st>>>(geom, b.blk, b.raw, b.hist, u0, per);
 			PROF("hist");

@@ -130,6 +130,20 @@ int main(int argc, char **argv)
 		one(tu_kind_name(k), buf, n, (opts(&o, 22, 10, 1), &o));
 	}
 	free(buf);
+	/* blocks cut into near segments (gc_near_seg: 256 KiB each, warmed up
+	 * from the 128 KiB before), inputs ending inside a segment, every S */
+	for (unsigned bl = 19; bl <= 21 && !quick; bl += 2) {
+		const size_t B = (size_t)1 << bl, cuts[] = {B + (1u << 18) + 7, 2 * B - 4097};
+		for (size_t c = 0; c < 2; c++) {
+			uint8_t *sb = tu_xmalloc(cuts[c]);
+			for (int k = TU_TEXT; k <= TU_FASTQ; k++) {
+				tu_fill(k, sb, cuts[c], seed + bl + c);
+				for (unsigned sy = 1; sy <= 4; sy *= 2)
+					one(tu_kind_name(k), sb, cuts[c], (opts(&o, bl, 10, sy), &o));
+			}
+			free(sb);
+		}
+	}
 	for (int i = 1; i < argc && !quick; i++) {
 		size_t rn = 0;
 		uint8_t *real = tu_read_zst(argv[i], &rn);
