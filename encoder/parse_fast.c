@@ -340,17 +340,18 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 /* Levels 2 to 4's scan: steps over the positions where fast_search would
  * measure nothing (no candidate passes its first compares and need[]),
  * entering them into the tables as it would, in a loop that does only
- * that.  Returns the first position that has something to measure (not
+ * that, stepping as skip_step (cheap constant where inlined).  Returns the first position that has something to measure (not
  * entered), where a far match may start, or pend. */
 static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser *ps, const fstate *f, uint64_t p,
-								 uint64_t anchor, uint64_t rep, const unsigned skip)
+								 uint64_t anchor, uint64_t rep, const unsigned skip,
+								 const int cheap)
 {
 	const uint8_t *const src = f->src;
 	const uint64_t pend = ps->pend, mc = f->mc, mr = ps->rep_mask, rk = ps->need_rep;
 	const uint64_t far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
 	const uint64_t end = pend < far_next ? pend : far_next;
 	const unsigned ways = 1u << f->wlog;
-	for (; p < end; p += 1 + ((p - anchor) >> skip)) {
+	for (; p < end; p += skip_step(p - anchor, skip, cheap)) {
 		const uint64_t x8 = wlz_rd64(src + p), room = ps->bend - p;
 		if (p + SCAN_AHEAD + 8 < pend) {
 			if (f->lt)
@@ -394,15 +395,16 @@ static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, c
 	const uint64_t pend = ps->pend, nice = ps->lp.nice;
 	/* (a shift of 63 keeps the step at 1 when skipping is off) */
 	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63, lazy = ps->lp.lazy;
+	const int cheap = skip_cheap(ps);
 	uint64_t anchor = p, rep = 0;
 	size_t nt = 0;
 	while (p < pend) {
-		p = scann_run(ps, &f, p, anchor, rep, skip);
+		p = cheap ? scann_run(ps, &f, p, anchor, rep, skip, 1) : scann_run(ps, &f, p, anchor, rep, skip, 0);
 		if (p >= pend)
 			break;
 		cand c = fast_search(ps, &f, p, rep);
 		if (c.gain <= 0) {
-			p += 1 + ((p - anchor) >> skip);
+			p += skip_step(p - anchor, skip, cheap);
 			continue;
 		}
 		for (unsigned k = 0; k < lazy && p + 1 < pend && c.len < nice; k++) {
