@@ -52,15 +52,21 @@ unsigned wlz_levels_block(uint8_t *map, uint64_t bstart, uint64_t bend, const wl
 	uint32_t nch = 0;  /* (counted here: *chained might alias the map) */
 	*err = WLZ_OK;
 	/* Far sources' map bytes miss the caches: fetch them some tokens
-	 * ahead, so that the misses overlap. */
+	 * ahead (token ka, one a token), so that the misses overlap. */
 	enum { AHEAD = 16 };
 	size_t ka = 0;
 	uint64_t pa = bstart;
+	for (; ka < ntok && ka < AHEAD; ka++) {
+		pa += tok[ka].lit;
+		__builtin_prefetch(map + pa - tok[ka].dist);
+		pa += tok[ka].mlen;
+	}
 	for (size_t k = 0; k < ntok; k++) {
-		for (; ka < ntok && ka < k + AHEAD; ka++) {
+		if (ka < ntok) {
 			pa += tok[ka].lit;
 			__builtin_prefetch(map + pa - tok[ka].dist);
 			pa += tok[ka].mlen;
+			ka++;
 		}
 		fill(map, pos, 0, tok[k].lit, bend);
 		pos += tok[k].lit;
