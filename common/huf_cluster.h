@@ -134,9 +134,10 @@ WLZ_HUF_LEN_FN void wlz_huf_move_counts(uint64_t *h, uint64_t *ht, const uint32_
 /* Clusters the active contexts into at most T groups (k-means on the cost
  * of coding a context's symbols with a group's distribution, at most
  * iters passes); grp[c] is the group of context c, the start's group is
- * 0, groups are dense.  Returns the number of groups. */
-WLZ_HUF_LEN_FN unsigned wlz_huf_cluster_iter(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T,
-					     unsigned iters, uint8_t *grp, wlz_huf_cluster_work *w)
+ * 0, groups are dense.  all[x]: symbol x's count over the active contexts
+ * (NULL: found here).  Returns the number of groups. */
+WLZ_HUF_LEN_FN unsigned wlz_huf_cluster_all(const uint32_t (*cnt)[256], const uint64_t *tot, const uint32_t *all,
+					    unsigned T, unsigned iters, uint8_t *grp, wlz_huf_cluster_work *w)
 {
 	unsigned act[WLZ_HUF_NCTX], na = 0;
 	for (unsigned c = 0; c < WLZ_HUF_NCTX; c++)
@@ -165,11 +166,14 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster_iter(const uint32_t (*cnt)[256], const u
 		uint8_t used[256];
 		uint32_t any[256] = {0};
 		unsigned nu = 0;
-		for (unsigned i = 0; i < na; i++)
-			for (unsigned x = 0; x < 256; x++)
-				any[x] |= cnt[act[i]][x];
+		if (!all) {
+			for (unsigned i = 0; i < na; i++)
+				for (unsigned x = 0; x < 256; x++)
+					any[x] |= cnt[act[i]][x];
+			all = any;
+		}
 		for (unsigned x = 0; x < 256; x++)
-			if (any[x])
+			if (all[x])
 				used[nu++] = (uint8_t)x;
 		const unsigned nr = (nu + 7) & ~7u;
 		float *dense = w->dense;
@@ -243,6 +247,13 @@ WLZ_HUF_LEN_FN unsigned wlz_huf_cluster_iter(const uint32_t (*cnt)[256], const u
 		}
 	}
 	return wlz_huf_renumber(tot, act, na, grp);
+}
+
+/* The same, the symbols' counts found here. */
+WLZ_HUF_LEN_FN unsigned wlz_huf_cluster_iter(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T,
+					     unsigned iters, uint8_t *grp, wlz_huf_cluster_work *w)
+{
+	return wlz_huf_cluster_all(cnt, tot, NULL, T, iters, grp, w);
 }
 
 /* The same with WLZ_HUF_CLUSTER_ITER passes at most. */

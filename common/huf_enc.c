@@ -140,23 +140,23 @@ static code_fn pick_code(void)
 	return code_generic;
 }
 
-typedef unsigned (*cluster_fn)(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, unsigned iters,
-			       uint8_t *grp, wlz_huf_cluster_work *w);
+typedef unsigned (*cluster_fn)(const uint32_t (*cnt)[256], const uint64_t *tot, const uint32_t *all, unsigned T,
+			       unsigned iters, uint8_t *grp, wlz_huf_cluster_work *w);
 
-static unsigned cluster_generic(const uint32_t (*cnt)[256], const uint64_t *tot, unsigned T, unsigned iters,
-				uint8_t *grp, wlz_huf_cluster_work *w)
+static unsigned cluster_generic(const uint32_t (*cnt)[256], const uint64_t *tot, const uint32_t *all, unsigned T,
+				unsigned iters, uint8_t *grp, wlz_huf_cluster_work *w)
 {
-	return wlz_huf_cluster_iter(cnt, tot, T, iters, grp, w);
+	return wlz_huf_cluster_all(cnt, tot, all, T, iters, grp, w);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* The same with AVX2: its dot products run 8 lanes a vector, in the order
  * the portable code adds them (no FMA: the groups come out the same). */
 __attribute__((target("avx2"), flatten)) static unsigned cluster_avx2(const uint32_t (*cnt)[256], const uint64_t *tot,
-								      unsigned T, unsigned iters, uint8_t *grp,
-								      wlz_huf_cluster_work *w)
+								      const uint32_t *all, unsigned T, unsigned iters,
+								      uint8_t *grp, wlz_huf_cluster_work *w)
 {
-	return wlz_huf_cluster_iter(cnt, tot, T, iters, grp, w);
+	return wlz_huf_cluster_all(cnt, tot, all, T, iters, grp, w);
 }
 #endif
 
@@ -194,7 +194,7 @@ static size_t encode_counted(const uint8_t *src, size_t n, unsigned seg_log, uns
 		if (want <= 1 || (pass && want <= max_tables))
 			continue;
 		uint8_t lc[WLZ_HUF_MAX_TABLES][256], gc[NCTX] = {0};
-		const unsigned tc = pick_cluster()(cnt, tot, want, iters, gc, cw);
+		const unsigned tc = pick_cluster()(cnt, tot, all, want, iters, gc, cw);
 		uint64_t bc = 0;
 		for (unsigned g = 0; g < tc; g++) {
 			uint32_t h[256] = {0};

@@ -129,34 +129,46 @@ static size_t code_stream(wlz_benc *be, int s, size_t n, size_t split, const wlz
 	return n ? best : (size_t)-1;
 }
 
-/* Offset x = dist - 1 as a head byte (low-byte count k, top 5 bits) and k
- * low bytes, little-endian: the heads carry what compresses, the low bytes
- * are near random, and keeping them apart lets each get its own table. */
-static inline uint8_t put_offset(uint64_t x, uint8_t **lows)
-{
-	unsigned k = wlz_off_lows(x);
-	for (unsigned i = 0; i < k; i++)
-		*(*lows)++ = (uint8_t)(x >> (8 * i));
-	return wlz_off_head(x, k);
-}
-
+/* Offset x = dist - 1 is a head byte (low-byte count k, top 5 bits) in
+ * the off stream and k low bytes, little-endian, after all the heads: the
+ * heads carry what compresses, the low bytes are near random, and keeping
+ * them apart lets each get its own table. */
 static wlz_error emit(wlz_benc *be, const uint8_t *src, uint64_t bstart, uint64_t bend,
 		      const wlz_token *tok, size_t ntok, const wlz_bparams *bp, size_t *total, wlz_block_entry *e)
 {
 	uint8_t *cmd = be->raw[WLZ_S_CMD], *lit = be->raw[WLZ_S_LIT];
 	uint8_t *ln = be->raw[WLZ_S_LEN], *off = be->raw[WLZ_S_OFF], *lw = be->lows;
 	uint64_t pos = bstart, prev = 0;
+	/* Whether a token has a length varint, a repeat or an offset varies
+	 * from token to token (text): the common cases are written without
+	 * branches, each byte stored whatever and its stream advanced by 0 or
+	 * by its size (the streams have room for a byte or a word past their
+	 * ends: wlz_benc_create's sizes). */
 	for (size_t k = 0; k < ntok; k++) {
 		const wlz_token *t = &tok[k];
 		const int rep = t->dist == prev;
 		const uint8_t c = wlz_cmd_byte(t->lit, t->mlen, rep);
 		*cmd++ = c;
-		if (c >> 5 == WLZ_LIT_CODE_MAX)
-			ln = wlz_put_varint(ln, t->lit - WLZ_LIT_CODE_MAX);
-		if ((c & 15) == WLZ_MATCH_CODE_MAX)
-			ln = wlz_put_varint(ln, t->mlen - WLZ_MINMATCH - WLZ_MATCH_CODE_MAX);
-		if (!rep)
-			*off++ = put_offset(t->dist - 1, &lw);
+		const uint64_t xl = (uint64_t)t->lit - WLZ_LIT_CODE_MAX;
+		const uint64_t xm = (uint64_t)t->mlen - WLZ_MINMATCH - WLZ_MATCH_CODE_MAX;
+		const int hl = c >> 5 == WLZ_LIT_CODE_MAX, hm = (c & 15) == WLZ_MATCH_CODE_MAX;
+		if ((!hl || xl < 0x80) && (!hm || xm < 0x80)) {
+			*ln = (uint8_t)xl;
+			ln += hl;
+			*ln = (uint8_t)xm;
+			ln += hm;
+		} else {
+			if (hl)
+				ln = wlz_put_varint(ln, xl);
+			if (hm)
+				ln = wlz_put_varint(ln, xm);
+		}
+		const uint64_t x = t->dist - 1;
+		const unsigned nl = wlz_off_lows(x);
+		wlz_wr64(lw, x);
+		lw += rep ? 0 : nl;
+		*off = wlz_off_head(x, nl);
+		off += !rep;
 		/* Most runs are short: a whole vector, which stays inside the
 		 * stream (it holds pos - bstart bytes so far, and pos + 16 <=
 		 * bend). */

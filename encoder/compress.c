@@ -79,6 +79,7 @@ typedef struct blk {
 
 struct wlz_cctx {
 	wlz_options opt;
+	int io_thread;          /* wlz_cctx_set_io_thread */
 	int nthreads;
 	worker *w;
 	int nw;
@@ -226,6 +227,12 @@ WLZ_EXPORT wlz_cctx *wlz_cctx_create(const wlz_options *opt)
 	cc->opt = o;
 	cc->nthreads = wlz_resolve_threads(o.threads);
 	return cc;
+}
+
+WLZ_EXPORT void wlz_cctx_set_io_thread(wlz_cctx *cc, int on)
+{
+	if (cc)
+		cc->io_thread = on != 0;
 }
 
 static void free_workers(wlz_cctx *cc)
@@ -576,11 +583,48 @@ static void *pool_main(void *arg)
 }
 
 static wlz_error fill_to(eng *en, uint64_t want);
-static wlz_error write_pending(eng *en);
+static wlz_error write_blocks(eng *en);
+static void report(eng *en);
+
+/* The I/O beside a round's parse: the last round's blocks written, the
+ * next round's input read.  The workers read below view.n only, and the
+ * read writes above it. */
+static void run_io(eng *en)
+{
+	if (en->pend) {
+		const wlz_error err = write_blocks(en);
+		if (err != WLZ_OK) {
+			int ok = WLZ_OK;
+			atomic_compare_exchange_strong(&en->err, &ok, (int)err);
+		}
+	}
+	if (en->ahead) {
+		en->ahead_err = fill_to(en, en->ahead);
+		if (en->ahead_err != WLZ_OK) {
+			int ok = WLZ_OK;
+			atomic_compare_exchange_strong(&en->err, &ok, (int)en->ahead_err);
+		}
+	}
+}
+
+static void *io_main(void *arg)
+{
+	run_io(arg);
+	return NULL;
+}
 
 /* Runs ntasks tasks of a phase on every thread, the caller's included. */
 static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 {
+	/* A round's I/O runs on a thread of its own from the start of the
+	 * parse where the caller asked for it (wlz_cctx_set_io_thread): done
+	 * by this thread, it waits for its last block, and the round for it.
+	 * Else this thread does it once no block is left to take (done first,
+	 * it made this thread's block start late, and it often ended the
+	 * round last). */
+	const int io = phase == 2 && (en->pend || en->ahead), wrote = phase == 2 && en->pend;
+	pthread_t iot;
+	const int own = io && en->cc->io_thread && pthread_create(&iot, NULL, io_main, en) == 0;
 	pthread_mutex_lock(&en->mu);
 	en->phase = phase;
 	en->ntasks = ntasks;
@@ -590,25 +634,13 @@ static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 	pthread_cond_broadcast(&en->go);
 	pthread_mutex_unlock(&en->mu);
 	run_tasks(en, 0);
-	/* The last round's blocks are written, and the next round's input
-	 * read, while the workers finish this one's blocks, once none is left
-	 * to take (done first, they made this thread's block start late, and
-	 * it often ended the round last): the workers read below view.n only,
-	 * and the read writes above it. */
-	if (phase == 2 && en->pend) {
-		const wlz_error err = write_pending(en);
-		if (err != WLZ_OK) {
-			int ok = WLZ_OK;
-			atomic_compare_exchange_strong(&en->err, &ok, (int)err);
-		}
-	}
-	if (phase == 2 && en->ahead) {
-		en->ahead_err = fill_to(en, en->ahead);
-		if (en->ahead_err != WLZ_OK) {
-			int ok = WLZ_OK;
-			atomic_compare_exchange_strong(&en->err, &ok, (int)en->ahead_err);
-		}
-	}
+	if (own)
+		pthread_join(iot, NULL);
+	else if (io)
+		run_io(en);
+	/* (progress from this thread; none after a failed write) */
+	if (wrote && !en->pend)
+		report(en);
 	pthread_mutex_lock(&en->mu);
 	while (en->busy > 0)
 		pthread_cond_wait(&en->idle, &en->mu);
@@ -677,15 +709,28 @@ static wlz_error put_block(outs *o, const blk *bk)
 	return put(o, bk->data, bk->size);
 }
 
-/* Writes the last round's blocks, in order, and tells the caller. */
-static wlz_error write_pending(eng *en)
+/* Writes the last round's blocks, in order. */
+static wlz_error write_blocks(eng *en)
 {
 	for (uint64_t k = 0; k < en->npend; k++)
 		WLZ_TRY(put_block(en->out, &en->pend[k]));
 	en->pend = NULL;
+	return WLZ_OK;
+}
+
+/* Tells the caller how far the written blocks reach. */
+static void report(eng *en)
+{
 	const wlz_options *opt = &en->cc->opt;
 	if (opt->progress)
 		opt->progress(opt->progress_opaque, en->pend_end, en->known == UINT64_MAX ? 0 : en->known);
+}
+
+/* Writes the last round's blocks and tells the caller. */
+static wlz_error write_pending(eng *en)
+{
+	WLZ_TRY(write_blocks(en));
+	report(en);
 	return WLZ_OK;
 }
 

@@ -7,8 +7,8 @@
 
 #include "encoder/parse.h"
 
-/* map is laid out as the input buffer and final before bstart.  Writes the
- * map for src[bstart..bend) and returns the block's highest level (255 =
+/* map is laid out as the input buffer and final before bstart, and holds
+ * 16 bytes at least after bend (read, never used).  Writes the map for src[bstart..bend) and returns the block's highest level (255 =
  * 255 or more); WLZ_ERR_INTERNAL in *err if a token exceeds depth (>= 0).
  * Adds to *chained the tokens that read a match byte of their own block
  * (SPEC.md, section 6.1). */

@@ -645,6 +645,27 @@ static wlz_error stream_decode(wlz_dctx *d, const uint8_t *arc, size_t asize, in
 	return e;
 }
 
+/* Compressing src[0..n) through callbacks (size hint: hint): a writer that
+ * stops after room bytes gives WLZ_ERR_WRITE and no write after it, a
+ * reader that fails half way WLZ_ERR_READ. */
+static void stream_failures(wlz_cctx *c, const uint8_t *src, size_t n, uint64_t hint, size_t room, uint64_t seed,
+			    const char *what)
+{
+	reader rd;
+	sink sk;
+	reader_init(&rd, src, n, PIECE_RANDOM, seed);
+	sink_init(&sk, room);
+	CHECK_ERR(wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, hint), WLZ_ERR_WRITE);
+	TU_CHECK(sk.after_refusal == 0, "%s: compress_stream wrote %ld times after the writer refused", what,
+		 sk.after_refusal);
+	free(sk.p);
+	reader_init(&rd, src, n, PIECE_RANDOM, seed);
+	rd.fail_at = n / 2;
+	sink_init(&sk, (size_t)-1);
+	CHECK_ERR(wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, hint), WLZ_ERR_READ);
+	free(sk.p);
+}
+
 static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t *arc, size_t asize)
 {
 	static const int pieces[] = { PIECE_1, PIECE_7, PIECE_RANDOM };
@@ -707,19 +728,8 @@ static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t
 				CHECK_ERR(stream_decode(d3, sk.p, sk.n, PIECE_RANDOM, src, n, "no size hint"), WLZ_OK);
 			}
 			free(sk.p);
-			/* The writer says stop: compression stops with WLZ_ERR_WRITE. */
-			reader_init(&rd, src, n, PIECE_RANDOM, seed);
-			sink_init(&sk, 1000);
-			CHECK_ERR(wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, n), WLZ_ERR_WRITE);
-			TU_CHECK(sk.after_refusal == 0, "compress_stream wrote %ld times after the writer refused",
-				 sk.after_refusal);
-			free(sk.p);
-			/* The reader fails: WLZ_ERR_READ. */
-			reader_init(&rd, src, n, PIECE_RANDOM, seed);
-			rd.fail_at = n / 2;
-			sink_init(&sk, (size_t)-1);
-			CHECK_ERR(wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, n), WLZ_ERR_READ);
-			free(sk.p);
+			/* The writer says stop, the reader fails. */
+			stream_failures(c, src, n, n, 1000, seed, "size given");
 			/* A size hint that is wrong: never an archive of other
 			 * content (the size is in the header, so an error, or
 			 * the right archive). */
@@ -883,6 +893,20 @@ static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t
 			CHECK_ERR(stream_decode(d3, sk.p, sk.n, PIECE_RANDOM, b, big, "unknown size, 64 KiB limit"), WLZ_OK);
 			wlz_dctx_set_memory_limit(d3, 0);
 			free(out);
+		}
+		/* The same with the I/O on a thread of its own: the same bytes,
+		 * and the same errors when the writer or the reader fails. */
+		if (e == WLZ_OK) {
+			sink s2;
+			wlz_cctx_set_io_thread(c, 1);
+			reader_init(&rd, b, big, PIECE_RANDOM, seed);
+			sink_init(&s2, (size_t)-1);
+			wlz_error e2 = wlz_compress_stream(c, piece_read, &rd, sink_write, &s2, UINT64_MAX);
+			TU_CHECK(e2 == WLZ_OK && s2.n == sk.n && memcmp(s2.p, sk.p, sk.n) == 0,
+				 "I/O thread: %s, %zu bytes (%zu without)", wlz_error_name(e2), s2.n, sk.n);
+			free(s2.p);
+			stream_failures(c, b, big, UINT64_MAX, 100000, seed, "I/O thread");
+			wlz_cctx_set_io_thread(c, 0);
 		}
 		free(sk.p);
 		/* A size hint that is wrong, the input larger than the first

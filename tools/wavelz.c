@@ -1633,6 +1633,9 @@ int main(int argc, char **argv)
 				     "context: %s\n", strerror(ENOMEM));
 			return 1;
 		}
+		/* (input read and archive written while the blocks before
+		 * are parsed, as zstd's CLI does its I/O beside its workers) */
+		wlz_cctx_set_io_thread(job.cctx, 1);
 		for (i = 0; i < nfiles; i++)
 			ret |= compress_file(&job, files[i]);
 		if (nfiles > 1 && job.files_ok > 1) {
