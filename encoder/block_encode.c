@@ -237,18 +237,3 @@ wlz_error wlz_benc_encode(wlz_benc *be, const uint8_t *src, uint64_t bstart, uin
 	*out_size = total;
 	return WLZ_OK;
 }
-
-int wlz_benc_take(wlz_benc *be, uint8_t **data, size_t *cap)
-{
-	uint8_t *mine = *data;
-	if (*cap < be->out_cap) {
-		mine = malloc(be->out_cap);
-		if (!mine)
-			return 0;
-		free(*data);
-	}
-	*data = be->out;
-	*cap = be->out_cap;
-	be->out = mine;
-	return 1;
-}

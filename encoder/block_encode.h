@@ -30,10 +30,4 @@ wlz_error wlz_benc_encode(wlz_benc *be, const uint8_t *src, uint64_t bstart, uin
 			  const wlz_token *tok, size_t ntok, const wlz_bparams *bp,
 			  const uint8_t **out, size_t *out_size, wlz_block_entry *e);
 
-/* Takes the last payload without a copy: *data (malloc'd, capacity *cap;
- * NULL: none) gets be's buffer, and be keeps *data if it is as large as
- * its own (a block and 1 KiB), else a new one.  Returns 0 when out of
- * memory (nothing changed). */
-int wlz_benc_take(wlz_benc *be, uint8_t **data, size_t *cap);
-
 #endif

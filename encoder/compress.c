@@ -319,13 +319,20 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 
 /* ---------------------------------------------------------------- blocks */
 
-/* Takes a parse's tokens for the block (the parser gets the block's
- * buffer for its next parse): they must outlive the parser's next block,
- * until the block's levels are done. */
-static wlz_error keep_tokens(blk *bk, wlz_parser *ps, size_t ntok)
+/* Copies a parse's tokens to the block: they must outlive the parser's
+ * next block, until the block's levels are done. */
+static wlz_error keep_tokens(blk *bk, const wlz_token *tok, size_t ntok)
 {
-	if (!wlz_parser_take_tokens(ps, &bk->tb->t, &bk->tb->cap))
-		return WLZ_ERR_NOMEM;
+	tokbuf *tb = bk->tb;
+	if (tb->cap < ntok) {
+		wlz_token *t = realloc(tb->t, ntok * sizeof(*t));
+		if (!t)
+			return WLZ_ERR_NOMEM;
+		tb->t = t;
+		tb->cap = ntok;
+	}
+	if (ntok)
+		memcpy(tb->t, tok, ntok * sizeof(*tok));
 	bk->ntok = ntok;
 	return WLZ_OK;
 }
@@ -426,19 +433,23 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 						&payload, &psize, &e));
 			if (psize < best) {
 				best = psize;
-				WLZ_TRY(keep_tokens(bk, w->ps, ntok));
+				WLZ_TRY(keep_tokens(bk, tok, ntok));
 			}
 		}
 	} else {
 		WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, 0, &tok, &ntok));
-		WLZ_TRY(keep_tokens(bk, w->ps, ntok));
+		WLZ_TRY(keep_tokens(bk, tok, ntok));
 	}
 	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, bk->tb->t, bk->ntok, &en->bp, &payload,
 				&psize, &bk->e));
-	/* (the payload taken, not copied: the coder keeps the block's
-	 * buffer) */
-	if (!wlz_benc_take(w->be, &bk->data, &bk->cap))
-		return WLZ_ERR_NOMEM;
+	if (bk->cap < psize) {
+		uint8_t *d = realloc(bk->data, psize);
+		if (!d)
+			return WLZ_ERR_NOMEM;
+		bk->data = d;
+		bk->cap = psize;
+	}
+	memcpy(bk->data, payload, psize);
 	bk->size = psize;
 	bk->e.length = (uint32_t)(bk->bend - bk->bstart);
 	return WLZ_OK;

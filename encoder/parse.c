@@ -133,21 +133,6 @@ wlz_parser *wlz_parser_create(const wlz_lparams *lp, uint32_t block_size)
 	return ps;
 }
 
-int wlz_parser_take_tokens(wlz_parser *ps, wlz_token **t, size_t *cap)
-{
-	wlz_token *mine = *t;
-	if (*cap < ps->tok_cap) {
-		mine = malloc(sizeof(wlz_token) * ps->tok_cap);
-		if (!mine)
-			return 0;
-		free(*t);
-	}
-	*t = ps->tok;
-	*cap = ps->tok_cap;
-	ps->tok = mine;
-	return 1;
-}
-
 void wlz_parser_free(wlz_parser *ps)
 {
 	if (!ps)

@@ -65,12 +65,6 @@ void wlz_parser_free(wlz_parser *ps);
 wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64_t bend,
 			  int lazy_only, const wlz_token **tok, size_t *ntok);
 
-/* Takes the last parse's tokens without a copy: *t (malloc'd, capacity
- * *cap; NULL: none) gets the parser's buffer, the parser keeps *t if that
- * holds a block's tokens, else a new one.  Returns 0 when out of memory
- * (nothing changed). */
-int wlz_parser_take_tokens(wlz_parser *ps, wlz_token **t, size_t *cap);
-
 /* Depth-limited parsing: map is the level map of levels.h, laid out as
  * the view's buffer (final before bstart; the parser writes the block's own
  * entries as it emits tokens), and no match may reach a level above depth.
