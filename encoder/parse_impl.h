@@ -289,19 +289,14 @@ static inline uint32_t match_cost(uint64_t len, uint64_t dist, int rep)
 }
 
 /* The step of a parse that skips (lp.skip), after lits literals: one more
- * every 2^skip of them.  At levels 1 to 4 (lp.cheap), where literals are cheap
- * (every gaining match is at least 6 bytes long: FASTQ, whose quality
- * lines are long runs of them), it steps one byte
- * for the first 8, then one more every 4, at most 9 bytes: on 20 and 155
- * MB of Illumina 18% and 17% fewer instructions at level 1, archives 0.06%
- * and 0.6% smaller (the cap keeps it from jumping into the next record's
- * matches); CLDR, whose XML has such blocks too, +0.24%.  Without the 8
- * slow steps it was 10% faster still, but CLDR, whose short literal runs
- * lie between matches, 1.6% larger.  (Elsewhere no cap: incompressible
- * bytes are passed over at a growing pace.)  Levels 2 to 4 step so too:
- * instructions, one thread, Illumina 20 MB -25% (level 2), -20% (3),
- * -15% (4), archives 0.3 to 0.9% smaller on Illumina and PacBio; CLDR
- * +0.25% (2) and +0.10% (3); text unchanged. */
+ * every 2^skip of them.  At levels 1 to 4 (lp.cheap), where literals are
+ * cheap (every gaining match is at least 6 bytes long: FASTQ, whose
+ * quality lines are long runs of them), it steps one byte for the first 8,
+ * then one more every 4, at most 9 bytes: the slow start keeps the short
+ * literal runs between matches (XML) from being jumped over, and the cap
+ * keeps it from jumping into the next record's matches.  Elsewhere no
+ * cap: incompressible bytes are passed over at a growing pace.  Figures:
+ * bench/host/issue13-l1-speed.md and issue13-enc-speed2.md. */
 #define CHEAP_NEED 5            /* need[0] at least: gaining matches of 6 bytes and more */
 #define CHEAP_DELAY 8
 #define CHEAP_SKIP 2
