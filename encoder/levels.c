@@ -27,8 +27,9 @@ static inline void fill(uint8_t *map, uint64_t pos, uint8_t v, uint64_t n, uint6
 #if defined(__SSE2__)
 /* The level of a match whose source lies in its own block and reads at
  * most 16 bytes before its own output (n of them): the largest of the
- * map's bytes [src, src + n), one load masked to its first n bytes (the
- * map holds 16 bytes after bend: levels.h). */
+ * map's bytes [src, src + n), one load masked to its first n bytes.  The
+ * load stays inside the block: the next block's map may be being written
+ * by another thread. */
 static inline unsigned own_level16(const uint8_t *map, uint64_t src, uint64_t n)
 {
 	static const uint8_t lead[32] = {
@@ -74,7 +75,7 @@ unsigned wlz_levels_block(uint8_t *map, uint64_t bstart, uint64_t bend, const wl
 		unsigned lv;
 #if defined(__SSE2__)
 		/* (most tokens: wlz_token_level's rule, in one load) */
-		if (src >= bstart && n <= 16) {
+		if (src >= bstart && n <= 16 && src + 16 <= bend) {
 			lv = own_level16(map, src, n);
 			nch += lv != 0;
 		} else
