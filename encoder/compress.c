@@ -56,6 +56,7 @@ typedef struct alist {
 	size_t n, cap;
 	size_t *off;            /* nthreads + 1 entries */
 	int parted;
+	uint64_t owner;         /* the block listed + 1 (0: none yet) */
 } alist;
 
 /* Token room for the k-th block of a round, whichever half it is in: a
@@ -105,6 +106,14 @@ typedef struct eng {
 	uint64_t known;         /* the input's size, UINT64_MAX: unknown */
 	uint64_t ahead;         /* read to here while the blocks are parsed (0: no) */
 	wlz_error ahead_err;
+	/* The next round's anchors are listed in this round's parse phase,
+	 * once its input is read: pre_n blocks from buffer position pre_pos.
+	 * The reader publishes its progress under rmu (avail, rdone). */
+	uint64_t pre_pos, pre_n;
+	pthread_mutex_t rmu;
+	pthread_cond_t rcv;
+	uint64_t avail;         /* bytes read into the buffer so far */
+	int rdone;              /* the read ahead has ended */
 	wlz_read_fn rd;
 	void *rdo;
 	wlz_far far;
@@ -337,20 +346,22 @@ static wlz_error keep_tokens(blk *bk, const wlz_token *tok, size_t ntok)
 	return WLZ_OK;
 }
 
-/* Lists a block's far-table anchors (a task of its own: the table
- * receives them before the blocks of the round that may read them are
- * parsed). */
-static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
+/* Lists the far-table anchors of the block at buffer positions
+ * [bstart, bend), of abs_block in the input, with n bytes in the buffer (a
+ * task of its own: the table receives them before the blocks of the round
+ * that may read them are parsed). */
+static wlz_error list_range(eng *en, worker *w, uint64_t abs_block, uint64_t bstart, uint64_t bend, uint64_t n)
 {
-	alist *al = &en->lists[bk->abs_block % en->nlists];
+	alist *al = &en->lists[abs_block % en->nlists];
 	al->n = 0;
 	al->parted = 0;
+	al->owner = abs_block + 1;
 	/* Anchors hash 16 bytes: none in the input's last 16. */
-	const uint64_t safe = en->view.n >= 16 ? en->view.n - 16 : 0;
-	const uint64_t to = bk->bend < safe ? bk->bend : safe;
-	if (to <= bk->bstart)
+	const uint64_t safe = n >= 16 ? n - 16 : 0;
+	const uint64_t to = bend < safe ? bend : safe;
+	if (to <= bstart)
 		return WLZ_OK;
-	const uint64_t len = to - bk->bstart;
+	const uint64_t len = to - bstart;
 	if (w->anc_cap < len) {
 		wlz_anchor *a = realloc(w->anc, (size_t)len * sizeof(*a));
 		if (!a)
@@ -358,18 +369,52 @@ static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
 		w->anc = a;
 		w->anc_cap = len;
 	}
-	size_t n = wlz_far_anchors(&en->far, en->src, bk->bstart, to, w->anc);
-	if (al->cap < n) {
-		wlz_anchor *a = realloc(al->a, n * sizeof(*a));
+	const size_t na = wlz_far_anchors(&en->far, en->src, bstart, to, w->anc);
+	if (al->cap < na) {
+		wlz_anchor *a = realloc(al->a, na * sizeof(*a));
 		if (!a)
 			return WLZ_ERR_NOMEM;
 		al->a = a;
-		al->cap = n;
+		al->cap = na;
 	}
-	if (n)
-		memcpy(al->a, w->anc, n * sizeof(*al->a));
-	al->n = n;
+	if (na)
+		memcpy(al->a, w->anc, na * sizeof(*al->a));
+	al->n = na;
 	return WLZ_OK;
+}
+
+static int listed(const eng *en, const blk *bk)
+{
+	return en->lists[bk->abs_block % en->nlists].owner == bk->abs_block + 1;
+}
+
+static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
+{
+	if (listed(en, bk))
+		return WLZ_OK;  /* (in the round before, list_ahead) */
+	return list_range(en, w, bk->abs_block, bk->bstart, bk->bend, en->view.n);
+}
+
+/* Lists the anchors of the next round's j-th block once the read ahead
+ * holds it and the lookahead after it, or has ended (the input's end: the
+ * block is then cut there, as the round will cut it). */
+static wlz_error list_ahead(eng *en, worker *w, uint64_t j)
+{
+	const uint64_t bstart = en->pre_pos + j * en->B, bend = bstart + en->B;
+	pthread_mutex_lock(&en->rmu);
+	while (!en->rdone && en->avail < bend + LOOKAHEAD)
+		pthread_cond_wait(&en->rcv, &en->rmu);
+	const uint64_t n = en->avail;
+	const int ended = en->avail < bend + LOOKAHEAD;
+	pthread_mutex_unlock(&en->rmu);
+	if (ended && (!en->eof || en->ahead_err != WLZ_OK))
+		return WLZ_OK;  /* (a failed read: the round lists what it has) */
+	const uint64_t abs = (en->view.base + bstart) >> en->bl;
+	if (bstart >= n) {
+		en->lists[abs % en->nlists].owner = 0;
+		return WLZ_OK;
+	}
+	return list_range(en, w, abs, bstart, bend < n ? bend : n, n);
 }
 
 /* Once its block is parsed, puts a list in part order, stably (a counting
@@ -551,8 +596,10 @@ static void run_tasks(eng *en, int id)
 			}
 		} else if (en->phase == 3)
 			err = list_anchors(en, w, &en->rb[k]);
-		else
+		else if (k < en->nblk)
 			err = do_block(en, w, k);
+		else
+			err = list_ahead(en, w, k - en->nblk);
 		if (err != WLZ_OK) {
 			int ok = WLZ_OK;
 			atomic_compare_exchange_strong(&en->err, &ok, (int)err);
@@ -605,6 +652,10 @@ static void run_io(eng *en)
 			atomic_compare_exchange_strong(&en->err, &ok, (int)en->ahead_err);
 		}
 	}
+	pthread_mutex_lock(&en->rmu);
+	en->rdone = 1;
+	pthread_cond_broadcast(&en->rcv);
+	pthread_mutex_unlock(&en->rmu);
 }
 
 static void *io_main(void *arg)
@@ -624,7 +675,17 @@ static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 	 * round last). */
 	const int io = phase == 2 && (en->pend || en->ahead), wrote = phase == 2 && en->pend;
 	pthread_t iot;
+	if (phase == 2) {
+		pthread_mutex_lock(&en->rmu);
+		en->avail = en->fill;
+		en->rdone = 0;
+		pthread_mutex_unlock(&en->rmu);
+	}
 	const int own = io && en->cc->io_thread && pthread_create(&iot, NULL, io_main, en) == 0;
+	/* (the next round's anchors wait for a read that only a thread of
+	 * its own does while the tasks run) */
+	if (phase == 2 && (!own || !en->ahead))
+		ntasks = en->nblk;
 	pthread_mutex_lock(&en->mu);
 	en->phase = phase;
 	en->ntasks = ntasks;
@@ -650,13 +711,16 @@ static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 
 /* ---------------------------------------------------------------- input */
 
-/* Reads until the buffer holds `want` bytes or the input ends. */
+/* Reads until the buffer holds `want` bytes or the input ends, in pieces
+ * whose arrival it publishes (list_ahead waits on them). */
+#define READ_PIECE ((uint64_t)4 << 20)
 static wlz_error fill_to(eng *en, uint64_t want)
 {
 	if (want > en->cap)
 		want = en->cap;
 	while (!en->eof && en->fill < want) {
-		size_t got = en->rd(en->rdo, en->src + en->fill, (size_t)(want - en->fill));
+		const uint64_t ask = want - en->fill < READ_PIECE ? want - en->fill : READ_PIECE;
+		size_t got = en->rd(en->rdo, en->src + en->fill, (size_t)ask);
 		if (got == (size_t)-1)
 			return wlz_fail(WLZ_ERR_READ, "reading the input failed");
 		if (got == 0)
@@ -665,6 +729,10 @@ static wlz_error fill_to(eng *en, uint64_t want)
 		en->total += got;
 		if (en->total > WLZ_CONTENT_MAX)
 			return WLZ_ERR_SRC_TOO_LARGE;
+		pthread_mutex_lock(&en->rmu);
+		en->avail = en->fill;
+		pthread_cond_broadcast(&en->rcv);
+		pthread_mutex_unlock(&en->rmu);
 	}
 	return WLZ_OK;
 }
@@ -845,7 +913,11 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 			/* Anchors of the whole round first: listed inside each
 			 * block's task they evicted its parse's tables from the
 			 * core's caches, one thread measured slower. */
-			WLZ_TRY(run_phase(en, 3, en->nblk));
+			int all = 1;
+			for (uint64_t k = 0; k < en->nblk; k++)
+				all &= listed(en, &en->rb[k]);
+			if (!all)
+				WLZ_TRY(run_phase(en, 3, en->nblk));
 			/* Far table: every block before the gap of the round's
 			 * last block.  The round's earlier blocks skip what
 			 * they may not read; those entries push older ones
@@ -866,7 +938,15 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		 * whatever was read) */
 		const uint64_t next = rend + round + LOOKAHEAD;
 		en->ahead = en->eof ? 0 : next < en->cap ? next : en->cap;
-		WLZ_TRY(run_phase(en, 2, en->nblk));
+		/* The next round's blocks whose input and lookahead the read
+		 * ahead brings (past the buffer's end they wait for a slide):
+		 * listed by threads that have no block left to parse. */
+		en->pre_pos = rend;
+		en->pre_n = 0;
+		if (en->lp->long_depth && en->ahead)
+			while (en->pre_n < en->rblocks && rend + (en->pre_n + 1) * en->B + LOOKAHEAD <= en->ahead)
+				en->pre_n++;
+		WLZ_TRY(run_phase(en, 2, en->nblk + en->pre_n));
 		en->ahead = 0;
 		WLZ_TRY(en->ahead_err);
 		for (uint64_t k = 0; k < en->nblk; k++)
@@ -919,6 +999,8 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		pthread_mutex_init(&en->mu, NULL);
 		pthread_cond_init(&en->go, NULL);
 		pthread_cond_init(&en->idle, NULL);
+		pthread_mutex_init(&en->rmu, NULL);
+		pthread_cond_init(&en->rcv, NULL);
 		tid = calloc((size_t)en->nthreads, sizeof(*tid));
 		args = calloc((size_t)en->nthreads, sizeof(*args));
 		if (!tid || !args)
@@ -943,6 +1025,8 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 		pthread_mutex_destroy(&en->mu);
 		pthread_cond_destroy(&en->go);
 		pthread_cond_destroy(&en->idle);
+		pthread_mutex_destroy(&en->rmu);
+		pthread_cond_destroy(&en->rcv);
 	}
 	for (uint64_t k = 0; en->blks && k < 2 * en->rblocks; k++)
 		free(en->blks[k].data);
