@@ -76,6 +76,7 @@ typedef struct blk {
 	size_t ntok;
 	atomic_int ready;       /* parsed and coded: 1, failed: 2 */
 	atomic_int lv;          /* levels: 0 to do, 1 being done, 2 done */
+	int got;                /* (streaming) its bytes are read and its anchors listed */
 } blk;
 
 struct wlz_cctx {
@@ -114,6 +115,11 @@ typedef struct eng {
 	pthread_cond_t rcv;
 	uint64_t avail;         /* bytes read into the buffer so far */
 	int rdone;              /* the read ahead has ended */
+	/* The first round of an input of known size is parsed as it is read:
+	 * its blocks' tasks wait for their bytes (nfirst: the round's listing
+	 * tasks, before its blocks', 0 without a far table). */
+	int streaming;
+	uint64_t nfirst;
 	wlz_read_fn rd;
 	void *rdo;
 	wlz_far far;
@@ -395,18 +401,59 @@ static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
 	return list_range(en, w, bk->abs_block, bk->bstart, bk->bend, en->view.n);
 }
 
+/* Waits until the read ahead holds [.., bend) and the lookahead after it,
+ * or has ended; returns the bytes read then. */
+static uint64_t wait_read(eng *en, uint64_t bend)
+{
+	pthread_mutex_lock(&en->rmu);
+	while (!en->rdone && en->avail < bend + LOOKAHEAD)
+		pthread_cond_wait(&en->rcv, &en->rmu);
+	const uint64_t n = en->avail;
+	pthread_mutex_unlock(&en->rmu);
+	return n;
+}
+
+/* The first round's k-th block, parsed as the input is read: its bytes
+ * (all of them: an input that ends sooner than it said is an error), then
+ * its anchors. */
+static wlz_error first_get(eng *en, worker *w, uint64_t k)
+{
+	blk *bk = &en->rb[k];
+	const uint64_t n = wait_read(en, bk->bend);
+	wlz_error err = WLZ_OK;
+	if (n < bk->bend + LOOKAHEAD && n < en->known)
+		err = en->ahead_err != WLZ_OK ? en->ahead_err
+		      : wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
+				 (unsigned long long)en->known, (unsigned long long)n);
+	else if (en->lp->long_depth)
+		err = list_range(en, w, bk->abs_block, bk->bstart, bk->bend, en->view.n);
+	pthread_mutex_lock(&en->rmu);
+	bk->got = err == WLZ_OK ? 1 : -1;
+	pthread_cond_broadcast(&en->rcv);
+	pthread_mutex_unlock(&en->rmu);
+	return err;
+}
+
+/* Waits for first_get of block k (another task's): whether it succeeded.
+ * (A failure anywhere ends the wait: block k's task may then never run.) */
+static int first_wait(eng *en, uint64_t k)
+{
+	pthread_mutex_lock(&en->rmu);
+	while (!en->rb[k].got && atomic_load(&en->err) == WLZ_OK)
+		pthread_cond_wait(&en->rcv, &en->rmu);
+	const int got = en->rb[k].got;
+	pthread_mutex_unlock(&en->rmu);
+	return got == 1;
+}
+
 /* Lists the anchors of the next round's j-th block once the read ahead
  * holds it and the lookahead after it, or has ended (the input's end: the
  * block is then cut there, as the round will cut it). */
 static wlz_error list_ahead(eng *en, worker *w, uint64_t j)
 {
 	const uint64_t bstart = en->pre_pos + j * en->B, bend = bstart + en->B;
-	pthread_mutex_lock(&en->rmu);
-	while (!en->rdone && en->avail < bend + LOOKAHEAD)
-		pthread_cond_wait(&en->rcv, &en->rmu);
-	const uint64_t n = en->avail;
-	const int ended = en->avail < bend + LOOKAHEAD;
-	pthread_mutex_unlock(&en->rmu);
+	const uint64_t n = wait_read(en, bend);
+	const int ended = n < bend + LOOKAHEAD;
 	if (ended && (!en->eof || en->ahead_err != WLZ_OK))
 		return WLZ_OK;  /* (a failed read: the round lists what it has) */
 	const uint64_t abs = (en->view.base + bstart) >> en->bl;
@@ -596,13 +643,24 @@ static void run_tasks(eng *en, int id)
 			}
 		} else if (en->phase == 3)
 			err = list_anchors(en, w, &en->rb[k]);
-		else if (k < en->nblk)
-			err = do_block(en, w, k);
-		else
-			err = list_ahead(en, w, k - en->nblk);
+		else if (k < en->nfirst)
+			err = first_get(en, w, k);
+		else if (k < en->nfirst + en->nblk) {
+			k -= en->nfirst;
+			if (en->streaming && !en->nfirst)
+				err = first_get(en, w, k);
+			else if (en->streaming && !first_wait(en, k))
+				continue;  /* (a task failed and said why) */
+			if (err == WLZ_OK)
+				err = do_block(en, w, k);
+		} else
+			err = list_ahead(en, w, k - en->nfirst - en->nblk);
 		if (err != WLZ_OK) {
 			int ok = WLZ_OK;
 			atomic_compare_exchange_strong(&en->err, &ok, (int)err);
+			pthread_mutex_lock(&en->rmu);
+			pthread_cond_broadcast(&en->rcv);  /* (first_wait) */
+			pthread_mutex_unlock(&en->rmu);
 		}
 	}
 }
@@ -678,14 +736,19 @@ static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 	if (phase == 2) {
 		pthread_mutex_lock(&en->rmu);
 		en->avail = en->fill;
-		en->rdone = 0;
+		en->rdone = !en->ahead;  /* (nothing more to read) */
 		pthread_mutex_unlock(&en->rmu);
 	}
 	const int own = io && en->cc->io_thread && pthread_create(&iot, NULL, io_main, en) == 0;
 	/* (the next round's anchors wait for a read that only a thread of
-	 * its own does while the tasks run) */
-	if (phase == 2 && (!own || !en->ahead))
-		ntasks = en->nblk;
+	 * its own does while the tasks run; a streamed round's blocks wait
+	 * for it too: without that thread, it is done first) */
+	int later = io;
+	if (io && !own && en->streaming) {
+		run_io(en);
+		later = 0;
+	} else if (phase == 2 && (!own || !en->ahead))
+		ntasks = en->nfirst + en->nblk;
 	pthread_mutex_lock(&en->mu);
 	en->phase = phase;
 	en->ntasks = ntasks;
@@ -697,7 +760,7 @@ static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 	run_tasks(en, 0);
 	if (own)
 		pthread_join(iot, NULL);
-	else if (io)
+	else if (later)
 		run_io(en);
 	/* (progress from this thread; none after a failed write) */
 	if (wrote && !en->pend)
@@ -834,14 +897,13 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	if (!en->src)
 		return WLZ_ERR_NOMEM;
 	en->cap = cap0;
-	/* A size the caller knows needs only the first round read now: the
-	 * rest is read while rounds are parsed. */
+	/* A size the caller knows needs only the first round read before
+	 * the rounds (or none of it: below); the rest is read while rounds
+	 * are parsed. */
 	const uint64_t first = size_hint == UINT64_MAX ? cap0
 			       : round_blocks(opt, gap_for(opt, UINT64_MAX, UINT64_MAX), W0) * en->B + LOOKAHEAD;
-	WLZ_TRY(fill_to(en, first));
-	if (en->eof && size_hint != UINT64_MAX && en->total != size_hint)
-		return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
-				(unsigned long long)size_hint, (unsigned long long)en->total);
+	if (size_hint == UINT64_MAX)
+		WLZ_TRY(fill_to(en, first));
 	uint64_t known = en->eof ? en->total : size_hint;
 	en->known = known;
 	en->out = o;
@@ -855,6 +917,16 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->rblocks = round_blocks(opt, en->gap, en->W);
 	en->S = segment_for(en->W, en->B, en->rblocks);
 	const uint64_t round = en->rblocks * en->B;
+	/* The first round is parsed as it is read where its size is known, a
+	 * thread of its own reads, and its blocks read no far table (none of
+	 * them reads a block before the round). */
+	en->streaming = size_hint != UINT64_MAX && known > 0 && cc->io_thread && en->rblocks <= en->gap + 1;
+	if (size_hint != UINT64_MAX && !en->streaming) {
+		WLZ_TRY(fill_to(en, first));
+		if (en->eof && en->total != known)
+			return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
+					(unsigned long long)known, (unsigned long long)en->total);
+	}
 	en->map = wlz_large_alloc((size_t)en->cap);
 	en->blks = calloc(2 * (size_t)en->rblocks, sizeof(blk));
 	en->tbs = calloc((size_t)en->rblocks, sizeof(tokbuf));
@@ -887,15 +959,18 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 
 	for (uint64_t r = 0;; r++) {
 		en->rb = en->blks + (r & 1) * en->rblocks;
-		if (en->fill < en->done + round + LOOKAHEAD && !en->eof) {
+		const int stream = r == 0 && en->streaming;
+		if (en->fill < en->done + round + LOOKAHEAD && !en->eof && !stream) {
 			if (en->cap - en->done < round + LOOKAHEAD)
 				slide(en);
 			WLZ_TRY(fill_to(en, en->done + round + LOOKAHEAD));
 		}
-		if (en->done >= en->fill)
+		/* (streaming, the round's bytes are those the size promises) */
+		const uint64_t have = stream ? known : en->fill;
+		if (en->done >= have)
 			break;
-		const uint64_t rend = en->done + round < en->fill ? en->done + round : en->fill;
-		en->view.n = en->fill;
+		const uint64_t rend = en->done + round < have ? en->done + round : have;
+		en->view.n = stream ? (rend + LOOKAHEAD < have ? rend + LOOKAHEAD : have) : en->fill;
 		/* A depth-limited parse reads the map of its own block's literals
 		 * before their levels are set; otherwise every block's levels
 		 * write its whole map before a later block reads it. */
@@ -908,8 +983,10 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 			bk->bstart = p;
 			bk->bend = p + en->B < rend ? p + en->B : rend;
 			bk->abs_block = (en->view.base + p) >> en->bl;
+			bk->got = 0;
 		}
-		if (en->lp->long_depth) {
+		en->nfirst = stream && en->lp->long_depth ? en->nblk : 0;
+		if (en->lp->long_depth && !stream) {
 			/* Anchors of the whole round first: listed inside each
 			 * block's task they evicted its parse's tables from the
 			 * core's caches, one thread measured slower. */
@@ -946,8 +1023,10 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		if (en->lp->long_depth && en->ahead)
 			while (en->pre_n < en->rblocks && rend + (en->pre_n + 1) * en->B + LOOKAHEAD <= en->ahead)
 				en->pre_n++;
-		WLZ_TRY(run_phase(en, 2, en->nblk + en->pre_n));
+		WLZ_TRY(run_phase(en, 2, en->nfirst + en->nblk + en->pre_n));
 		en->ahead = 0;
+		en->streaming = 0;
+		en->nfirst = 0;
 		WLZ_TRY(en->ahead_err);
 		for (uint64_t k = 0; k < en->nblk; k++)
 			if (atomic_load(&en->rb[k].lv) != 2)
