@@ -13,7 +13,9 @@ wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 	ps->nfm = 0;
 	ps->fk = 0;
 	const wlz_far *f = ps->v->far;
-	if (!f || !ps->lp.long_depth || !ps->nanc)
+	/* (gap_lo 0: no source may lie before the gap, as in the input's
+	 * first gap + 1 blocks, whose lookups would all find nothing) */
+	if (!f || !ps->lp.long_depth || !ps->nanc || !ps->gap_lo)
 		return WLZ_OK;
 	if (ps->fm_cap < ps->nanc) {
 		struct wlz_fmatch *m = realloc(ps->fm, ps->nanc * sizeof(*m));
