@@ -13,7 +13,9 @@ wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 	ps->nfm = 0;
 	ps->fk = 0;
 	const wlz_far *f = ps->v->far;
-	if (!f || !ps->lp.long_depth || !ps->nanc)
+	/* (gap_lo 0: no source may lie before the gap, as in the input's
+	 * first gap + 1 blocks, whose lookups would all find nothing) */
+	if (!f || !ps->lp.long_depth || !ps->nanc || !ps->gap_lo)
 		return WLZ_OK;
 	if (ps->fm_cap < ps->nanc) {
 		struct wlz_fmatch *m = realloc(ps->fm, ps->nanc * sizeof(*m));
@@ -35,8 +37,15 @@ wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 	for (size_t k = 0; k < AHEAD && k < ps->nanc; k++)
 		rn[k] = far_bucket_cands(ps, k, bstart + ps->anc[k].pos, ring[k]);
 	for (size_t k = 0; k < ps->nanc; k++) {
-		if (k + 2 * AHEAD < ps->nanc)
-			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 2 * AHEAD].bucket));
+		/* (the seen masks three stages ahead: only a bucket that may
+		 * hold the anchor's tag is fetched) */
+		if (k + 3 * AHEAD < ps->nanc)
+			__builtin_prefetch(wlz_far_seen(f, ps->anc[k + 3 * AHEAD].bucket));
+		if (k + 2 * AHEAD < ps->nanc) {
+			const uint32_t b = ps->anc[k + 2 * AHEAD].bucket;
+			if (*wlz_far_seen(f, b) & wlz_far_seen_bit(b))
+				__builtin_prefetch(wlz_far_bucket(f, b));
+		}
 		if (k + AHEAD < ps->nanc) {
 			uint64_t *ahead = ring[(k + AHEAD) % RING];
 			const unsigned na = far_bucket_cands(ps, k + AHEAD, bstart + ps->anc[k + AHEAD].pos, ahead);

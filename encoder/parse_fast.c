@@ -41,12 +41,17 @@ static unsigned short_log(const wlz_parser *ps)
 	return (ps->lp.fast < 2 ? FAST1_LOG : w >= 3 ? 19 : 17) - w;
 }
 static unsigned long_log(const wlz_parser *ps) { (void)ps; return 17; }
+/* Levels 2 to 4's buckets also hold each way's first 4 bytes (tagged
+ * buckets: the ways' positions, then their tags; twice the memory, 1 MiB
+ * at level 4), so that ways of other contents are passed over without
+ * reading their bytes, a cache miss and a mispredicted branch each. */
+static unsigned short_tagged(const wlz_parser *ps) { return ps->lp.fast >= 2; }
 
 wlz_error wlz_parse_fast_init(wlz_parser *ps)
 {
 	if (!ps->lp.fast)
 		return WLZ_OK;
-	ps->fst = malloc(sizeof(uint32_t) << (short_log(ps) + short_ways_log(ps)));
+	ps->fst = malloc(sizeof(uint32_t) << (short_log(ps) + short_ways_log(ps) + short_tagged(ps)));
 	if (ps->lp.fast >= 2)
 		ps->flt = malloc(sizeof(uint32_t) << long_log(ps));
 	return ps->fst && (ps->lp.fast < 2 || ps->flt) ? WLZ_OK : WLZ_ERR_NOMEM;
@@ -58,6 +63,7 @@ typedef struct fstate {
 	const uint8_t *src;
 	uint32_t *st, *lt;
 	unsigned slog, llog, slen, wlog;
+	unsigned tg;            /* 1: tagged buckets (short_tagged) */
 	/* the first bytes a gaining candidate has (need_mask), or 4 where
 	 * sources before the block may be found: a cut one may go on whole
 	 * periods further back (fast_consider) */
@@ -79,10 +85,44 @@ static inline __attribute__((always_inline)) void short_put(uint32_t *w, unsigne
 	w[0] = v;
 }
 
+/* The same for a bucket of the table's shape, v's first bytes t its tag. */
+static inline __attribute__((always_inline)) void bucket_put(const fstate *f, uint32_t *w, uint32_t v, uint32_t t)
+{
+	const unsigned ways = 1u << f->wlog;
+	short_put(w, ways, v);
+	if (f->tg)
+		short_put(w + ways, ways, t);
+}
+
+/* The bucket of the bytes at p. */
+static inline __attribute__((always_inline)) uint32_t *bucket_of(const fstate *f, const uint8_t *p)
+{
+	return f->st + (wlz_hash_bytes(p, f->slen, f->slog) << (f->wlog + f->tg));
+}
+
+/* The ways of bucket w whose first 4 bytes may be x4: in a tagged bucket
+ * those with that tag, else every filled one (bit i: way i). */
+static inline __attribute__((always_inline)) unsigned bucket_ways(const fstate *f, const uint32_t *w, uint32_t x4)
+{
+	const unsigned ways = 1u << f->wlog;
+	unsigned m = 0;
+#if defined(__SSE2__)
+	if (f->tg && ways == 4) {
+		const __m128i pos = _mm_loadu_si128((const __m128i *)w), tag = _mm_loadu_si128((const __m128i *)(w + 4));
+		const __m128i hit = _mm_andnot_si128(_mm_cmpeq_epi32(pos, _mm_setzero_si128()),
+						     _mm_cmpeq_epi32(tag, _mm_set1_epi32((int)x4)));
+		return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(hit));
+	}
+#endif
+	for (unsigned i = 0; i < ways; i++)
+		m |= w[i] && (!f->tg || w[ways + i] == x4) ? 1u << i : 0;
+	return m;
+}
+
 static inline __attribute__((always_inline)) void fast_insert(const fstate *f, uint64_t q)
 {
 	const uint32_t v = (uint32_t)(q + 1);
-	short_put(f->st + (wlz_hash_bytes(f->src + q, f->slen, f->slog) << f->wlog), 1u << f->wlog, v);
+	bucket_put(f, bucket_of(f, f->src + q), v, wlz_rd32(f->src + q));
 	if (f->lt)
 		f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)] = v;
 }
@@ -119,15 +159,15 @@ static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, co
 		if (c && wlz_rd64(src + c - 1) == wlz_rd64(src + p))
 			fast_consider(ps, p, c - 1, limit, 0, &best);
 	}
-	uint32_t *w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
-	const unsigned ways = 1u << f->wlog;
+	uint32_t *w = bucket_of(f, src + p);
 	const uint64_t nice = ps->lp.nice;
-	for (unsigned i = 0; i < ways && w[i] && best.len < nice; i++) {
-		const uint64_t c = w[i] - 1;
+	/* (ways in order; the first empty one ends the filled ones) */
+	for (unsigned m = bucket_ways(f, w, (uint32_t)x8); m && best.len < nice; m &= m - 1) {
+		const uint64_t c = w[__builtin_ctz(m)] - 1;
 		if (!((wlz_rd64(src + c) ^ x8) & mc))
 			fast_consider(ps, p, c, limit, 0, &best);
 	}
-	short_put(w, ways, v);
+	bucket_put(f, w, v, (uint32_t)x8);
 	fast_far(ps, p, rep, &best);
 	return best;
 }
@@ -177,6 +217,23 @@ static inline __attribute__((always_inline)) int near_may_gain(const uint8_t *ne
 		return 1;
 	const uint64_t k = need[wlz_highbit64(p - c)];
 	return k < room && src[p + k] == src[c + k];
+}
+
+/* The same for a candidate c whose first 8 bytes are y8 (p's: x8), all
+ * of bytes 0 to need[] compared: a stop where no candidate gains costs
+ * the scan a full search. */
+static inline __attribute__((always_inline)) int near_may_gain8(const uint8_t *need, uint64_t bstart,
+								 const uint8_t *src, uint64_t p, uint64_t c,
+								 uint64_t room, uint64_t x8, uint64_t y8)
+{
+	if (c < bstart)
+		return 1;
+	const uint64_t k = need[wlz_highbit64(p - c)];
+	if (k >= room)
+		return 0;
+	if (k < 7)
+		return !((x8 ^ y8) & (((uint64_t)1 << (8 * k + 8)) - 1));
+	return x8 == y8 && src[p + k] == src[c + k];
 }
 
 /* What level 1's scan reads: loaded once into its registers. */
@@ -255,7 +312,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 {
 	/* (the table's shape as constants: fast_emit's entries inline) */
 	fstate f1 = *f0;
-	f1.slen = slen, f1.slog = slog, f1.wlog = 0, f1.lt = NULL;
+	f1.slen = slen, f1.slog = slog, f1.wlog = 0, f1.lt = NULL, f1.tg = 0;
 	const fstate *const f = &f1;
 	const uint8_t *const src = f->src;
 	const uint64_t pend = ps->pend;
@@ -354,35 +411,34 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 	const uint64_t pend = ps->pend, mc = f->mc, mr = ps->rep_mask, rk = ps->need_rep;
 	const uint64_t far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
 	const uint64_t end = pend < far_next ? pend : far_next;
-	const unsigned ways = 1u << f->wlog;
 	for (; p < end; p += skip_step(p - anchor, skip, cheap)) {
 		const uint64_t x8 = wlz_rd64(src + p), room = ps->bend - p;
 		if (p + SCAN_AHEAD + 8 < pend) {
 			if (f->lt)
 				__builtin_prefetch(&f->lt[wlz_hash_bytes(src + p + SCAN_AHEAD, FAST_LONG_LEN, f->llog)]);
-			__builtin_prefetch(f->st + (wlz_hash_bytes(src + p + SCAN_AHEAD, f->slen, f->slog) << f->wlog));
+			__builtin_prefetch(bucket_of(f, src + p + SCAN_AHEAD));
 		}
 		if (rep && rep <= p && !((wlz_rd64(src + p - rep) ^ x8) & mr) && rk < room &&
 		    src[p + rk] == src[p - rep + rk])
 			break;
 		uint32_t *const e = f->lt ? &f->lt[wlz_hash_bytes(src + p, FAST_LONG_LEN, f->llog)] : NULL;
 		if (e && *e && wlz_rd64(src + *e - 1) == x8 &&
-		    near_may_gain(ps->need, ps->bstart, src, p, *e - 1, room))
+		    near_may_gain8(ps->need, ps->bstart, src, p, *e - 1, room, x8, x8))
 			break;
-		uint32_t *const w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
-		unsigned i = 0;
-		for (; i < ways && w[i]; i++) {
-			const uint64_t c = w[i] - 1;
-			if (!((wlz_rd64(src + c) ^ x8) & mc) && near_may_gain(ps->need, ps->bstart, src, p, c, room))
+		uint32_t *const w = bucket_of(f, src + p);
+		unsigned m = bucket_ways(f, w, (uint32_t)x8);
+		for (; m; m &= m - 1) {
+			const uint64_t c = w[__builtin_ctz(m)] - 1, y8 = wlz_rd64(src + c);
+			if (!((y8 ^ x8) & mc) && near_may_gain8(ps->need, ps->bstart, src, p, c, room, x8, y8))
 				break;
 		}
-		if (i < ways && w[i])
+		if (m)
 			break;
 		/* (entered only now: a stop leaves the tables to fast_search) */
 		const uint32_t v = (uint32_t)(p + 1);
 		if (e)
 			*e = v;
-		short_put(w, ways, v);
+		bucket_put(f, w, v, (uint32_t)x8);
 	}
 	return p;
 }
@@ -395,7 +451,7 @@ static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, c
 								const unsigned wlog)
 {
 	fstate f = *f0;
-	f.slen = slen, f.slog = slog, f.wlog = wlog;
+	f.slen = slen, f.slog = slog, f.wlog = wlog, f.tg = 1;
 	const uint64_t pend = ps->pend, nice = ps->lp.nice;
 	/* (a shift of 63 keeps the step at 1 when skipping is off) */
 	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63, lazy = ps->lp.lazy;
@@ -428,14 +484,14 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 {
 	WLZ_TRY(wlz_parse_far_prepass(ps));
 	fstate f = {ps->src, ps->fst, ps->lp.fast >= 2 ? ps->flt : NULL, short_log(ps), long_log(ps),
-		    ps->lp.short_len, short_ways_log(ps), 0};
+		    ps->lp.short_len, short_ways_log(ps), short_tagged(ps), 0};
 	const uint64_t bstart = ps->bstart, pend = ps->pend;
 	if (ps->n >= UINT32_MAX)
 		return WLZ_ERR_INTERNAL;  /* (a buffer position would not fit an entry) */
 	/* Without a gap the bytes just before the block are near sources too. */
 	const uint64_t pre = ps->gap ? bstart : ps->ws;
 	f.mc = pre < bstart ? 0xFFFFFFFFu : ps->need_mask;
-	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog));
+	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog + f.tg));
 	if (f.lt)
 		memset(f.lt, 0, sizeof(uint32_t) << f.llog);
 	for (uint64_t q = pre; q < bstart && q + 16 <= ps->n; q++)
