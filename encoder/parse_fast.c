@@ -219,23 +219,6 @@ static inline __attribute__((always_inline)) int near_may_gain(const uint8_t *ne
 	return k < room && src[p + k] == src[c + k];
 }
 
-/* The same for a candidate c whose first 8 bytes are y8 (p's: x8), all
- * of bytes 0 to need[] compared: a stop where no candidate gains costs
- * the scan a full search. */
-static inline __attribute__((always_inline)) int near_may_gain8(const uint8_t *need, uint64_t bstart,
-								 const uint8_t *src, uint64_t p, uint64_t c,
-								 uint64_t room, uint64_t x8, uint64_t y8)
-{
-	if (c < bstart)
-		return 1;
-	const uint64_t k = need[wlz_highbit64(p - c)];
-	if (k >= room)
-		return 0;
-	if (k < 7)
-		return !((x8 ^ y8) & (((uint64_t)1 << (8 * k + 8)) - 1));
-	return x8 == y8 && src[p + k] == src[c + k];
-}
-
 /* What level 1's scan reads: loaded once into its registers. */
 typedef struct scan1 {
 	const uint8_t *src;
@@ -423,13 +406,13 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 			break;
 		uint32_t *const e = f->lt ? &f->lt[wlz_hash_bytes(src + p, FAST_LONG_LEN, f->llog)] : NULL;
 		if (e && *e && wlz_rd64(src + *e - 1) == x8 &&
-		    near_may_gain8(ps->need, ps->bstart, src, p, *e - 1, room, x8, x8))
+		    near_may_gain(ps->need, ps->bstart, src, p, *e - 1, room))
 			break;
 		uint32_t *const w = bucket_of(f, src + p);
 		unsigned m = bucket_ways(f, w, (uint32_t)x8);
 		for (; m; m &= m - 1) {
-			const uint64_t c = w[__builtin_ctz(m)] - 1, y8 = wlz_rd64(src + c);
-			if (!((y8 ^ x8) & mc) && near_may_gain8(ps->need, ps->bstart, src, p, c, room, x8, y8))
+			const uint64_t c = w[__builtin_ctz(m)] - 1;
+			if (!((wlz_rd64(src + c) ^ x8) & mc) && near_may_gain(ps->need, ps->bstart, src, p, c, room))
 				break;
 		}
 		if (m)
