@@ -41,17 +41,12 @@ static unsigned short_log(const wlz_parser *ps)
 	return (ps->lp.fast < 2 ? FAST1_LOG : w >= 3 ? 19 : 17) - w;
 }
 static unsigned long_log(const wlz_parser *ps) { (void)ps; return 17; }
-/* Levels 2 to 4's buckets also hold each way's first 4 bytes (tagged
- * buckets: the ways' positions, then their tags; twice the memory, 1 MiB
- * at level 4), so that ways of other contents are passed over without
- * reading their bytes, a cache miss and a mispredicted branch each. */
-static unsigned short_tagged(const wlz_parser *ps) { return ps->lp.fast >= 2; }
 
 wlz_error wlz_parse_fast_init(wlz_parser *ps)
 {
 	if (!ps->lp.fast)
 		return WLZ_OK;
-	ps->fst = malloc(sizeof(uint32_t) << (short_log(ps) + short_ways_log(ps) + short_tagged(ps)));
+	ps->fst = malloc(sizeof(uint32_t) << (short_log(ps) + short_ways_log(ps)));
 	if (ps->lp.fast >= 2)
 		ps->flt = malloc(sizeof(uint32_t) << long_log(ps));
 	return ps->fst && (ps->lp.fast < 2 || ps->flt) ? WLZ_OK : WLZ_ERR_NOMEM;
@@ -63,7 +58,6 @@ typedef struct fstate {
 	const uint8_t *src;
 	uint32_t *st, *lt;
 	unsigned slog, llog, slen, wlog;
-	unsigned tg;            /* 1: tagged buckets (short_tagged) */
 	/* the first bytes a gaining candidate has (need_mask), or 4 where
 	 * sources before the block may be found: a cut one may go on whole
 	 * periods further back (fast_consider) */
@@ -85,44 +79,10 @@ static inline __attribute__((always_inline)) void short_put(uint32_t *w, unsigne
 	w[0] = v;
 }
 
-/* The same for a bucket of the table's shape, v's first bytes t its tag. */
-static inline __attribute__((always_inline)) void bucket_put(const fstate *f, uint32_t *w, uint32_t v, uint32_t t)
-{
-	const unsigned ways = 1u << f->wlog;
-	short_put(w, ways, v);
-	if (f->tg)
-		short_put(w + ways, ways, t);
-}
-
-/* The bucket of the bytes at p. */
-static inline __attribute__((always_inline)) uint32_t *bucket_of(const fstate *f, const uint8_t *p)
-{
-	return f->st + (wlz_hash_bytes(p, f->slen, f->slog) << (f->wlog + f->tg));
-}
-
-/* The ways of bucket w whose first 4 bytes may be x4: in a tagged bucket
- * those with that tag, else every filled one (bit i: way i). */
-static inline __attribute__((always_inline)) unsigned bucket_ways(const fstate *f, const uint32_t *w, uint32_t x4)
-{
-	const unsigned ways = 1u << f->wlog;
-	unsigned m = 0;
-#if defined(__SSE2__)
-	if (f->tg && ways == 4) {
-		const __m128i pos = _mm_loadu_si128((const __m128i *)w), tag = _mm_loadu_si128((const __m128i *)(w + 4));
-		const __m128i hit = _mm_andnot_si128(_mm_cmpeq_epi32(pos, _mm_setzero_si128()),
-						     _mm_cmpeq_epi32(tag, _mm_set1_epi32((int)x4)));
-		return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(hit));
-	}
-#endif
-	for (unsigned i = 0; i < ways; i++)
-		m |= w[i] && (!f->tg || w[ways + i] == x4) ? 1u << i : 0;
-	return m;
-}
-
 static inline __attribute__((always_inline)) void fast_insert(const fstate *f, uint64_t q)
 {
 	const uint32_t v = (uint32_t)(q + 1);
-	bucket_put(f, bucket_of(f, f->src + q), v, wlz_rd32(f->src + q));
+	short_put(f->st + (wlz_hash_bytes(f->src + q, f->slen, f->slog) << f->wlog), 1u << f->wlog, v);
 	if (f->lt)
 		f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)] = v;
 }
@@ -159,15 +119,15 @@ static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, co
 		if (c && wlz_rd64(src + c - 1) == wlz_rd64(src + p))
 			fast_consider(ps, p, c - 1, limit, 0, &best);
 	}
-	uint32_t *w = bucket_of(f, src + p);
+	uint32_t *w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
+	const unsigned ways = 1u << f->wlog;
 	const uint64_t nice = ps->lp.nice;
-	/* (ways in order; the first empty one ends the filled ones) */
-	for (unsigned m = bucket_ways(f, w, (uint32_t)x8); m && best.len < nice; m &= m - 1) {
-		const uint64_t c = w[__builtin_ctz(m)] - 1;
+	for (unsigned i = 0; i < ways && w[i] && best.len < nice; i++) {
+		const uint64_t c = w[i] - 1;
 		if (!((wlz_rd64(src + c) ^ x8) & mc))
 			fast_consider(ps, p, c, limit, 0, &best);
 	}
-	bucket_put(f, w, v, (uint32_t)x8);
+	short_put(w, ways, v);
 	fast_far(ps, p, rep, &best);
 	return best;
 }
@@ -295,7 +255,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 {
 	/* (the table's shape as constants: fast_emit's entries inline) */
 	fstate f1 = *f0;
-	f1.slen = slen, f1.slog = slog, f1.wlog = 0, f1.lt = NULL, f1.tg = 0;
+	f1.slen = slen, f1.slog = slog, f1.wlog = 0, f1.lt = NULL;
 	const fstate *const f = &f1;
 	const uint8_t *const src = f->src;
 	const uint64_t pend = ps->pend;
@@ -394,12 +354,13 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 	const uint64_t pend = ps->pend, mc = f->mc, mr = ps->rep_mask, rk = ps->need_rep;
 	const uint64_t far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
 	const uint64_t end = pend < far_next ? pend : far_next;
+	const unsigned ways = 1u << f->wlog;
 	for (; p < end; p += skip_step(p - anchor, skip, cheap)) {
 		const uint64_t x8 = wlz_rd64(src + p), room = ps->bend - p;
 		if (p + SCAN_AHEAD + 8 < pend) {
 			if (f->lt)
 				__builtin_prefetch(&f->lt[wlz_hash_bytes(src + p + SCAN_AHEAD, FAST_LONG_LEN, f->llog)]);
-			__builtin_prefetch(bucket_of(f, src + p + SCAN_AHEAD));
+			__builtin_prefetch(f->st + (wlz_hash_bytes(src + p + SCAN_AHEAD, f->slen, f->slog) << f->wlog));
 		}
 		if (rep && rep <= p && !((wlz_rd64(src + p - rep) ^ x8) & mr) && rk < room &&
 		    src[p + rk] == src[p - rep + rk])
@@ -408,20 +369,20 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 		if (e && *e && wlz_rd64(src + *e - 1) == x8 &&
 		    near_may_gain(ps->need, ps->bstart, src, p, *e - 1, room))
 			break;
-		uint32_t *const w = bucket_of(f, src + p);
-		unsigned m = bucket_ways(f, w, (uint32_t)x8);
-		for (; m; m &= m - 1) {
-			const uint64_t c = w[__builtin_ctz(m)] - 1;
+		uint32_t *const w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
+		unsigned i = 0;
+		for (; i < ways && w[i]; i++) {
+			const uint64_t c = w[i] - 1;
 			if (!((wlz_rd64(src + c) ^ x8) & mc) && near_may_gain(ps->need, ps->bstart, src, p, c, room))
 				break;
 		}
-		if (m)
+		if (i < ways && w[i])
 			break;
 		/* (entered only now: a stop leaves the tables to fast_search) */
 		const uint32_t v = (uint32_t)(p + 1);
 		if (e)
 			*e = v;
-		bucket_put(f, w, v, (uint32_t)x8);
+		short_put(w, ways, v);
 	}
 	return p;
 }
@@ -434,7 +395,7 @@ static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, c
 								const unsigned wlog)
 {
 	fstate f = *f0;
-	f.slen = slen, f.slog = slog, f.wlog = wlog, f.tg = 1;
+	f.slen = slen, f.slog = slog, f.wlog = wlog;
 	const uint64_t pend = ps->pend, nice = ps->lp.nice;
 	/* (a shift of 63 keeps the step at 1 when skipping is off) */
 	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63, lazy = ps->lp.lazy;
@@ -467,14 +428,14 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 {
 	WLZ_TRY(wlz_parse_far_prepass(ps));
 	fstate f = {ps->src, ps->fst, ps->lp.fast >= 2 ? ps->flt : NULL, short_log(ps), long_log(ps),
-		    ps->lp.short_len, short_ways_log(ps), short_tagged(ps), 0};
+		    ps->lp.short_len, short_ways_log(ps), 0};
 	const uint64_t bstart = ps->bstart, pend = ps->pend;
 	if (ps->n >= UINT32_MAX)
 		return WLZ_ERR_INTERNAL;  /* (a buffer position would not fit an entry) */
 	/* Without a gap the bytes just before the block are near sources too. */
 	const uint64_t pre = ps->gap ? bstart : ps->ws;
 	f.mc = pre < bstart ? 0xFFFFFFFFu : ps->need_mask;
-	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog + f.tg));
+	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog));
 	if (f.lt)
 		memset(f.lt, 0, sizeof(uint32_t) << f.llog);
 	for (uint64_t q = pre; q < bstart && q + 16 <= ps->n; q++)
