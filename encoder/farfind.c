@@ -17,7 +17,7 @@ unsigned wlz_far_log_for(uint64_t window, unsigned rate)
 
 uint64_t wlz_far_memory(unsigned log)
 {
-	return ((uint64_t)(WLZ_FAR_WAYS + 1) << log) * sizeof(uint32_t);
+	return ((uint64_t)WLZ_FAR_WAYS << log) * sizeof(uint32_t);
 }
 
 wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate, uint64_t window)
@@ -31,7 +31,6 @@ wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rat
 	if (!f->slot)
 		return WLZ_ERR_NOMEM;
 	memset(f->slot, 0, wlz_far_memory(log));
-	f->seen = f->slot + ((size_t)WLZ_FAR_WAYS << log);
 	f->log = log;
 	f->hash_len = hash_len;
 	/* Distances up to the window need its log2 + 1 bits (modulo that,
@@ -69,7 +68,6 @@ void wlz_far_destroy(wlz_far *f)
 {
 	wlz_large_free(f->slot, wlz_far_memory(f->log));
 	f->slot = NULL;
-	f->seen = NULL;
 }
 
 /* The rolling hash after the bytes src[a, b) (in its bits below 16 only
@@ -230,14 +228,11 @@ void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_ab
 {
 	for (size_t i = 0; i < n; i++) {
 		/* The table is far larger than the caches: fetch ahead. */
-		if (i + 16 < n && wlz_far_part(f, a[i + 16].bucket, nparts) == part) {
+		if (i + 16 < n && wlz_far_part(f, a[i + 16].bucket, nparts) == part)
 			__builtin_prefetch(f->slot + (size_t)wlz_anchor_index(a[i + 16].bucket) * WLZ_FAR_WAYS, 1);
-			__builtin_prefetch(wlz_far_seen(f, a[i + 16].bucket), 1);
-		}
 		const uint32_t b = wlz_anchor_index(a[i].bucket);
 		if (wlz_far_part(f, a[i].bucket, nparts) != part)
 			continue;
-		f->seen[b] |= wlz_far_seen_bit(a[i].bucket);
 		uint32_t *w = f->slot + (size_t)b * WLZ_FAR_WAYS;
 		for (int k = WLZ_FAR_WAYS - 1; k > 0; k--)
 			w[k] = w[k - 1];

@@ -34,10 +34,6 @@
  * cache miss each.  0 = empty. */
 typedef struct wlz_far {
 	uint32_t *slot;         /* buckets x WLZ_FAR_WAYS entries */
-	/* Per bucket, bit t: an entry of tag t was ever entered (never
-	 * cleared), so that a lookup whose bit is clear, most of them, needs
-	 * no read of the bucket: a table's worth of cache misses. */
-	uint32_t *seen;
 	unsigned log;           /* log2 of the bucket count */
 	unsigned pos_bits, tag_bits;  /* pos_bits: one more than the window's log2 */
 	uint32_t pos_mask;
@@ -81,7 +77,7 @@ static inline uint64_t wlz_far_dist(const wlz_far *f, uint64_t ap1, uint32_t e)
 }
 
 /* The bucket count for a window (about one way per anchor of the window),
- * and the table's memory (with its seen masks). */
+ * and the table's memory. */
 unsigned wlz_far_log_for(uint64_t window, unsigned rate);
 uint64_t wlz_far_memory(unsigned log);
 
@@ -110,16 +106,6 @@ static inline uint32_t wlz_far_bucket_of(const wlz_far *f, uint64_t h)
 static inline const uint32_t *wlz_far_bucket(const wlz_far *f, uint32_t bucket)
 {
 	return f->slot + (size_t)wlz_anchor_index(bucket) * WLZ_FAR_WAYS;
-}
-
-/* The seen mask of an anchor's bucket, and its bit of the anchor's tag. */
-static inline const uint32_t *wlz_far_seen(const wlz_far *f, uint32_t bucket)
-{
-	return f->seen + wlz_anchor_index(bucket);
-}
-static inline uint32_t wlz_far_seen_bit(uint32_t bucket)
-{
-	return (uint32_t)1 << (bucket >> WLZ_FAR_LOG_MAX);
 }
 
 /* Lists the anchors of src[from, to) into out (room for to - from), in

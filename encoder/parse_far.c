@@ -37,15 +37,8 @@ wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 	for (size_t k = 0; k < AHEAD && k < ps->nanc; k++)
 		rn[k] = far_bucket_cands(ps, k, bstart + ps->anc[k].pos, ring[k]);
 	for (size_t k = 0; k < ps->nanc; k++) {
-		/* (the seen masks three stages ahead: only a bucket that may
-		 * hold the anchor's tag is fetched) */
-		if (k + 3 * AHEAD < ps->nanc)
-			__builtin_prefetch(wlz_far_seen(f, ps->anc[k + 3 * AHEAD].bucket));
-		if (k + 2 * AHEAD < ps->nanc) {
-			const uint32_t b = ps->anc[k + 2 * AHEAD].bucket;
-			if (*wlz_far_seen(f, b) & wlz_far_seen_bit(b))
-				__builtin_prefetch(wlz_far_bucket(f, b));
-		}
+		if (k + 2 * AHEAD < ps->nanc)
+			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 2 * AHEAD].bucket));
 		if (k + AHEAD < ps->nanc) {
 			uint64_t *ahead = ring[(k + AHEAD) % RING];
 			const unsigned na = far_bucket_cands(ps, k + AHEAD, bstart + ps->anc[k + AHEAD].pos, ahead);

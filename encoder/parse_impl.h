@@ -375,8 +375,6 @@ static inline int may_gain(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_
 static inline unsigned far_bucket_cands(const wlz_parser *ps, size_t k, uint64_t p, uint64_t out[WLZ_FAR_WAYS])
 {
 	const wlz_far *f = ps->v->far;
-	if (!(*wlz_far_seen(f, ps->anc[k].bucket) & wlz_far_seen_bit(ps->anc[k].bucket)))
-		return 0;  /* (no entry of its tag) */
 	const uint32_t *w = wlz_far_bucket(f, ps->anc[k].bucket);
 	const uint32_t tag = wlz_anchor_tag(f, ps->anc[k].bucket);
 	/* (as one compare: distances in [dmin, dmax]) */
