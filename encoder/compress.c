@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "common/huf.h"
 #include "common/large.h"
@@ -145,6 +146,7 @@ typedef struct eng {
 	atomic_uint_fast64_t next;
 	uint64_t ntasks;
 	atomic_int err;
+	char detail[WLZ_DETAIL_MAX];  /* the first error's, said on the caller's thread */
 	int nthreads;
 } eng;
 
@@ -152,6 +154,19 @@ typedef struct pool_arg {
 	eng *en;
 	int id;
 } pool_arg;
+
+/* Keeps the first error of any thread, with its detail (each thread has
+ * its own: run_phase gives it to the caller's), and wakes the tasks that
+ * wait on others (first_wait). */
+static void set_err(eng *en, wlz_error err)
+{
+	int ok = WLZ_OK;
+	if (atomic_compare_exchange_strong(&en->err, &ok, (int)err))
+		snprintf(en->detail, sizeof(en->detail), "%s", wlz_error_detail());
+	pthread_mutex_lock(&en->rmu);
+	pthread_cond_broadcast(&en->rcv);
+	pthread_mutex_unlock(&en->rmu);
+}
 
 /* ---------------------------------------------------------------- levels */
 
@@ -596,10 +611,8 @@ static void run_levels(eng *en)
 				continue;
 			wlz_error err = atomic_load(&bk->ready) == 1 && atomic_load(&en->err) == WLZ_OK
 					? block_levels(en, bk) : WLZ_OK;
-			if (err != WLZ_OK) {
-				int ok = WLZ_OK;
-				atomic_compare_exchange_strong(&en->err, &ok, (int)err);
-			}
+			if (err != WLZ_OK)
+				set_err(en, err);
 			atomic_store(&bk->lv, 2);
 			again = 1;
 		}
@@ -655,13 +668,8 @@ static void run_tasks(eng *en, int id)
 				err = do_block(en, w, k);
 		} else
 			err = list_ahead(en, w, k - en->nfirst - en->nblk);
-		if (err != WLZ_OK) {
-			int ok = WLZ_OK;
-			atomic_compare_exchange_strong(&en->err, &ok, (int)err);
-			pthread_mutex_lock(&en->rmu);
-			pthread_cond_broadcast(&en->rcv);  /* (first_wait) */
-			pthread_mutex_unlock(&en->rmu);
-		}
+		if (err != WLZ_OK)
+			set_err(en, err);
 	}
 }
 
@@ -698,17 +706,13 @@ static void run_io(eng *en)
 {
 	if (en->pend) {
 		const wlz_error err = write_blocks(en);
-		if (err != WLZ_OK) {
-			int ok = WLZ_OK;
-			atomic_compare_exchange_strong(&en->err, &ok, (int)err);
-		}
+		if (err != WLZ_OK)
+			set_err(en, err);
 	}
 	if (en->ahead) {
 		en->ahead_err = fill_to(en, en->ahead);
-		if (en->ahead_err != WLZ_OK) {
-			int ok = WLZ_OK;
-			atomic_compare_exchange_strong(&en->err, &ok, (int)en->ahead_err);
-		}
+		if (en->ahead_err != WLZ_OK)
+			set_err(en, en->ahead_err);
 	}
 	pthread_mutex_lock(&en->rmu);
 	en->rdone = 1;
@@ -769,7 +773,10 @@ static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
 	while (en->busy > 0)
 		pthread_cond_wait(&en->idle, &en->mu);
 	pthread_mutex_unlock(&en->mu);
-	return (wlz_error)atomic_load(&en->err);
+	const wlz_error err = (wlz_error)atomic_load(&en->err);
+	if (err != WLZ_OK && en->detail[0])
+		wlz_detail_set(en->detail);
+	return err;
 }
 
 /* ---------------------------------------------------------------- input */

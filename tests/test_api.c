@@ -663,6 +663,10 @@ static void stream_failures(wlz_cctx *c, const uint8_t *src, size_t n, uint64_t 
 	rd.fail_at = n / 2;
 	sink_init(&sk, (size_t)-1);
 	CHECK_ERR(wlz_compress_stream(c, piece_read, &rd, sink_write, &sk, hint), WLZ_ERR_READ);
+	/* (the read may fail on another thread: its detail still reaches the
+	 * caller's) */
+	TU_CHECK(strstr(wlz_error_detail(), "reading the input failed") != NULL, "%s: a failed read's detail: '%s'",
+		 what, wlz_error_detail());
 	free(sk.p);
 }
 
@@ -906,6 +910,7 @@ static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t
 				 "I/O thread: %s, %zu bytes (%zu without)", wlz_error_name(e2), s2.n, sk.n);
 			free(s2.p);
 			stream_failures(c, b, big, UINT64_MAX, 100000, seed, "I/O thread");
+			stream_failures(c, b, big, big, 100000, seed, "I/O thread, size known");
 			wlz_cctx_set_io_thread(c, 0);
 		}
 		free(sk.p);

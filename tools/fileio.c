@@ -638,6 +638,7 @@ size_t fio_read(fio_input *in, void *buf, size_t cap)
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
+			in->read_errno = errno;
 			return (size_t)-1;
 		}
 		if (k == 0)

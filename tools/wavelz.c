@@ -440,7 +440,7 @@ static int compress_file(struct job *job, const char *src)
 		if (e == WLZ_ERR_WRITE && sk.err)
 			file_error(dst ? dst : STDOUT_DISPLAY, "write error: %s", fio_strerror(sk.err));
 		else if (e == WLZ_ERR_READ && strstr(wlz_error_detail(), "failed"))
-			file_error(name, "read error: %s", strerror(errno));
+			file_error(name, "read error: %s", strerror(in.read_errno ? in.read_errno : errno));
 		else
 			lib_error(name, e);
 		goto abort;
