@@ -168,6 +168,13 @@ static void set_err(eng *en, wlz_error err)
 	pthread_mutex_unlock(&en->rmu);
 }
 
+/* An input that held other than the size its caller stated. */
+static wlz_error size_changed(uint64_t said, uint64_t held)
+{
+	return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
+			(unsigned long long)said, (unsigned long long)held);
+}
+
 /* ---------------------------------------------------------------- levels */
 
 static unsigned ceil_log2(uint64_t v)
@@ -437,9 +444,7 @@ static wlz_error first_get(eng *en, worker *w, uint64_t k)
 	const uint64_t n = wait_read(en, bk->bend);
 	wlz_error err = WLZ_OK;
 	if (n < bk->bend + LOOKAHEAD && n < en->known)
-		err = en->ahead_err != WLZ_OK ? en->ahead_err
-		      : wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
-				 (unsigned long long)en->known, (unsigned long long)n);
+		err = en->ahead_err != WLZ_OK ? en->ahead_err : size_changed(en->known, n);
 	else if (en->lp->long_depth)
 		err = list_range(en, w, bk->abs_block, bk->bstart, bk->bend, en->view.n);
 	pthread_mutex_lock(&en->rmu);
@@ -931,8 +936,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	if (size_hint != UINT64_MAX && !en->streaming) {
 		WLZ_TRY(fill_to(en, first));
 		if (en->eof && en->total != known)
-			return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
-					(unsigned long long)known, (unsigned long long)en->total);
+			return size_changed(known, en->total);
 	}
 	en->map = wlz_large_alloc((size_t)en->cap);
 	en->blks = calloc(2 * (size_t)en->rblocks, sizeof(blk));
@@ -1048,8 +1052,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	if (en->pend)
 		WLZ_TRY(write_pending(en));
 	if (known != UINT64_MAX && en->total != known)
-		return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
-				(unsigned long long)known, (unsigned long long)en->total);
+		return size_changed(known, en->total);
 	return put_end(o, en->total);
 }
 

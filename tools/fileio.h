@@ -31,6 +31,8 @@ typedef struct fio_input {
 	ino_t ino;
 	struct timespec atime;
 	struct timespec mtime;
+	int read_errno;         /* errno of fio_read's failure (it may run on
+				   another thread, whose errno is its own) */
 	/* private */
 	void *map_;             /* mapping to munmap, or NULL */
 	size_t map_len_;
@@ -40,8 +42,6 @@ typedef struct fio_input {
 	unsigned long long size_; /* fio_open_stream: a regular file's size */
 	int eof_;
 	unsigned long long nread_; /* bytes fio_read gave */
-	int read_errno;         /* errno of fio_read's failure (it may run on
-				   another thread, whose errno is its own) */
 } fio_input;
 
 typedef struct fio_output {
