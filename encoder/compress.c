@@ -14,15 +14,23 @@
  *
  * Rounds.  A block's parse needs only the input and the far table (no
  * other block's tokens), so the blocks of a round are parsed and coded at
- * once, one per thread; then each, in order, gets its dependency levels,
- * which do need those of the blocks it reads.  Before the parse, the far
- * table receives the anchors of every block before the gap of the round's
- * last block (anchors are found from the input alone); each block ignores
- * the entries it may not read (its gap and after).  Rounds hold
+ * once on the worker threads; each then gets its dependency levels once
+ * those of the blocks it may read are done.  Before a round's parse, the
+ * far table receives the anchors of every block before the gap of the
+ * round's last block (anchors are found from the input alone); each block
+ * ignores the entries it may not read (its gap and after).  Rounds hold
  * WLZ_ROUND_BLOCKS blocks, a count that does not depend on the threads, so
  * neither do the bytes written.  Under a depth limit the parse reads the
  * level map of its sources, so a round is then gap + 1 blocks, none of
  * which reads another.
+ *
+ * Two rounds are in flight at once: the next round's table inserts start
+ * as soon as every block of this round has found its far matches (which
+ * its parse does first), and its blocks start on the threads this round's
+ * last blocks leave idle.  Each block sees the table as it would with no
+ * overlap, so the archive does not depend on timing.  The caller's thread
+ * reads the input, arms rounds and writes finished ones in order; only a
+ * move of the window to the buffer's start (slide) waits for every block.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -50,8 +58,11 @@ typedef struct worker {
 } worker;
 
 /* A block's far-table anchors, kept until the table receives them: in
- * position order for its parse, then (parted) by the thread that enters
- * them, part k of the table's buckets at a[off[k] .. off[k + 1]). */
+ * position order for its parse, then (parted) in part order for the
+ * threads that enter them, part k of the table's buckets at
+ * a[off[k] .. off[k + 1]].  A list is entered either before its block is
+ * parsed or after its block's far matches are found (the round's blocks'
+ * lists, then, are parted: claim), never while it is being parted. */
 typedef struct alist {
 	wlz_anchor *a;
 	size_t n, cap;
@@ -60,8 +71,9 @@ typedef struct alist {
 	uint64_t owner;         /* the block listed + 1 (0: none yet) */
 } alist;
 
-/* Token room for the k-th block of a round, whichever half it is in: a
- * round's tokens are done with before the next round is parsed. */
+/* Token room for a block, from a pool: a block's tokens are done with once
+ * its levels are, and the buffer goes back (the last one back is the next
+ * taken, warm and already large). */
 typedef struct tokbuf {
 	wlz_token *t;
 	size_t cap;
@@ -77,8 +89,30 @@ typedef struct blk {
 	size_t ntok;
 	atomic_int ready;       /* parsed and coded: 1, failed: 2 */
 	atomic_int lv;          /* levels: 0 to do, 1 being done, 2 done */
-	int got;                /* (streaming) its bytes are read and its anchors listed */
+	int far_done;           /* (its parse no longer reads the far table) */
+	int listed;             /* (its list task is done) */
+	struct rnd *rd;         /* its round */
 } blk;
+
+/* A round in flight.  Its tasks, taken in this order: list the anchors of
+ * each block (unless listed), enter blocks [far_from, far_to) into the far
+ * table (parts tasks, once the round before has done with the table), then
+ * parse and code each block.  Counters under eng.mu. */
+typedef struct rnd {
+	uint64_t r;             /* round number */
+	int live;               /* armed, not yet written */
+	blk *rb;                /* its slot's blocks */
+	uint64_t nblk;
+	uint64_t rend;          /* buffer position of its end */
+	uint64_t abs0;          /* block number of rb[0] */
+	wlz_view view;
+	uint64_t far_from, far_to;
+	uint64_t lists_taken, lists_done;
+	unsigned parts, parts_taken, parts_done;
+	uint64_t blks_taken;
+	uint64_t far_used;      /* blocks done with the far table */
+	uint64_t complete;      /* blocks with their levels */
+} rnd;
 
 struct wlz_cctx {
 	wlz_options opt;
@@ -102,49 +136,38 @@ typedef struct eng {
 	uint64_t rblocks;       /* blocks per round */
 	uint8_t *src, *map;
 	uint64_t cap, fill;     /* buffer capacity, bytes in it */
-	uint64_t done;          /* buffer position of the next round */
+	uint64_t done;          /* buffer position of the next round to arm */
 	int eof;
 	uint64_t total;         /* input bytes read */
 	uint64_t known;         /* the input's size, UINT64_MAX: unknown */
-	uint64_t ahead;         /* read to here while the blocks are parsed (0: no) */
-	wlz_error ahead_err;
-	/* The next round's anchors are listed in this round's parse phase,
-	 * once its input is read: pre_n blocks from buffer position pre_pos.
-	 * The reader publishes its progress under rmu (avail, rdone). */
-	uint64_t pre_pos, pre_n;
-	pthread_mutex_t rmu;
-	pthread_cond_t rcv;
-	uint64_t avail;         /* bytes read into the buffer so far */
-	int rdone;              /* the read ahead has ended */
-	/* The first round of an input of known size is parsed as it is read:
-	 * its blocks' tasks wait for their bytes (nfirst: the round's listing
-	 * tasks, before its blocks', 0 without a far table). */
-	int streaming;
-	uint64_t nfirst;
 	wlz_read_fn rd;
 	void *rdo;
 	wlz_far far;
-	wlz_view view;
-	/* Rounds alternate between two halves of blks: a round's blocks are
-	 * written out while the next round is parsed. */
-	blk *blks, *rb;         /* 2 * rblocks; this round's */
-	tokbuf *tbs;            /* rblocks */
-	uint64_t nblk;          /* blocks in this round */
-	blk *pend;              /* the last round's, to write (NULL: none) */
-	uint64_t npend, pend_end;  /* ... how many, and where they end */
+	wlz_view view;          /* base and window of the rounds to come */
+	/* The reader publishes its progress under rmu: tasks whose bytes are
+	 * still to come wait on rcv. */
+	pthread_mutex_t rmu;
+	pthread_cond_t rcv;
+	uint64_t avail;         /* bytes read into the buffer so far */
+	int rdone;              /* the input has ended, or its read failed */
+	/* Rounds alternate between two slots of blks. */
+	rnd rounds[2];
+	blk *blks;              /* 2 * rblocks */
+	tokbuf *tbs;            /* 2 * rblocks */
+	tokbuf **tfree;         /* the pool: tbs not in use, under mu */
+	uint64_t ntfree;
+	uint64_t narmed, nwritten;  /* rounds armed, and written */
+	uint64_t inflight;      /* rounds armed at once at most (1 or 2) */
+	atomic_uint_fast64_t lvp;   /* every block before this has its levels */
 	struct outs *out;
 	alist *lists;           /* anchors of block b at b % nlists */
 	uint64_t nlists;
-	uint64_t far_block;     /* blocks before it are in the far table */
-	uint64_t far_to;        /* ... and those before this go in next */
-	/* thread pool */
+	uint64_t far_block;     /* blocks before it go in the table before the next round */
+	/* workers */
 	pthread_mutex_t mu;
-	pthread_cond_t go, idle;
-	unsigned gen;
-	int phase;              /* 1 far insert, 2 blocks, 3 anchors, 0 exit */
-	int busy;               /* workers still in this phase */
-	atomic_uint_fast64_t next;
-	uint64_t ntasks;
+	pthread_cond_t work;    /* a task may have become possible */
+	pthread_cond_t coord;   /* a round may be complete, or a failure */
+	int quit;
 	atomic_int err;
 	char detail[WLZ_DETAIL_MAX];  /* the first error's, said on the caller's thread */
 	int nthreads;
@@ -156,8 +179,8 @@ typedef struct pool_arg {
 } pool_arg;
 
 /* Keeps the first error of any thread, with its detail (each thread has
- * its own: run_phase gives it to the caller's), and wakes the tasks that
- * wait on others (first_wait). */
+ * its own: the caller's thread says it), and wakes every thread that
+ * waits: on a task, on the input, on a round. */
 static void set_err(eng *en, wlz_error err)
 {
 	int ok = WLZ_OK;
@@ -166,6 +189,10 @@ static void set_err(eng *en, wlz_error err)
 	pthread_mutex_lock(&en->rmu);
 	pthread_cond_broadcast(&en->rcv);
 	pthread_mutex_unlock(&en->rmu);
+	pthread_mutex_lock(&en->mu);
+	pthread_cond_broadcast(&en->work);
+	pthread_cond_broadcast(&en->coord);
+	pthread_mutex_unlock(&en->mu);
 }
 
 /* An input that held other than the size its caller stated. */
@@ -345,12 +372,12 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	const uint64_t per = 4 * ((uint64_t)lp->near + B) + 16 * B + (lp->optimal ? 48 * B : 0);
 	const uint64_t t = (uint64_t)wlz_resolve_threads(o.threads);
 	/* anchors (8 bytes each, about one in far_rate positions) of the
-	 * blocks kept */
+	 * blocks kept, and a thread's scratch */
 	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * 8 * 2;
-	/* two rounds' coded blocks (one is written while the next is
-	 * parsed) and one round's tokens (16 bytes each, one per
-	 * WLZ_MINMATCH bytes at most) */
-	const uint64_t round = R * (2 * B + (B / WLZ_MINMATCH + 1) * sizeof(wlz_token));
+	/* two rounds' coded blocks and tokens (16 bytes each, one per
+	 * WLZ_MINMATCH bytes at most): on several threads the next round is
+	 * parsed while this one ends (one thread: one round's tokens) */
+	const uint64_t round = (t > 1 ? 2 : 1) * R * (B + (B / WLZ_MINMATCH + 1) * sizeof(wlz_token)) + (t > 1 ? 0 : R * B);
 	return 2 * cap + far + anchors + t * (per + 8 * B) + round;
 }
 
@@ -416,87 +443,50 @@ static int listed(const eng *en, const blk *bk)
 	return en->lists[bk->abs_block % en->nlists].owner == bk->abs_block + 1;
 }
 
-static wlz_error list_anchors(eng *en, worker *w, const blk *bk)
-{
-	if (listed(en, bk))
-		return WLZ_OK;  /* (in the round before, list_ahead) */
-	return list_range(en, w, bk->abs_block, bk->bstart, bk->bend, en->view.n);
-}
-
-/* Waits until the read ahead holds [.., bend) and the lookahead after it,
- * or has ended; returns the bytes read then. */
+/* Waits until the input holds [.., bend) and the lookahead after it, or
+ * has ended; returns the bytes read then (a failure anywhere ends the
+ * wait too). */
 static uint64_t wait_read(eng *en, uint64_t bend)
 {
 	pthread_mutex_lock(&en->rmu);
-	while (!en->rdone && en->avail < bend + LOOKAHEAD)
+	while (!en->rdone && en->avail < bend + LOOKAHEAD && atomic_load(&en->err) == WLZ_OK)
 		pthread_cond_wait(&en->rcv, &en->rmu);
 	const uint64_t n = en->avail;
 	pthread_mutex_unlock(&en->rmu);
 	return n;
 }
 
-/* The first round's k-th block, parsed as the input is read: its bytes
- * (all of them: an input that ends sooner than it said is an error), then
- * its anchors. */
-static wlz_error first_get(eng *en, worker *w, uint64_t k)
+/* Waits for a block's bytes: all of them, or the input's end where its
+ * size is not known (a known input that ends sooner is an error). */
+static wlz_error block_bytes(eng *en, const blk *bk)
 {
-	blk *bk = &en->rb[k];
 	const uint64_t n = wait_read(en, bk->bend);
-	wlz_error err = WLZ_OK;
-	if (n < bk->bend + LOOKAHEAD && n < en->known)
-		err = en->ahead_err != WLZ_OK ? en->ahead_err : size_changed(en->known, n);
-	else if (en->lp->long_depth)
-		err = list_range(en, w, bk->abs_block, bk->bstart, bk->bend, en->view.n);
-	pthread_mutex_lock(&en->rmu);
-	bk->got = err == WLZ_OK ? 1 : -1;
-	pthread_cond_broadcast(&en->rcv);
-	pthread_mutex_unlock(&en->rmu);
-	return err;
+	if (atomic_load(&en->err) != WLZ_OK)
+		return (wlz_error)atomic_load(&en->err);
+	if (n < bk->bend + LOOKAHEAD && n < bk->rd->view.n)
+		return size_changed(en->known, en->view.base + n);
+	return WLZ_OK;
 }
 
-/* Waits for first_get of block k (another task's): whether it succeeded.
- * (A failure anywhere ends the wait: block k's task may then never run.) */
-static int first_wait(eng *en, uint64_t k)
+/* A list task: the block's anchors, once its bytes are read. */
+static wlz_error list_task(eng *en, worker *w, const blk *bk)
 {
-	pthread_mutex_lock(&en->rmu);
-	while (!en->rb[k].got && atomic_load(&en->err) == WLZ_OK)
-		pthread_cond_wait(&en->rcv, &en->rmu);
-	const int got = en->rb[k].got;
-	pthread_mutex_unlock(&en->rmu);
-	return got == 1;
-}
-
-/* Lists the anchors of the next round's j-th block once the read ahead
- * holds it and the lookahead after it, or has ended (the input's end: the
- * block is then cut there, as the round will cut it). */
-static wlz_error list_ahead(eng *en, worker *w, uint64_t j)
-{
-	const uint64_t bstart = en->pre_pos + j * en->B, bend = bstart + en->B;
-	const uint64_t n = wait_read(en, bend);
-	const int ended = n < bend + LOOKAHEAD;
-	if (ended && (!en->eof || en->ahead_err != WLZ_OK))
-		return WLZ_OK;  /* (a failed read: the round lists what it has) */
-	const uint64_t abs = (en->view.base + bstart) >> en->bl;
-	if (bstart >= n) {
-		en->lists[abs % en->nlists].owner = 0;
+	if (listed(en, bk))
 		return WLZ_OK;
-	}
-	return list_range(en, w, abs, bstart, bend < n ? bend : n, n);
+	WLZ_TRY(block_bytes(en, bk));
+	return list_range(en, w, bk->abs_block, bk->bstart, bk->bend, bk->rd->view.n);
 }
 
-/* Once its block is parsed, puts a list in part order, stably (a counting
- * sort through the worker's scratch): each thread of the insert phase then
- * reads only the anchors it enters. */
+/* Once its block has found its far matches, puts its list in part order,
+ * stably (a counting sort through the worker's scratch): each thread that
+ * enters a part then reads only its anchors.  (Its parse reads the list
+ * only to find those matches, up front.) */
 static wlz_error part_anchors(eng *en, worker *w, const blk *bk)
 {
 	alist *al = &en->lists[bk->abs_block % en->nlists];
 	const unsigned np = (unsigned)en->nthreads;
-	al->parted = 1;
-	if (np == 1) {
-		al->off[0] = 0;  /* (one part: position order is part order) */
-		al->off[1] = al->n;
-		return WLZ_OK;
-	}
+	if (np == 1)
+		return WLZ_OK;  /* (one part: position order is part order) */
 	if (w->anc_cap < al->n) {
 		wlz_anchor *a = realloc(w->anc, al->n * sizeof(*a));
 		if (!a)
@@ -516,7 +506,40 @@ static wlz_error part_anchors(eng *en, worker *w, const blk *bk)
 	al->off[0] = 0;
 	if (al->n)
 		memcpy(al->a, w->anc, al->n * sizeof(*al->a));
+	al->parted = 1;
 	return WLZ_OK;
+}
+
+/* A block is done with the far table: its list goes in part order, and
+ * once every block of its round is done the next round may enter theirs.
+ * Once per block, on its own thread: from its parse
+ * (wlz_parser_set_far_done), or after it. */
+static void far_release(eng *en, worker *w, blk *bk)
+{
+	if (bk->far_done)
+		return;
+	bk->far_done = 1;
+	if (en->lp->long_depth) {
+		const wlz_error err = part_anchors(en, w, bk);
+		if (err != WLZ_OK)
+			set_err(en, err);
+	}
+	pthread_mutex_lock(&en->mu);
+	if (++bk->rd->far_used == bk->rd->nblk)
+		pthread_cond_broadcast(&en->work);
+	pthread_mutex_unlock(&en->mu);
+}
+
+typedef struct far_arg {
+	eng *en;
+	worker *w;
+	blk *bk;
+} far_arg;
+
+static void far_done_cb(void *p)
+{
+	far_arg *fa = p;
+	far_release(fa->en, fa->w, fa->bk);
 }
 
 /* Parse and code one block on one thread; its tokens stay in bk. */
@@ -524,34 +547,44 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 {
 	const wlz_lparams *lp = en->lp;
 	const int depth = en->cc->opt.depth;
+	const wlz_view *v = &bk->rd->view;
 	const wlz_token *tok;
 	size_t ntok;
 	const uint8_t *payload;
 	size_t psize;
+	far_arg fa = { en, w, bk };
 	wlz_parser_set_parallel(w->ps, (int)en->gap + 1, en->diag);
 	if (en->lp->long_depth) {
 		const alist *al = &en->lists[bk->abs_block % en->nlists];
 		wlz_parser_set_anchors(w->ps, al->a, al->n);
 	}
 	wlz_parser_set_depth(w->ps, depth >= 0 ? en->map : NULL, depth);
+	wlz_parser_set_far_done(w->ps, far_done_cb, &fa);
+	wlz_error err = WLZ_OK;
 	if (lp->optimal && depth < 0) {
 		/* The price model is an estimate: on noisy data (PacBio
 		 * qualities) the lazy parse can code smaller; keep the better. */
 		size_t best = SIZE_MAX;
 		wlz_block_entry e;
-		for (int pass = 0; pass < 2; pass++) {
-			WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, pass, &tok, &ntok));
-			WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, &en->bp,
-						&payload, &psize, &e));
-			if (psize < best) {
+		for (int pass = 0; pass < 2 && err == WLZ_OK; pass++) {
+			err = wlz_parse_block(w->ps, v, bk->bstart, bk->bend, pass, &tok, &ntok);
+			if (err == WLZ_OK)
+				err = wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, &en->bp, &payload,
+						      &psize, &e);
+			if (err == WLZ_OK && psize < best) {
 				best = psize;
-				WLZ_TRY(keep_tokens(bk, tok, ntok));
+				err = keep_tokens(bk, tok, ntok);
 			}
 		}
 	} else {
-		WLZ_TRY(wlz_parse_block(w->ps, &en->view, bk->bstart, bk->bend, 0, &tok, &ntok));
-		WLZ_TRY(keep_tokens(bk, tok, ntok));
+		err = wlz_parse_block(w->ps, v, bk->bstart, bk->bend, 0, &tok, &ntok);
+		if (err == WLZ_OK)
+			err = keep_tokens(bk, tok, ntok);
 	}
+	/* (parses that read the table throughout are done with it now) */
+	wlz_parser_set_far_done(w->ps, NULL, NULL);
+	far_release(en, w, bk);
+	WLZ_TRY(err);
 	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, bk->tb->t, bk->ntok, &en->bp, &payload,
 				&psize, &bk->e));
 	if (bk->cap < psize) {
@@ -584,236 +617,231 @@ static wlz_error block_levels(eng *en, blk *bk)
 	return err;
 }
 
-/* Whether block k of the round may get its levels: parsed, and every
- * block of the round it may read (those more than the gap before it: the
- * rest of its sources lie in earlier rounds) has its levels. */
-static int levels_ready(eng *en, uint64_t k)
+/* The block of number a if its round is in flight (NULL: not). */
+static blk *block_at(eng *en, uint64_t a)
 {
-	if (!atomic_load(&en->rb[k].ready))
-		return 0;
-	for (uint64_t i = 0; i + en->gap < k; i++)
-		if (atomic_load(&en->rb[i].lv) != 2)
-			return 0;
-	return 1;
+	rnd *R = &en->rounds[(a / en->rblocks) & 1];
+	if (!R->live || a < R->abs0 || a - R->abs0 >= R->nblk)
+		return NULL;
+	return &R->rb[a - R->abs0];
 }
 
-/* Gives levels to every block that may have them, until none is left.
- * With a gap of at least the round's blocks less one, no block of a round
- * reads another and all get their levels at once, each on the thread that
- * parsed it; with less, a block waits for those it reads.  A thread that
- * finishes a block, or a block's levels, looks again: one of two threads
- * that finish at once sees the other's work (sequentially consistent
- * loads and stores), so no block is left without levels. */
+/* Moves lvp past every block that has its levels (under mu). */
+static void advance_lvp(eng *en)
+{
+	for (;;) {
+		const uint64_t a = atomic_load(&en->lvp);
+		const blk *bk = block_at(en, a);
+		if (!bk || atomic_load(&bk->lv) != 2)
+			return;
+		atomic_store(&en->lvp, a + 1);
+	}
+}
+
+/* Whether a block may get its levels: parsed, and every block it may read
+ * (those more than the gap before it) has its levels. */
+static int levels_ready(eng *en, const blk *bk)
+{
+	return atomic_load(&bk->ready) && bk->abs_block <= atomic_load(&en->lvp) + en->gap;
+}
+
+/* Gives levels to every block of the rounds in flight that may have them,
+ * until none is left.  With a gap of at least the round's blocks less
+ * one, no block of a round reads another and all get their levels at
+ * once, each on the thread that parsed it; with less, a block waits for
+ * those it reads, which the thread that finishes them gives it. */
 static void run_levels(eng *en)
 {
 	for (int again = 1; again;) {
 		again = 0;
-		for (uint64_t k = 0; k < en->nblk; k++) {
-			blk *bk = &en->rb[k];
-			int todo = 0;
-			if (atomic_load(&bk->lv) != 0 || !levels_ready(en, k) ||
-			    !atomic_compare_exchange_strong(&bk->lv, &todo, 1))
-				continue;
-			wlz_error err = atomic_load(&bk->ready) == 1 && atomic_load(&en->err) == WLZ_OK
-					? block_levels(en, bk) : WLZ_OK;
-			if (err != WLZ_OK)
-				set_err(en, err);
-			atomic_store(&bk->lv, 2);
-			again = 1;
+		/* (the rounds in flight as they are now: a slot is armed
+		 * again only once all its blocks have levels) */
+		blk *rbs[2];
+		uint64_t nb[2];
+		pthread_mutex_lock(&en->mu);
+		const uint64_t first = en->nwritten, n = en->narmed - first;
+		for (uint64_t i = 0; i < n; i++) {
+			rbs[i] = en->rounds[(first + i) & 1].rb;
+			nb[i] = en->rounds[(first + i) & 1].nblk;
 		}
+		pthread_mutex_unlock(&en->mu);
+		for (uint64_t i = 0; i < n; i++)
+			for (uint64_t k = 0; k < nb[i]; k++) {
+				blk *bk = &rbs[i][k];
+				int todo = 0;
+				if (atomic_load(&bk->lv) != 0 || !levels_ready(en, bk) ||
+				    !atomic_compare_exchange_strong(&bk->lv, &todo, 1))
+					continue;
+				wlz_error err = atomic_load(&bk->ready) == 1 && atomic_load(&en->err) == WLZ_OK
+						? block_levels(en, bk) : WLZ_OK;
+				if (err != WLZ_OK)
+					set_err(en, err);
+				pthread_mutex_lock(&en->mu);
+				atomic_store(&bk->lv, 2);
+				en->tfree[en->ntfree++] = bk->tb;
+				bk->tb = NULL;
+				bk->rd->complete++;
+				advance_lvp(en);
+				pthread_mutex_unlock(&en->mu);
+				again = 1;
+			}
 	}
 }
 
 /* Parse and code a block, then give levels to whatever blocks are ready
  * (levels read those of the blocks before). */
-static wlz_error do_block(eng *en, worker *w, uint64_t k)
+static wlz_error block_task(eng *en, worker *w, blk *bk)
 {
-	blk *bk = &en->rb[k];
-	wlz_error err = parse_block(en, w, bk);
-	if (err == WLZ_OK && en->lp->long_depth)
-		err = part_anchors(en, w, bk);
+	wlz_error err = block_bytes(en, bk);
+	pthread_mutex_lock(&en->mu);
+	bk->tb = en->tfree[--en->ntfree];  /* (never empty: a round slot's blocks at most hold one each) */
+	pthread_mutex_unlock(&en->mu);
+	if (err == WLZ_OK)
+		err = parse_block(en, w, bk);
+	else
+		far_release(en, w, bk);
 	atomic_store(&bk->ready, err == WLZ_OK ? 1 : 2);
 	run_levels(en);
 	return err;
 }
 
-/* ---------------------------------------------------------------- pool */
+/* ---------------------------------------------------------------- workers */
 
-static void run_tasks(eng *en, int id)
+enum { T_NONE, T_LIST, T_PART, T_BLOCK };
+
+/* The next task that may run now (under mu): oldest round first, and in
+ * a round a block before a list (a block waits only for its own list, so
+ * one thread parses the input as it arrives), then the table's parts. */
+static int claim(eng *en, rnd **pr, uint64_t *pk)
 {
-	worker *w = &en->cc->w[id];
-	for (;;) {
-		uint64_t k = atomic_fetch_add(&en->next, 1);
-		if (k >= en->ntasks || atomic_load(&en->err) != WLZ_OK)
-			break;
-		wlz_error err = WLZ_OK;
-		if (en->phase == 1) {
-			const unsigned part = (unsigned)k, parts = (unsigned)en->ntasks;
-			for (uint64_t b = en->far_block; b < en->far_to; b++) {
-				const alist *al = &en->lists[b % en->nlists];
-				/* (a block of this round, not yet parsed, still has
-				 * its list in position order) */
-				if (al->parted)
-					wlz_far_insert(&en->far, al->a + al->off[part], al->off[part + 1] - al->off[part],
-						       b << en->bl, part, parts);
-				else
-					wlz_far_insert(&en->far, al->a, al->n, b << en->bl, part, parts);
-			}
-		} else if (en->phase == 3)
-			err = list_anchors(en, w, &en->rb[k]);
-		else if (k < en->nfirst)
-			err = first_get(en, w, k);
-		else if (k < en->nfirst + en->nblk) {
-			k -= en->nfirst;
-			if (en->streaming && !en->nfirst)
-				err = first_get(en, w, k);
-			else if (en->streaming && !first_wait(en, k))
-				continue;  /* (a task failed and said why) */
-			if (err == WLZ_OK)
-				err = do_block(en, w, k);
-		} else
-			err = list_ahead(en, w, k - en->nfirst - en->nblk);
-		if (err != WLZ_OK)
-			set_err(en, err);
+	for (uint64_t q = en->nwritten; q < en->narmed; q++) {
+		rnd *R = &en->rounds[q & 1];
+		*pr = R;
+		/* (a block's parse reads its own list; the next round's
+		 * inserts, which read them all, wait for every block's
+		 * parse.  Under a depth limit it also reads its sources'
+		 * levels.) */
+		if (R->parts_done == R->parts && R->blks_taken < R->nblk && R->rb[R->blks_taken].listed &&
+		    (en->cc->opt.depth < 0 || R->abs0 + R->blks_taken <= atomic_load(&en->lvp) + en->gap)) {
+			*pk = R->blks_taken++;
+			return T_BLOCK;
+		}
+		if (R->lists_taken < R->nblk) {
+			*pk = R->lists_taken++;
+			return T_LIST;
+		}
+		/* The table changes only once this round's anchors are all
+		 * listed and the round before has done with it. */
+		const rnd *P = q > en->nwritten ? &en->rounds[(q - 1) & 1] : NULL;
+		if (R->parts_taken < R->parts && R->lists_done == R->nblk && (!P || P->far_used == P->nblk)) {
+			*pk = R->parts_taken++;
+			return T_PART;
+		}
 	}
+	return T_NONE;
 }
 
-static void *pool_main(void *arg)
+static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
 {
-	pool_arg *pa = arg;
-	eng *en = pa->en;
-	unsigned seen = 0;
-	pthread_mutex_lock(&en->mu);
-	for (;;) {
-		while (en->gen == seen)
-			pthread_cond_wait(&en->go, &en->mu);
-		seen = en->gen;
-		if (en->phase == 0)
-			break;
-		pthread_mutex_unlock(&en->mu);
-		run_tasks(en, pa->id);
-		pthread_mutex_lock(&en->mu);
-		if (--en->busy == 0)
-			pthread_cond_signal(&en->idle);
-	}
-	pthread_mutex_unlock(&en->mu);
-	return NULL;
-}
-
-static wlz_error fill_to(eng *en, uint64_t want);
-static wlz_error write_blocks(eng *en);
-static void report(eng *en);
-
-/* The I/O beside a round's parse: the last round's blocks written, the
- * next round's input read.  The workers read below view.n only, and the
- * read writes above it. */
-static void run_io(eng *en)
-{
-	if (en->pend) {
-		const wlz_error err = write_blocks(en);
-		if (err != WLZ_OK)
-			set_err(en, err);
-	}
-	if (en->ahead) {
-		en->ahead_err = fill_to(en, en->ahead);
-		if (en->ahead_err != WLZ_OK)
-			set_err(en, en->ahead_err);
-	}
-	pthread_mutex_lock(&en->rmu);
-	en->rdone = 1;
-	pthread_cond_broadcast(&en->rcv);
-	pthread_mutex_unlock(&en->rmu);
-}
-
-static void *io_main(void *arg)
-{
-	run_io(arg);
-	return NULL;
-}
-
-/* Runs ntasks tasks of a phase on every thread, the caller's included. */
-static wlz_error run_phase(eng *en, int phase, uint64_t ntasks)
-{
-	/* A round's I/O runs on a thread of its own from the start of the
-	 * parse where the caller asked for it (wlz_cctx_set_io_thread): done
-	 * by this thread, it waits for its last block, and the round for it.
-	 * Else this thread does it once no block is left to take (done first,
-	 * it made this thread's block start late, and it often ended the
-	 * round last). */
-	const int io = phase == 2 && (en->pend || en->ahead), wrote = phase == 2 && en->pend;
-	pthread_t iot;
-	if (phase == 2) {
-		pthread_mutex_lock(&en->rmu);
-		en->avail = en->fill;
-		en->rdone = !en->ahead;  /* (nothing more to read) */
-		pthread_mutex_unlock(&en->rmu);
-	}
-	const int own = io && en->cc->io_thread && pthread_create(&iot, NULL, io_main, en) == 0;
-	/* (the next round's anchors wait for a read that only a thread of
-	 * its own does while the tasks run; a streamed round's blocks wait
-	 * for it too: without that thread, it is done first) */
-	int later = io;
-	if (io && !own && en->streaming) {
-		run_io(en);
-		later = 0;
-	} else if (phase == 2 && (!own || !en->ahead))
-		ntasks = en->nfirst + en->nblk;
-	pthread_mutex_lock(&en->mu);
-	en->phase = phase;
-	en->ntasks = ntasks;
-	atomic_store(&en->next, 0);
-	en->busy = en->nthreads - 1;
-	en->gen++;
-	pthread_cond_broadcast(&en->go);
-	pthread_mutex_unlock(&en->mu);
-	run_tasks(en, 0);
-	if (own)
-		pthread_join(iot, NULL);
-	else if (later)
-		run_io(en);
-	/* (progress from this thread; none after a failed write) */
-	if (wrote && !en->pend)
-		report(en);
-	pthread_mutex_lock(&en->mu);
-	while (en->busy > 0)
-		pthread_cond_wait(&en->idle, &en->mu);
-	pthread_mutex_unlock(&en->mu);
-	const wlz_error err = (wlz_error)atomic_load(&en->err);
-	if (err != WLZ_OK && en->detail[0])
-		wlz_detail_set(en->detail);
-	return err;
-}
-
-/* ---------------------------------------------------------------- input */
-
-/* Reads until the buffer holds `want` bytes or the input ends, in pieces
- * whose arrival it publishes (list_ahead waits on them). */
-#define READ_PIECE ((uint64_t)4 << 20)
-static wlz_error fill_to(eng *en, uint64_t want)
-{
-	if (want > en->cap)
-		want = en->cap;
-	while (!en->eof && en->fill < want) {
-		const uint64_t ask = want - en->fill < READ_PIECE ? want - en->fill : READ_PIECE;
-		size_t got = en->rd(en->rdo, en->src + en->fill, (size_t)ask);
-		if (got == (size_t)-1)
-			return wlz_fail(WLZ_ERR_READ, "reading the input failed");
-		if (got == 0)
-			en->eof = 1;
-		en->fill += got;
-		en->total += got;
-		if (en->total > WLZ_CONTENT_MAX)
-			return WLZ_ERR_SRC_TOO_LARGE;
-		pthread_mutex_lock(&en->rmu);
-		en->avail = en->fill;
-		pthread_cond_broadcast(&en->rcv);
-		pthread_mutex_unlock(&en->rmu);
+	if (t == T_LIST)
+		return list_task(en, w, &R->rb[k]);
+	if (t == T_BLOCK)
+		return block_task(en, w, &R->rb[k]);
+	const unsigned part = (unsigned)k, parts = R->parts;
+	for (uint64_t b = R->far_from; b < R->far_to; b++) {
+		const alist *al = &en->lists[b % en->nlists];
+		/* (a block of this round, not yet parsed, still has its list
+		 * in position order: the part is picked out of it) */
+		if (al->parted)
+			wlz_far_insert(&en->far, al->a + al->off[part], al->off[part + 1] - al->off[part],
+				       b << en->bl, part, parts);
+		else
+			wlz_far_insert(&en->far, al->a, al->n, b << en->bl, part, parts);
 	}
 	return WLZ_OK;
 }
 
+static void *worker_main(void *arg)
+{
+	pool_arg *pa = arg;
+	eng *en = pa->en;
+	worker *w = &en->cc->w[pa->id];
+	pthread_mutex_lock(&en->mu);
+	while (!en->quit) {
+		rnd *R = NULL;
+		uint64_t k = 0;
+		const int t = atomic_load(&en->err) == WLZ_OK ? claim(en, &R, &k) : T_NONE;
+		if (t == T_NONE) {
+			pthread_cond_wait(&en->work, &en->mu);
+			continue;
+		}
+		pthread_mutex_unlock(&en->mu);
+		const wlz_error err = run_task(en, w, t, R, k);
+		if (err != WLZ_OK)
+			set_err(en, err);
+		pthread_mutex_lock(&en->mu);
+		if (t == T_LIST) {
+			R->rb[k].listed = 1;
+			R->lists_done++;
+		}
+		else if (t == T_PART)
+			R->parts_done++;
+		/* (a list or part done lets later tasks go; a block done may
+		 * end its round, or give levels that depth-limited blocks
+		 * wait on) */
+		pthread_cond_broadcast(&en->work);
+		if (t == T_BLOCK)
+			pthread_cond_signal(&en->coord);
+	}
+	pthread_mutex_unlock(&en->mu);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- input */
+
+/* Reads one piece of at most READ_PIECE bytes towards `want` (the buffer's
+ * end at most), and publishes its arrival (tasks wait on it). */
+#define READ_PIECE ((uint64_t)4 << 20)
+static wlz_error read_piece(eng *en, uint64_t want)
+{
+	if (want > en->cap)
+		want = en->cap;
+	if (en->eof || en->fill >= want)
+		return WLZ_OK;
+	const uint64_t ask = want - en->fill < READ_PIECE ? want - en->fill : READ_PIECE;
+	size_t got = en->rd(en->rdo, en->src + en->fill, (size_t)ask);
+	wlz_error err = WLZ_OK;
+	if (got == (size_t)-1) {
+		got = 0;
+		err = wlz_fail(WLZ_ERR_READ, "reading the input failed");
+	} else if (got == 0) {
+		en->eof = 1;
+	}
+	en->fill += got;
+	en->total += got;
+	if (err == WLZ_OK && en->total > WLZ_CONTENT_MAX)
+		err = WLZ_ERR_SRC_TOO_LARGE;
+	/* (a failure is kept before the tasks waiting on these bytes are
+	 * woken: else one would say the input shrank) */
+	if (err != WLZ_OK)
+		set_err(en, err);
+	pthread_mutex_lock(&en->rmu);
+	en->avail = en->fill;
+	en->rdone = en->eof || err != WLZ_OK;
+	pthread_cond_broadcast(&en->rcv);
+	pthread_mutex_unlock(&en->rmu);
+	return err;
+}
+
+static wlz_error fill_to(eng *en, uint64_t want)
+{
+	while (!en->eof && en->fill < want && en->fill < en->cap)
+		WLZ_TRY(read_piece(en, want));
+	return WLZ_OK;
+}
+
 /* Keeps the window before the next round and moves it to the buffer's
- * start. */
+ * start (no round in flight). */
 static void slide(eng *en)
 {
 	if (en->done <= en->W)
@@ -824,6 +852,9 @@ static void slide(eng *en)
 	en->fill -= shift;
 	en->done -= shift;
 	en->view.base += shift;
+	pthread_mutex_lock(&en->rmu);
+	en->avail = en->fill;
+	pthread_mutex_unlock(&en->rmu);
 }
 
 /* ---------------------------------------------------------------- output */
@@ -852,28 +883,15 @@ static wlz_error put_block(outs *o, const blk *bk)
 	return put(o, bk->data, bk->size);
 }
 
-/* Writes the last round's blocks, in order. */
-static wlz_error write_blocks(eng *en)
+/* Writes a finished round's blocks, in order, and tells the caller how
+ * far the written blocks reach. */
+static wlz_error write_round(eng *en, const rnd *R)
 {
-	for (uint64_t k = 0; k < en->npend; k++)
-		WLZ_TRY(put_block(en->out, &en->pend[k]));
-	en->pend = NULL;
-	return WLZ_OK;
-}
-
-/* Tells the caller how far the written blocks reach. */
-static void report(eng *en)
-{
+	for (uint64_t k = 0; k < R->nblk; k++)
+		WLZ_TRY(put_block(en->out, &R->rb[k]));
 	const wlz_options *opt = &en->cc->opt;
 	if (opt->progress)
-		opt->progress(opt->progress_opaque, en->pend_end, en->known == UINT64_MAX ? 0 : en->known);
-}
-
-/* Writes the last round's blocks and tells the caller. */
-static wlz_error write_pending(eng *en)
-{
-	WLZ_TRY(write_blocks(en));
-	report(en);
+		opt->progress(opt->progress_opaque, R->view.base + R->rend, en->known == UINT64_MAX ? 0 : en->known);
 	return WLZ_OK;
 }
 
@@ -892,6 +910,136 @@ static wlz_error put_end(outs *o, uint64_t content)
 
 /* ---------------------------------------------------------------- driver */
 
+/* Where the input ends in buffer positions, if that is known yet
+ * (UINT64_MAX: not). */
+static uint64_t input_end(const eng *en)
+{
+	if (en->eof)
+		return en->fill;
+	if (en->known != UINT64_MAX)
+		return en->known - en->view.base;
+	return UINT64_MAX;
+}
+
+/* Arms the next round if it can be (under mu): a slot is free, its bytes
+ * fit the buffer without a slide (or nothing is in flight, so the slide
+ * may be done), and where it ends is known.  Returns whether it did; *end
+ * is set once every byte of the input is in a round. */
+static int arm_next(eng *en, int *end)
+{
+	const uint64_t round = en->rblocks * en->B;
+	if (en->narmed - en->nwritten >= en->inflight)
+		return 0;
+	uint64_t iend = input_end(en);
+	if (en->done >= iend) {
+		*end = 1;
+		return 0;
+	}
+	if (en->cap - en->done < round + LOOKAHEAD && (iend == UINT64_MAX || iend > en->cap)) {
+		if (en->narmed != en->nwritten)
+			return 0;  /* (the slide waits for the rounds in flight) */
+		slide(en);
+		iend = input_end(en);
+	}
+	/* An input of unknown size: the round's bytes are read first, to
+	 * see whether it ends inside them. */
+	if (iend == UINT64_MAX && en->fill < en->done + round + LOOKAHEAD)
+		return 0;
+	const uint64_t rend = en->done + round < iend ? en->done + round : iend;
+	rnd *R = &en->rounds[en->narmed & 1];
+	blk *rb = R->rb;
+	memset(R, 0, sizeof(*R));
+	R->r = en->narmed;
+	R->rb = rb;
+	R->live = 1;
+	R->rend = rend;
+	R->view = en->view;
+	/* (the input's end where it is in the buffer, else the buffer's) */
+	R->view.n = iend <= en->cap ? iend : en->cap;
+	R->abs0 = (en->view.base + en->done) >> en->bl;
+	for (uint64_t p = en->done; p < rend; p += en->B) {
+		blk *bk = &rb[R->nblk];
+		bk->tb = NULL;
+		R->nblk++;
+		bk->bstart = p;
+		bk->bend = p + en->B < rend ? p + en->B : rend;
+		bk->abs_block = (en->view.base + p) >> en->bl;
+		bk->far_done = 0;
+		bk->listed = !en->lp->long_depth;
+		bk->rd = R;
+		atomic_store(&bk->ready, 0);
+		atomic_store(&bk->lv, 0);
+	}
+	if (!en->lp->long_depth)
+		R->lists_taken = R->lists_done = R->nblk;
+	/* Far table: every block before the gap of the round's last block.
+	 * The round's earlier blocks skip what they may not read; those
+	 * entries push older ones out of full buckets, which eight ways keep
+	 * rare. */
+	const uint64_t last = R->abs0 + R->nblk - 1, to = last > en->gap ? last - en->gap : 0;
+	R->far_from = en->far_block;
+	R->far_to = to > en->far_block ? to : en->far_block;
+	R->parts = en->lp->long_depth && R->far_to > R->far_from ? (unsigned)en->nthreads : 0;
+	en->far_block = R->far_to;
+	/* A depth-limited parse reads the map of its own block's literals
+	 * before their levels are set; otherwise every block's levels write
+	 * its whole map before a later block reads it. */
+	if (en->cc->opt.depth >= 0)
+		memset(en->map + en->done, 0, rend - en->done);
+	en->done = rend;
+	en->narmed++;
+	pthread_cond_broadcast(&en->work);
+	return 1;
+}
+
+/* The caller's thread: reads the input, arms rounds and writes the
+ * finished ones, until every byte is written or a task fails. */
+static wlz_error coordinate(eng *en)
+{
+	const uint64_t round = en->rblocks * en->B;
+	int end = 0;
+	pthread_mutex_lock(&en->mu);
+	for (;;) {
+		if (atomic_load(&en->err) != WLZ_OK)
+			break;
+		rnd *R = &en->rounds[en->nwritten & 1];
+		if (en->nwritten < en->narmed && R->complete == R->nblk) {
+			pthread_mutex_unlock(&en->mu);
+			for (uint64_t k = 0; k < R->nblk; k++)
+				if (atomic_load(&R->rb[k].ready) != 1)
+					set_err(en, WLZ_ERR_INTERNAL);  /* (a failed block said why first) */
+			wlz_error err = atomic_load(&en->err) == WLZ_OK ? write_round(en, R) : WLZ_OK;
+			pthread_mutex_lock(&en->mu);
+			if (err != WLZ_OK) {
+				pthread_mutex_unlock(&en->mu);
+				set_err(en, err);
+				pthread_mutex_lock(&en->mu);
+				break;
+			}
+			R->live = 0;
+			en->nwritten++;
+			continue;
+		}
+		if (arm_next(en, &end))
+			continue;
+		/* Read on: the rounds in flight and the one after them. */
+		const uint64_t want = en->done + round + LOOKAHEAD;
+		if (!en->eof && en->fill < want && en->fill < en->cap) {
+			pthread_mutex_unlock(&en->mu);
+			const wlz_error err = read_piece(en, want);
+			if (err != WLZ_OK)
+				set_err(en, err);
+			pthread_mutex_lock(&en->mu);
+			continue;
+		}
+		if (end && en->nwritten == en->narmed && (en->eof || en->known != UINT64_MAX))
+			break;
+		pthread_cond_wait(&en->coord, &en->mu);
+	}
+	pthread_mutex_unlock(&en->mu);
+	return (wlz_error)atomic_load(&en->err);
+}
+
 static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 {
 	wlz_cctx *cc = en->cc;
@@ -909,14 +1057,11 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	if (!en->src)
 		return WLZ_ERR_NOMEM;
 	en->cap = cap0;
-	/* A size the caller knows needs only the first round read before
-	 * the rounds (or none of it: below); the rest is read while rounds
-	 * are parsed. */
-	const uint64_t first = size_hint == UINT64_MAX ? cap0
-			       : round_blocks(opt, gap_for(opt, UINT64_MAX, UINT64_MAX), W0) * en->B + LOOKAHEAD;
+	/* A size the caller knows needs nothing read first: each block's
+	 * task waits for its bytes. */
 	if (size_hint == UINT64_MAX)
-		WLZ_TRY(fill_to(en, first));
-	uint64_t known = en->eof ? en->total : size_hint;
+		WLZ_TRY(fill_to(en, cap0));
+	const uint64_t known = en->eof ? en->total : size_hint;
 	en->known = known;
 	en->out = o;
 	if (known != UINT64_MAX && known > WLZ_CONTENT_MAX)
@@ -928,28 +1073,24 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->diag = diag_for(opt);
 	en->rblocks = round_blocks(opt, en->gap, en->W);
 	en->S = segment_for(en->W, en->B, en->rblocks);
-	const uint64_t round = en->rblocks * en->B;
-	/* The first round is parsed as it is read where its size is known, a
-	 * thread of its own reads, and its blocks read no far table (none of
-	 * them reads a block before the round). */
-	en->streaming = size_hint != UINT64_MAX && known > 0 && cc->io_thread && en->rblocks <= en->gap + 1;
-	if (size_hint != UINT64_MAX && !en->streaming) {
-		WLZ_TRY(fill_to(en, first));
-		if (en->eof && en->total != known)
-			return size_changed(known, en->total);
-	}
 	en->map = wlz_large_alloc((size_t)en->cap);
 	en->blks = calloc(2 * (size_t)en->rblocks, sizeof(blk));
-	en->tbs = calloc((size_t)en->rblocks, sizeof(tokbuf));
-	/* lists live from their listing until the table has them: at most a
-	 * round and a gap */
+	en->tbs = calloc(2 * (size_t)en->rblocks, sizeof(tokbuf));
+	en->tfree = calloc(2 * (size_t)en->rblocks, sizeof(tokbuf *));
+	/* lists live from their listing until the table has them: at most
+	 * two rounds and a gap */
 	en->nlists = 2 * (en->rblocks + en->gap + 1);
 	en->lists = calloc((size_t)en->nlists, sizeof(alist));
-	if (!en->map || !en->blks || !en->tbs || !en->lists)
+	if (!en->map || !en->blks || !en->tbs || !en->tfree || !en->lists)
 		return WLZ_ERR_NOMEM;
+	for (uint64_t k = 0; k < 2 * en->rblocks; k++)
+		en->tfree[en->ntfree++] = &en->tbs[2 * en->rblocks - 1 - k];
 	for (uint64_t k = 0; k < en->nlists; k++)
 		if (!(en->lists[k].off = calloc((size_t)en->nthreads + 1, sizeof(size_t))))
 			return WLZ_ERR_NOMEM;
+	for (int i = 0; i < 2; i++) {
+		en->rounds[i].rb = en->blks + i * en->rblocks;
+	}
 	/* (a known input smaller than the window needs a table of its size) */
 	const uint64_t span = known < en->W ? known : en->W;
 	WLZ_TRY(wlz_far_init(&en->far, wlz_far_log_for(span, en->lp->far_rate), en->lp->long_len,
@@ -967,92 +1108,21 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	uint8_t hd[WLZ_HEADER_SIZE];
 	wlz_header_write(hd, &h);
 	WLZ_TRY(put(o, hd, sizeof(hd)));
-
-	for (uint64_t r = 0;; r++) {
-		en->rb = en->blks + (r & 1) * en->rblocks;
-		const int stream = r == 0 && en->streaming;
-		if (en->fill < en->done + round + LOOKAHEAD && !en->eof && !stream) {
-			if (en->cap - en->done < round + LOOKAHEAD)
-				slide(en);
-			WLZ_TRY(fill_to(en, en->done + round + LOOKAHEAD));
+	WLZ_TRY(coordinate(en));
+	if (known != UINT64_MAX) {
+		/* (every byte said was read: one more read must find the end) */
+		if (!en->eof && en->total == known) {
+			uint8_t extra;
+			const size_t got = en->rd(en->rdo, &extra, 1);
+			if (got == (size_t)-1)
+				return wlz_fail(WLZ_ERR_READ, "reading the input failed");
+			if (got == 0)
+				en->eof = 1;
+			en->total += got;
 		}
-		/* (streaming, the round's bytes are those the size promises) */
-		const uint64_t have = stream ? known : en->fill;
-		if (en->done >= have)
-			break;
-		const uint64_t rend = en->done + round < have ? en->done + round : have;
-		en->view.n = stream ? (rend + LOOKAHEAD < have ? rend + LOOKAHEAD : have) : en->fill;
-		/* A depth-limited parse reads the map of its own block's literals
-		 * before their levels are set; otherwise every block's levels
-		 * write its whole map before a later block reads it. */
-		if (opt->depth >= 0)
-			memset(en->map + en->done, 0, rend - en->done);
-		en->nblk = 0;
-		for (uint64_t p = en->done; p < rend; p += en->B) {
-			blk *bk = &en->rb[en->nblk];
-			bk->tb = &en->tbs[en->nblk++];
-			bk->bstart = p;
-			bk->bend = p + en->B < rend ? p + en->B : rend;
-			bk->abs_block = (en->view.base + p) >> en->bl;
-			bk->got = 0;
-		}
-		en->nfirst = stream && en->lp->long_depth ? en->nblk : 0;
-		if (en->lp->long_depth && !stream) {
-			/* Anchors of the whole round first: listed inside each
-			 * block's task they evicted its parse's tables from the
-			 * core's caches, one thread measured slower. */
-			int all = 1;
-			for (uint64_t k = 0; k < en->nblk; k++)
-				all &= listed(en, &en->rb[k]);
-			if (!all)
-				WLZ_TRY(run_phase(en, 3, en->nblk));
-			/* Far table: every block before the gap of the round's
-			 * last block.  The round's earlier blocks skip what
-			 * they may not read; those entries push older ones
-			 * out of full buckets, which eight ways keep rare. */
-			const uint64_t last = ((en->view.base + en->done) >> en->bl) + en->nblk - 1;
-			const uint64_t to = last > en->gap ? last - en->gap : 0;
-			if (to > en->far_block) {
-				en->far_to = to;
-				WLZ_TRY(run_phase(en, 1, (uint64_t)en->nthreads));
-				en->far_block = to;
-			}
-		}
-		for (uint64_t k = 0; k < en->nblk; k++) {
-			atomic_store(&en->rb[k].ready, 0);
-			atomic_store(&en->rb[k].lv, 0);
-		}
-		/* (up to the buffer's end: a slide before the next round keeps
-		 * whatever was read) */
-		const uint64_t next = rend + round + LOOKAHEAD;
-		en->ahead = en->eof ? 0 : next < en->cap ? next : en->cap;
-		/* The next round's blocks whose input and lookahead the read
-		 * ahead brings (past the buffer's end they wait for a slide):
-		 * listed by threads that have no block left to parse. */
-		en->pre_pos = rend;
-		en->pre_n = 0;
-		if (en->lp->long_depth && en->ahead)
-			while (en->pre_n < en->rblocks && rend + (en->pre_n + 1) * en->B + LOOKAHEAD <= en->ahead)
-				en->pre_n++;
-		WLZ_TRY(run_phase(en, 2, en->nfirst + en->nblk + en->pre_n));
-		en->ahead = 0;
-		en->streaming = 0;
-		en->nfirst = 0;
-		WLZ_TRY(en->ahead_err);
-		for (uint64_t k = 0; k < en->nblk; k++)
-			if (atomic_load(&en->rb[k].lv) != 2)
-				return WLZ_ERR_INTERNAL;  /* (every block gets its levels in the phase) */
-		if (en->pend)
-			return WLZ_ERR_INTERNAL;  /* (written in the phase) */
-		en->pend = en->rb;
-		en->npend = en->nblk;
-		en->pend_end = en->view.base + rend;
-		en->done = rend;
+		if (en->total != known)
+			return size_changed(known, en->total);
 	}
-	if (en->pend)
-		WLZ_TRY(write_pending(en));
-	if (known != UINT64_MAX && en->total != known)
-		return size_changed(known, en->total);
 	return put_end(o, en->total);
 }
 
@@ -1077,17 +1147,20 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	en->rd = rd;
 	en->rdo = rdo;
 	en->nthreads = cc->nthreads;
+	/* (one thread gains nothing from a second round, which costs a
+	 * round of tokens) */
+	en->inflight = en->nthreads > 1 ? 2 : 1;
 	atomic_init(&en->err, WLZ_OK);
-	atomic_init(&en->next, 0);
+	atomic_init(&en->lvp, 0);
 	outs o = { wr, wro, 0, { 0 } };
 	wlz_error err = ensure_workers(cc, en->nthreads, en->lp);
 	pthread_t *tid = NULL;
 	pool_arg *args = NULL;
-	int started = 1;
+	int started = 0;
 	if (err == WLZ_OK) {
 		pthread_mutex_init(&en->mu, NULL);
-		pthread_cond_init(&en->go, NULL);
-		pthread_cond_init(&en->idle, NULL);
+		pthread_cond_init(&en->work, NULL);
+		pthread_cond_init(&en->coord, NULL);
 		pthread_mutex_init(&en->rmu, NULL);
 		pthread_cond_init(&en->rcv, NULL);
 		tid = calloc((size_t)en->nthreads, sizeof(*tid));
@@ -1096,33 +1169,39 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 			err = WLZ_ERR_NOMEM;
 		for (; err == WLZ_OK && started < en->nthreads; started++) {
 			args[started] = (pool_arg){ en, started };
-			if (pthread_create(&tid[started], NULL, pool_main, &args[started]) != 0) {
-				err = WLZ_ERR_THREAD;
+			if (pthread_create(&tid[started], NULL, worker_main, &args[started]) != 0)
 				break;
-			}
 		}
-		en->nthreads = started;
+		if (err == WLZ_OK && started == 0)
+			err = WLZ_ERR_THREAD;
+		/* (fewer threads than asked still run every task: parts are
+		 * counted from nthreads, but any worker takes any part) */
 		if (err == WLZ_OK)
 			err = compress_rounds(en, &o, size_hint);
+		if (err != WLZ_OK)
+			set_err(en, err);
 		pthread_mutex_lock(&en->mu);
-		en->phase = 0;
-		en->gen++;
-		pthread_cond_broadcast(&en->go);
+		en->quit = 1;
+		pthread_cond_broadcast(&en->work);
 		pthread_mutex_unlock(&en->mu);
-		for (int t = 1; t < started; t++)
+		for (int t = 0; t < started; t++)
 			pthread_join(tid[t], NULL);
+		err = err != WLZ_OK ? err : (wlz_error)atomic_load(&en->err);
+		if (err != WLZ_OK && en->detail[0])
+			wlz_detail_set(en->detail);
 		pthread_mutex_destroy(&en->mu);
-		pthread_cond_destroy(&en->go);
-		pthread_cond_destroy(&en->idle);
+		pthread_cond_destroy(&en->work);
+		pthread_cond_destroy(&en->coord);
 		pthread_mutex_destroy(&en->rmu);
 		pthread_cond_destroy(&en->rcv);
 	}
 	for (uint64_t k = 0; en->blks && k < 2 * en->rblocks; k++)
 		free(en->blks[k].data);
 	free(en->blks);
-	for (uint64_t k = 0; en->tbs && k < en->rblocks; k++)
+	for (uint64_t k = 0; en->tbs && k < 2 * en->rblocks; k++)
 		free(en->tbs[k].t);
 	free(en->tbs);
+	free(en->tfree);
 	for (uint64_t k = 0; en->lists && k < en->nlists; k++) {
 		free(en->lists[k].a);
 		free(en->lists[k].off);

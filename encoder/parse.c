@@ -80,6 +80,12 @@ void wlz_parser_set_parallel(wlz_parser *ps, int parallel, int diag)
 	ps->diag = diag ? WLZ_DIAG_BLOCKS : 0;
 }
 
+void wlz_parser_set_far_done(wlz_parser *ps, void (*fn)(void *), void *arg)
+{
+	ps->far_done = fn;
+	ps->far_arg = arg;
+}
+
 wlz_error wlz_parser_set_flat(wlz_parser *ps, int flat)
 {
 	ps->flat = 0;

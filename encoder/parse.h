@@ -86,4 +86,11 @@ wlz_error wlz_parser_set_flat(wlz_parser *ps, int flat);
  * and, with diag, the diagonal rule of SPEC.md section 8 holds beyond. */
 void wlz_parser_set_parallel(wlz_parser *ps, int parallel, int diag);
 
+/* fn(arg) is called once the next wlz_parse_block has done with the far
+ * table (after its far matches are found up front, where the parse does
+ * that): the caller may then change the table while the parse goes on.
+ * Parses that read the table throughout never call it.  One call at most:
+ * the parser forgets fn after it. */
+void wlz_parser_set_far_done(wlz_parser *ps, void (*fn)(void *), void *arg);
+
 #endif

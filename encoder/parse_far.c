@@ -8,7 +8,7 @@
  * parse.  The table is far larger than the caches: looked up in one pass,
  * each bucket fetched well ahead, its misses overlap where a lookup inside
  * the parse would wait for each. */
-wlz_error wlz_parse_far_prepass(wlz_parser *ps)
+static wlz_error prepass(wlz_parser *ps)
 {
 	ps->nfm = 0;
 	ps->fk = 0;
@@ -74,3 +74,14 @@ wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 	return WLZ_OK;
 }
 
+
+wlz_error wlz_parse_far_prepass(wlz_parser *ps)
+{
+	const wlz_error err = prepass(ps);
+	if (ps->far_done) {
+		void (*fn)(void *) = ps->far_done;
+		ps->far_done = NULL;
+		fn(ps->far_arg);
+	}
+	return err;
+}

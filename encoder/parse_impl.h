@@ -32,6 +32,8 @@ struct wlz_parser {
 	uint64_t gap;           /* no sources in the gap blocks before this one */
 	uint64_t gap_lo;        /* where the gap before the current block starts */
 	uint64_t diag;          /* blocks back the diagonal rule covers (0: off) */
+	void (*far_done)(void *);  /* wlz_parser_set_far_done */
+	void *far_arg;
 	/* Near chain, filled as the parse goes (as zstd's): the most recent
 	 * position of each hash, and each position's previous one in a ring
 	 * of the last rmask + 1 positions, small enough for the core's caches

@@ -165,12 +165,12 @@ typedef int (*wlz_write_fn)(void *opaque, const void *buf, size_t n);
 wlz_error wlz_compress_stream(wlz_cctx *cctx, wlz_read_fn rd, void *rd_opaque,
 			      wlz_write_fn wr, void *wr_opaque, uint64_t size_hint);
 
-/* Nonzero: wlz_compress_stream (and wlz_compress) calls its read and
- * write functions from a thread of its own, one call at a time and in
- * order, while the blocks before are parsed (the next blocks' input is
- * then read, and the last ones written, in no worker's time); progress is
- * still reported from the caller's thread.  Default 0: from the caller's
- * thread. */
+/* Kept for compatibility; it changes nothing now:
+ * wlz_compress_stream (and wlz_compress) always calls its read and write
+ * functions, and reports progress, from the caller's thread, one call at a
+ * time and in order, while worker threads parse the blocks (the next
+ * blocks' input is read, and finished ones written, in no worker's
+ * time). */
 void wlz_cctx_set_io_thread(wlz_cctx *cctx, int on);
 
 /* Peak memory, in bytes, of compressing with these options on threads
