@@ -107,7 +107,8 @@ typedef struct rnd {
 	uint64_t abs0;          /* block number of rb[0] */
 	wlz_view view;
 	uint64_t far_from, far_to;
-	uint64_t lists_taken, lists_done;
+	uint64_t lists_taken;
+	uint64_t nlow, lists_low;  /* its blocks the inserts enter (below far_to), listed */
 	unsigned parts, parts_taken, parts_done;
 	uint64_t blks_taken;
 	uint64_t far_used;      /* blocks done with the far table */
@@ -510,8 +511,9 @@ static wlz_error part_anchors(eng *en, worker *w, const blk *bk)
 	return WLZ_OK;
 }
 
-/* A block is done with the far table: its list goes in part order, and
- * once every block of its round is done the next round may enter theirs.
+/* A block is done with the far table: its list goes in part order for
+ * the next round's inserts, which may start once every block of its round
+ * is done.
  * Once per block, on its own thread: from its parse
  * (wlz_parser_set_far_done), or after it. */
 static void far_release(eng *en, worker *w, blk *bk)
@@ -519,7 +521,10 @@ static void far_release(eng *en, worker *w, blk *bk)
 	if (bk->far_done)
 		return;
 	bk->far_done = 1;
-	if (en->lp->long_depth) {
+	/* (a block below its own round's far_to is entered by that round's
+	 * inserts, before its parse or, for a block that reads no table,
+	 * maybe beside it: its list is not needed again) */
+	if (en->lp->long_depth && bk->abs_block >= bk->rd->far_to) {
 		const wlz_error err = part_anchors(en, w, bk);
 		if (err != WLZ_OK)
 			set_err(en, err);
@@ -717,11 +722,13 @@ static int claim(eng *en, rnd **pr, uint64_t *pk)
 	for (uint64_t q = en->nwritten; q < en->narmed; q++) {
 		rnd *R = &en->rounds[q & 1];
 		*pr = R;
-		/* (a block's parse reads its own list; the next round's
-		 * inserts, which read them all, wait for every block's
-		 * parse.  Under a depth limit it also reads its sources'
-		 * levels.) */
-		if (R->parts_done == R->parts && R->blks_taken < R->nblk && R->rb[R->blks_taken].listed &&
+		/* (a block's parse reads its own list, and the table once
+		 * the round's inserts are done, unless its gap reaches the
+		 * input's start; the next round's inserts wait for every
+		 * block's lookups.  Under a depth limit the parse also reads
+		 * its sources' levels.) */
+		if (R->blks_taken < R->nblk && R->rb[R->blks_taken].listed &&
+		    (R->parts_done == R->parts || R->abs0 + R->blks_taken <= en->gap) &&
 		    (en->cc->opt.depth < 0 || R->abs0 + R->blks_taken <= atomic_load(&en->lvp) + en->gap)) {
 			*pk = R->blks_taken++;
 			return T_BLOCK;
@@ -730,10 +737,10 @@ static int claim(eng *en, rnd **pr, uint64_t *pk)
 			*pk = R->lists_taken++;
 			return T_LIST;
 		}
-		/* The table changes only once this round's anchors are all
+		/* The table changes only once the anchors it receives are
 		 * listed and the round before has done with it. */
 		const rnd *P = q > en->nwritten ? &en->rounds[(q - 1) & 1] : NULL;
-		if (R->parts_taken < R->parts && R->lists_done == R->nblk && (!P || P->far_used == P->nblk)) {
+		if (R->parts_taken < R->parts && R->lists_low == R->nlow && (!P || P->far_used == P->nblk)) {
 			*pk = R->parts_taken++;
 			return T_PART;
 		}
@@ -782,7 +789,7 @@ static void *worker_main(void *arg)
 		pthread_mutex_lock(&en->mu);
 		if (t == T_LIST) {
 			R->rb[k].listed = 1;
-			R->lists_done++;
+			R->lists_low += R->rb[k].abs_block < R->far_to;
 		}
 		else if (t == T_PART)
 			R->parts_done++;
@@ -801,7 +808,7 @@ static void *worker_main(void *arg)
 
 /* Reads one piece of at most READ_PIECE bytes towards `want` (the buffer's
  * end at most), and publishes its arrival (tasks wait on it). */
-#define READ_PIECE ((uint64_t)4 << 20)
+#define READ_PIECE ((uint64_t)1 << 20)
 static wlz_error read_piece(eng *en, uint64_t want)
 {
 	if (want > en->cap)
@@ -971,7 +978,7 @@ static int arm_next(eng *en, int *end)
 		atomic_store(&bk->lv, 0);
 	}
 	if (!en->lp->long_depth)
-		R->lists_taken = R->lists_done = R->nblk;
+		R->lists_taken = R->nblk;
 	/* Far table: every block before the gap of the round's last block.
 	 * The round's earlier blocks skip what they may not read; those
 	 * entries push older ones out of full buckets, which eight ways keep
@@ -980,6 +987,9 @@ static int arm_next(eng *en, int *end)
 	R->far_from = en->far_block;
 	R->far_to = to > en->far_block ? to : en->far_block;
 	R->parts = en->lp->long_depth && R->far_to > R->far_from ? (unsigned)en->nthreads : 0;
+	R->nlow = R->far_to > R->abs0 ? (R->far_to - R->abs0 < R->nblk ? R->far_to - R->abs0 : R->nblk) : 0;
+	if (!en->lp->long_depth)
+		R->lists_low = R->nlow;
 	en->far_block = R->far_to;
 	/* A depth-limited parse reads the map of its own block's literals
 	 * before their levels are set; otherwise every block's levels write
