@@ -158,7 +158,6 @@ typedef struct eng {
 	tokbuf **tfree;         /* the pool: tbs not in use, under mu */
 	uint64_t ntfree;
 	uint64_t narmed, nwritten;  /* rounds armed, and written */
-	uint64_t inflight;      /* rounds armed at once at most (1 or 2) */
 	atomic_uint_fast64_t lvp;   /* every block before this has its levels */
 	struct outs *out;
 	alist *lists;           /* anchors of block b at b % nlists */
@@ -376,8 +375,10 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	 * blocks kept, and a thread's scratch */
 	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * 8 * 2;
 	/* two rounds' coded blocks and tokens (16 bytes each, one per
-	 * WLZ_MINMATCH bytes at most): on several threads the next round is
-	 * parsed while this one ends (one thread: one round's tokens) */
+	 * WLZ_MINMATCH bytes at most): the next round is parsed while this
+	 * one ends.  (Tokens are held from a block's parse to its levels:
+	 * one thread, which parses blocks in order, holds one round's at
+	 * most.) */
 	const uint64_t round = (t > 1 ? 2 : 1) * R * (B + (B / WLZ_MINMATCH + 1) * sizeof(wlz_token)) + (t > 1 ? 0 : R * B);
 	return 2 * cap + far + anchors + t * (per + 8 * B) + round;
 }
@@ -935,7 +936,7 @@ static uint64_t input_end(const eng *en)
 static int arm_next(eng *en, int *end)
 {
 	const uint64_t round = en->rblocks * en->B;
-	if (en->narmed - en->nwritten >= en->inflight)
+	if (en->narmed - en->nwritten >= 2)
 		return 0;
 	uint64_t iend = input_end(en);
 	if (en->done >= iend) {
@@ -1157,9 +1158,6 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	en->rd = rd;
 	en->rdo = rdo;
 	en->nthreads = cc->nthreads;
-	/* (one thread gains nothing from a second round, which costs a
-	 * round of tokens) */
-	en->inflight = en->nthreads > 1 ? 2 : 1;
 	atomic_init(&en->err, WLZ_OK);
 	atomic_init(&en->lvp, 0);
 	outs o = { wr, wro, 0, { 0 } };
