@@ -198,6 +198,9 @@ static void set_err(eng *en, wlz_error err)
 /* An input that held other than the size its caller stated. */
 static wlz_error size_changed(uint64_t said, uint64_t held)
 {
+	if (held > said)  /* (what was read by then: more may follow) */
+		return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held more",
+				(unsigned long long)said);
 	return wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but held %llu",
 			(unsigned long long)said, (unsigned long long)held);
 }
@@ -440,32 +443,29 @@ static wlz_error list_range(eng *en, worker *w, uint64_t abs_block, uint64_t bst
 	return WLZ_OK;
 }
 
-static int listed(const eng *en, const blk *bk)
-{
-	return en->lists[bk->abs_block % en->nlists].owner == bk->abs_block + 1;
-}
-
-/* Waits until the input holds [.., bend) and the lookahead after it, or
- * has ended; returns the bytes read then (a failure anywhere ends the
- * wait too). */
-static uint64_t wait_read(eng *en, uint64_t bend)
+/* Waits until the buffer holds `need` bytes or the input has ended;
+ * returns the bytes read then (a failure anywhere ends the wait too). */
+static uint64_t wait_read(eng *en, uint64_t need)
 {
 	pthread_mutex_lock(&en->rmu);
-	while (!en->rdone && en->avail < bend + LOOKAHEAD && atomic_load(&en->err) == WLZ_OK)
+	while (!en->rdone && en->avail < need && atomic_load(&en->err) == WLZ_OK)
 		pthread_cond_wait(&en->rcv, &en->rmu);
 	const uint64_t n = en->avail;
 	pthread_mutex_unlock(&en->rmu);
 	return n;
 }
 
-/* Waits for a block's bytes: all of them, or the input's end where its
- * size is not known (a known input that ends sooner is an error). */
+/* Waits for a block's bytes and the lookahead after them, up to the
+ * round's view.n (the input's end where it is known and in the buffer:
+ * no more is read once the buffer is full); a known input that ends
+ * sooner is an error. */
 static wlz_error block_bytes(eng *en, const blk *bk)
 {
-	const uint64_t n = wait_read(en, bk->bend);
+	const uint64_t need = bk->bend + LOOKAHEAD < bk->rd->view.n ? bk->bend + LOOKAHEAD : bk->rd->view.n;
+	const uint64_t n = wait_read(en, need);
 	if (atomic_load(&en->err) != WLZ_OK)
 		return (wlz_error)atomic_load(&en->err);
-	if (n < bk->bend + LOOKAHEAD && n < bk->rd->view.n)
+	if (n < need)
 		return size_changed(en->known, en->view.base + n);
 	return WLZ_OK;
 }
@@ -473,8 +473,6 @@ static wlz_error block_bytes(eng *en, const blk *bk)
 /* A list task: the block's anchors, once its bytes are read. */
 static wlz_error list_task(eng *en, worker *w, const blk *bk)
 {
-	if (listed(en, bk))
-		return WLZ_OK;
 	WLZ_TRY(block_bytes(en, bk));
 	return list_range(en, w, bk->abs_block, bk->bstart, bk->bend, bk->rd->view.n);
 }
@@ -573,6 +571,9 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 		size_t best = SIZE_MAX;
 		wlz_block_entry e;
 		for (int pass = 0; pass < 2 && err == WLZ_OK; pass++) {
+			/* (the last pass is the last to read the table: both
+			 * find their far matches up front under --flatten=full) */
+			wlz_parser_set_far_done(w->ps, pass == 1 ? far_done_cb : NULL, &fa);
 			err = wlz_parse_block(w->ps, v, bk->bstart, bk->bend, pass, &tok, &ntok);
 			if (err == WLZ_OK)
 				err = wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, tok, ntok, &en->bp, &payload,
@@ -684,7 +685,8 @@ static void run_levels(eng *en)
 					set_err(en, err);
 				pthread_mutex_lock(&en->mu);
 				atomic_store(&bk->lv, 2);
-				en->tfree[en->ntfree++] = bk->tb;
+				if (bk->tb)
+					en->tfree[en->ntfree++] = bk->tb;
 				bk->tb = NULL;
 				bk->rd->complete++;
 				advance_lvp(en);
@@ -700,8 +702,12 @@ static wlz_error block_task(eng *en, worker *w, blk *bk)
 {
 	wlz_error err = block_bytes(en, bk);
 	pthread_mutex_lock(&en->mu);
-	bk->tb = en->tfree[--en->ntfree];  /* (never empty: a round slot's blocks at most hold one each) */
+	/* (never empty: the blocks of the two rounds in flight hold one
+	 * each at most) */
+	bk->tb = en->ntfree ? en->tfree[--en->ntfree] : NULL;
 	pthread_mutex_unlock(&en->mu);
+	if (!bk->tb && err == WLZ_OK)
+		err = WLZ_ERR_INTERNAL;
 	if (err == WLZ_OK)
 		err = parse_block(en, w, bk);
 	else

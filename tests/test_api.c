@@ -995,6 +995,100 @@ static void stream_ring_edge(uint64_t seed)
 	free(src);
 }
 
+/* ---------------------------------------------------------- compress edges */
+
+/* Compresses src in a child with a time limit (a scheduler that waits
+ * forever fails the check instead of hanging the test); the archive's
+ * XXH3 comes back through *sum, and it must decode to src. */
+static int compress_child(const uint8_t *src, size_t n, const wlz_options *opt, const char *what, uint64_t *sum)
+{
+	int fd[2];
+	if (pipe(fd) != 0)
+		return 0;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		alarm(60);
+		size_t cap = wlz_compress_bound(n), asize = 0, got = 0;
+		uint8_t *a = tu_xmalloc(cap), *back = tu_xmalloc(n + 1);
+		wlz_cctx *c = wlz_cctx_create(opt);
+		int ok = c && wlz_compress(c, a, cap, src, n, &asize) == WLZ_OK;
+		wlz_dctx *d = wlz_dctx_create(2);
+		ok = ok && d && wlz_decompress(d, back, n + 1, a, asize, &got) == WLZ_OK && got == n &&
+		     memcmp(back, src, n) == 0;
+		uint64_t h = ok ? tu_xxh3(a, asize) : 0;
+		ok = ok && write(fd[1], &h, sizeof(h)) == (ssize_t)sizeof(h);
+		_exit(ok ? 0 : 1);
+	}
+	close(fd[1]);
+	int status = 0;
+	const int waited = pid > 0 && waitpid(pid, &status, 0) == pid;
+	const int got = waited && read(fd[0], sum, sizeof(*sum)) == (ssize_t)sizeof(*sum);
+	close(fd[0]);
+	TU_CHECK(waited && WIFEXITED(status) && WEXITSTATUS(status) == 0 && got, "%s: %s", what,
+		 WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? "compress did not return within 60 s"
+		 : WIFSIGNALED(status) ? "crashed" : "failed or did not round-trip");
+	return waited && WIFEXITED(status) && WEXITSTATUS(status) == 0 && got;
+}
+
+/* Two edges of compression on threads, each found by a review:
+ *  - an input whose end falls in the last 64 bytes of the input buffer
+ *    (49 blocks of 64 KiB and 64 bytes with a 1 MiB window: after its
+ *    slides, the last round ends at the buffer's end), whose last blocks
+ *    waited for lookahead bytes that no read would bring;
+ *  - --flatten=full at a price-based level, where both of a block's
+ *    passes look up the far table: the next round's inserts must wait for
+ *    the second.
+ * The archive must not depend on the thread count. */
+static void compress_edges(uint64_t seed)
+{
+	static const size_t sizes[] = { 49 * 65536 + 64, 49 * 65536 + 63, 49 * 65536 + 65 };
+	static const int threads[] = { 1, 2, 4 };
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		const size_t n = sizes[i];
+		uint8_t *src = tu_xmalloc(n);
+		tu_fill(TU_FASTQ, src, n, seed + 21 + i);
+		uint64_t first = 0;
+		for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+			wlz_options opt;
+			wlz_options_init(&opt);
+			opt.level = 1;
+			opt.block_log = 16;
+			opt.window_log = 20;
+			opt.threads = threads[t];
+			char what[96];
+			snprintf(what, sizeof what, "%zu bytes, 64 KiB blocks, 1 MiB window, %d thread(s)", n, threads[t]);
+			uint64_t h = 0;
+			if (compress_child(src, n, &opt, what, &h) && t == 0)
+				first = h;
+			else
+				TU_CHECK(h == first, "%s: another archive than on one thread", what);
+		}
+		free(src);
+	}
+	const size_t n = 2 << 20;
+	uint8_t *src = tu_xmalloc(n);
+	tu_fill(TU_FASTQ, src, n, seed + 31);
+	uint64_t first = 0;
+	for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+		wlz_options opt;
+		wlz_options_init(&opt);
+		opt.level = 10;
+		opt.block_log = 16;
+		opt.flatten = 2;
+		opt.threads = threads[t];
+		char what[96];
+		snprintf(what, sizeof what, "level 10, --flatten=full, 64 KiB blocks, %d thread(s)", threads[t]);
+		uint64_t h = 0;
+		if (compress_child(src, n, &opt, what, &h) && t == 0)
+			first = h;
+		else
+			TU_CHECK(h == first, "%s: another archive than on one thread", what);
+	}
+	free(src);
+}
+
 /* ------------------------------------------------------------------ window */
 
 static void window(uint64_t seed, const uint8_t *src, size_t n)
@@ -1197,6 +1291,7 @@ int main(void)
 		error_detail(arc, asize, n);
 		streaming(seed, src, n, arc, asize);
 		stream_ring_edge(seed);
+		compress_edges(seed);
 		window(seed, src, n);
 	} else {
 		TU_CHECK(0, "cannot make the test archive");
