@@ -163,6 +163,10 @@ typedef struct eng {
 	alist *lists;           /* anchors of block b at b % nlists */
 	uint64_t nlists;
 	uint64_t far_block;     /* blocks before it go in the table before the next round */
+	/* A slide's moves, in waves of chunks the workers copy (under mu):
+	 * in a wave no chunk's bytes are another's source. */
+	uint64_t mv_shift, mv_lo, mv_hi;  /* this wave: offsets [mv_lo, mv_hi) */
+	uint64_t mv_next, mv_busy;        /* the next chunk's offset, chunks being copied */
 	/* workers */
 	pthread_mutex_t mu;
 	pthread_cond_t work;    /* a task may have become possible */
@@ -721,6 +725,9 @@ static wlz_error block_task(eng *en, worker *w, blk *bk)
 
 enum { T_NONE, T_LIST, T_PART, T_BLOCK };
 
+static uint64_t move_take(eng *en, uint64_t *o);
+static void move_chunk(eng *en, uint64_t o, uint64_t n);
+
 /* The next task that may run now (under mu): oldest round first, and in
  * a round a block before a list (a block waits only for its own list, so
  * one thread parses the input as it arrives), then the table's parts. */
@@ -782,6 +789,16 @@ static void *worker_main(void *arg)
 	worker *w = &en->cc->w[pa->id];
 	pthread_mutex_lock(&en->mu);
 	while (!en->quit) {
+		uint64_t o;
+		const uint64_t n = move_take(en, &o);
+		if (n) {
+			pthread_mutex_unlock(&en->mu);
+			move_chunk(en, o, n);
+			pthread_mutex_lock(&en->mu);
+			if (--en->mv_busy == 0)
+				pthread_cond_signal(&en->coord);
+			continue;
+		}
 		rnd *R = NULL;
 		uint64_t k = 0;
 		const int t = atomic_load(&en->err) == WLZ_OK ? claim(en, &R, &k) : T_NONE;
@@ -854,15 +871,62 @@ static wlz_error fill_to(eng *en, uint64_t want)
 	return WLZ_OK;
 }
 
+/* Copies the input and map bytes at offsets [o, o + n) of a slide down by
+ * mv_shift (the map only below done: the bytes after have no levels). */
+#define MOVE_CHUNK ((uint64_t)4 << 20)
+static void move_chunk(eng *en, uint64_t o, uint64_t n)
+{
+	const uint64_t shift = en->mv_shift;
+	memcpy(en->src + o, en->src + shift + o, (size_t)n);
+	const uint64_t mlen = en->done - shift;
+	if (o < mlen)
+		memcpy(en->map + o, en->map + shift + o, (size_t)(o + n < mlen ? n : mlen - o));
+}
+
+/* Takes the next chunk of the wave (under mu): its offset, 0 bytes if none. */
+static uint64_t move_take(eng *en, uint64_t *o)
+{
+	if (en->mv_next >= en->mv_hi)
+		return 0;
+	*o = en->mv_next;
+	const uint64_t n = en->mv_hi - *o < MOVE_CHUNK ? en->mv_hi - *o : MOVE_CHUNK;
+	en->mv_next += n;
+	en->mv_busy++;
+	return n;
+}
+
 /* Keeps the window before the next round and moves it to the buffer's
- * start (no round in flight). */
+ * start (no round in flight; under mu).  The workers, idle then, copy it
+ * with this thread, in waves of `shift` bytes: a wave's destination ends
+ * where its source starts, so its chunks may be copied in any order, and
+ * the next wave's destination is this one's source. */
 static void slide(eng *en)
 {
 	if (en->done <= en->W)
 		return;
 	const uint64_t shift = (en->done - en->W) / en->B * en->B;
-	memmove(en->src, en->src + shift, en->fill - shift);
-	memmove(en->map, en->map + shift, en->done - shift);
+	const uint64_t len = en->fill - shift;
+	en->mv_shift = shift;
+	for (uint64_t lo = 0; lo < len; lo += shift) {
+		en->mv_lo = en->mv_next = lo;
+		en->mv_hi = lo + shift < len ? lo + shift : len;
+		pthread_cond_broadcast(&en->work);
+		for (;;) {
+			uint64_t o;
+			const uint64_t n = move_take(en, &o);
+			if (n) {
+				pthread_mutex_unlock(&en->mu);
+				move_chunk(en, o, n);
+				pthread_mutex_lock(&en->mu);
+				en->mv_busy--;
+				continue;
+			}
+			if (!en->mv_busy)
+				break;
+			pthread_cond_wait(&en->coord, &en->mu);
+		}
+	}
+	en->mv_lo = en->mv_hi = en->mv_next = 0;
 	en->fill -= shift;
 	en->done -= shift;
 	en->view.base += shift;
