@@ -725,8 +725,7 @@ static wlz_error block_task(eng *en, worker *w, blk *bk)
 
 enum { T_NONE, T_LIST, T_PART, T_BLOCK };
 
-static uint64_t move_take(eng *en, uint64_t *o);
-static void move_chunk(eng *en, uint64_t o, uint64_t n);
+static int move_one(eng *en);
 
 /* The next task that may run now (under mu): oldest round first, and in
  * a round a block before a list (a block waits only for its own list, so
@@ -789,16 +788,8 @@ static void *worker_main(void *arg)
 	worker *w = &en->cc->w[pa->id];
 	pthread_mutex_lock(&en->mu);
 	while (!en->quit) {
-		uint64_t o;
-		const uint64_t n = move_take(en, &o);
-		if (n) {
-			pthread_mutex_unlock(&en->mu);
-			move_chunk(en, o, n);
-			pthread_mutex_lock(&en->mu);
-			if (--en->mv_busy == 0)
-				pthread_cond_signal(&en->coord);
+		if (move_one(en))
 			continue;
-		}
 		rnd *R = NULL;
 		uint64_t k = 0;
 		const int t = atomic_load(&en->err) == WLZ_OK ? claim(en, &R, &k) : T_NONE;
@@ -883,16 +874,21 @@ static void move_chunk(eng *en, uint64_t o, uint64_t n)
 		memcpy(en->map + o, en->map + shift + o, (size_t)(o + n < mlen ? n : mlen - o));
 }
 
-/* Takes the next chunk of the wave (under mu): its offset, 0 bytes if none. */
-static uint64_t move_take(eng *en, uint64_t *o)
+/* Copies the next chunk of the wave, if one is left (called under mu,
+ * which it lets go while it copies); whether it did. */
+static int move_one(eng *en)
 {
 	if (en->mv_next >= en->mv_hi)
 		return 0;
-	*o = en->mv_next;
-	const uint64_t n = en->mv_hi - *o < MOVE_CHUNK ? en->mv_hi - *o : MOVE_CHUNK;
+	const uint64_t o = en->mv_next, n = en->mv_hi - o < MOVE_CHUNK ? en->mv_hi - o : MOVE_CHUNK;
 	en->mv_next += n;
 	en->mv_busy++;
-	return n;
+	pthread_mutex_unlock(&en->mu);
+	move_chunk(en, o, n);
+	pthread_mutex_lock(&en->mu);
+	if (--en->mv_busy == 0)
+		pthread_cond_signal(&en->coord);
+	return 1;
 }
 
 /* Keeps the window before the next round and moves it to the buffer's
@@ -912,15 +908,8 @@ static void slide(eng *en)
 		en->mv_hi = lo + shift < len ? lo + shift : len;
 		pthread_cond_broadcast(&en->work);
 		for (;;) {
-			uint64_t o;
-			const uint64_t n = move_take(en, &o);
-			if (n) {
-				pthread_mutex_unlock(&en->mu);
-				move_chunk(en, o, n);
-				pthread_mutex_lock(&en->mu);
-				en->mv_busy--;
+			if (move_one(en))
 				continue;
-			}
 			if (!en->mv_busy)
 				break;
 			pthread_cond_wait(&en->coord, &en->mu);
