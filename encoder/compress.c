@@ -68,7 +68,6 @@ typedef struct alist {
 	size_t n, cap;
 	size_t *off;            /* nthreads + 1 entries */
 	int parted;
-	uint64_t owner;         /* the block listed + 1 (0: none yet) */
 } alist;
 
 /* Token room for a block, from a pool: a block's tokens are done with once
@@ -94,12 +93,11 @@ typedef struct blk {
 	struct rnd *rd;         /* its round */
 } blk;
 
-/* A round in flight.  Its tasks, taken in this order: list the anchors of
- * each block (unless listed), enter blocks [far_from, far_to) into the far
- * table (parts tasks, once the round before has done with the table), then
- * parse and code each block.  Counters under eng.mu. */
+/* A round in flight.  Its tasks (claim gives their order): list the
+ * anchors of each block; enter blocks [far_from, far_to) into the far
+ * table, in parts, once the round before has done with the table; parse
+ * and code each block.  Counters under eng.mu. */
 typedef struct rnd {
-	uint64_t r;             /* round number */
 	int live;               /* armed, not yet written */
 	blk *rb;                /* its slot's blocks */
 	uint64_t nblk;
@@ -117,7 +115,6 @@ typedef struct rnd {
 
 struct wlz_cctx {
 	wlz_options opt;
-	int io_thread;          /* wlz_cctx_set_io_thread */
 	int nthreads;
 	worker *w;
 	int nw;
@@ -131,7 +128,7 @@ typedef struct eng {
 	const wlz_lparams *lp;
 	wlz_bparams bp;         /* how streams are coded */
 	unsigned bl;
-	uint64_t B, W, S;       /* block, window, segment */
+	uint64_t B, W;          /* block, window */
 	uint64_t gap;           /* blocks a match may not read before its own */
 	int diag;               /* the diagonal rule holds (SPEC.md, section 8) */
 	uint64_t rblocks;       /* blocks per round */
@@ -165,8 +162,9 @@ typedef struct eng {
 	uint64_t far_block;     /* blocks before it go in the table before the next round */
 	/* A slide's moves, in waves of chunks the workers copy (under mu):
 	 * in a wave no chunk's bytes are another's source. */
-	uint64_t mv_shift, mv_lo, mv_hi;  /* this wave: offsets [mv_lo, mv_hi) */
-	uint64_t mv_next, mv_busy;        /* the next chunk's offset, chunks being copied */
+	uint64_t mv_shift;
+	uint64_t mv_next, mv_hi;  /* this wave's chunks left: offsets [mv_next, mv_hi) */
+	uint64_t mv_busy;         /* chunks being copied */
 	/* workers */
 	pthread_mutex_t mu;
 	pthread_cond_t work;    /* a task may have become possible */
@@ -302,8 +300,10 @@ WLZ_EXPORT wlz_cctx *wlz_cctx_create(const wlz_options *opt)
 
 WLZ_EXPORT void wlz_cctx_set_io_thread(wlz_cctx *cc, int on)
 {
-	if (cc)
-		cc->io_thread = on != 0;
+	/* (kept for compatibility: reads and writes are always on the
+	 * caller's thread, beside the workers) */
+	(void)cc;
+	(void)on;
 }
 
 static void free_workers(wlz_cctx *cc)
@@ -381,12 +381,13 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	/* anchors (8 bytes each, about one in far_rate positions) of the
 	 * blocks kept, and a thread's scratch */
 	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * 8 * 2;
-	/* two rounds' coded blocks and tokens (16 bytes each, one per
+	/* two rounds' coded blocks, and their tokens (16 bytes each, one per
 	 * WLZ_MINMATCH bytes at most): the next round is parsed while this
 	 * one ends.  (Tokens are held from a block's parse to its levels:
 	 * one thread, which parses blocks in order, holds one round's at
 	 * most.) */
-	const uint64_t round = (t > 1 ? 2 : 1) * R * (B + (B / WLZ_MINMATCH + 1) * sizeof(wlz_token)) + (t > 1 ? 0 : R * B);
+	const uint64_t tokens = R * (B / WLZ_MINMATCH + 1) * sizeof(wlz_token);
+	const uint64_t round = 2 * R * B + (t > 1 ? 2 : 1) * tokens;
 	return 2 * cap + far + anchors + t * (per + 8 * B) + round;
 }
 
@@ -419,7 +420,6 @@ static wlz_error list_range(eng *en, worker *w, uint64_t abs_block, uint64_t bst
 	alist *al = &en->lists[abs_block % en->nlists];
 	al->n = 0;
 	al->parted = 0;
-	al->owner = abs_block + 1;
 	/* Anchors hash 16 bytes: none in the input's last 16. */
 	const uint64_t safe = n >= 16 ? n - 16 : 0;
 	const uint64_t to = bend < safe ? bend : safe;
@@ -904,7 +904,7 @@ static void slide(eng *en)
 	const uint64_t len = en->fill - shift;
 	en->mv_shift = shift;
 	for (uint64_t lo = 0; lo < len; lo += shift) {
-		en->mv_lo = en->mv_next = lo;
+		en->mv_next = lo;
 		en->mv_hi = lo + shift < len ? lo + shift : len;
 		pthread_cond_broadcast(&en->work);
 		for (;;) {
@@ -915,7 +915,7 @@ static void slide(eng *en)
 			pthread_cond_wait(&en->coord, &en->mu);
 		}
 	}
-	en->mv_lo = en->mv_hi = en->mv_next = 0;
+	en->mv_hi = en->mv_next = 0;
 	en->fill -= shift;
 	en->done -= shift;
 	en->view.base += shift;
@@ -1016,7 +1016,6 @@ static int arm_next(eng *en, int *end)
 	rnd *R = &en->rounds[en->narmed & 1];
 	blk *rb = R->rb;
 	memset(R, 0, sizeof(*R));
-	R->r = en->narmed;
 	R->rb = rb;
 	R->live = 1;
 	R->rend = rend;
@@ -1142,7 +1141,6 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->gap = gap_for(opt, nb, en->W >> opt->block_log);
 	en->diag = diag_for(opt);
 	en->rblocks = round_blocks(opt, en->gap, en->W);
-	en->S = segment_for(en->W, en->B, en->rblocks);
 	en->map = wlz_large_alloc((size_t)en->cap);
 	en->blks = calloc(2 * (size_t)en->rblocks, sizeof(blk));
 	en->tbs = calloc(2 * (size_t)en->rblocks, sizeof(tokbuf));

@@ -74,7 +74,6 @@ static wlz_error prepass(wlz_parser *ps)
 	return WLZ_OK;
 }
 
-
 wlz_error wlz_parse_far_prepass(wlz_parser *ps)
 {
 	const wlz_error err = prepass(ps);
