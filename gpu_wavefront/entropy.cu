@@ -435,46 +435,72 @@ extern "C" int wlz_gpu_ent_launch(const wlz_gpu_ent_plan *p, const wlz_gpu_seg *
 	return cudaGetLastError() != cudaSuccess;
 }
 
-/* Table blockIdx.x from its codes: thread s places symbol s's entries.
- * Canonical codes as wlz_huf_canonical gives them: by length, then by
- * symbol, bit-reversed (an LSB-first stream). */
+/* Table blockIdx.x from its codes (canonical, as wlz_huf_canonical gives
+ * them: by length, then by symbol, bit-reversed for an LSB-first stream).
+ * Thread s finds symbol s's rank among the symbols of its length (a warp
+ * match, then the warps before it), which lists the symbols in code
+ * order; then each thread fills 4 of the 1024 entries, finding the code
+ * that entry e starts with by its length's range of codes.  (A thread a
+ * symbol filling its own entries left one thread 512 stores where another
+ * had one.) */
 __global__ void __launch_bounds__(256) tables_kernel(const uint8_t *__restrict__ codes, uint16_t *__restrict__ tabs)
 {
-	__shared__ uint8_t len[256];
-	__shared__ unsigned nl[MB + 1];
-	const unsigned s = threadIdx.x;
+	__shared__ uint16_t byrank[256];
+	__shared__ uint32_t cnt[8][16], nl[16], first[16], at[16];
+	const unsigned s = threadIdx.x, w = s / 32, lane = s & 31;
 	const uint8_t c = codes[(size_t)blockIdx.x * 256 + s];
 	const unsigned l = c & 15;
-	len[s] = (uint8_t)l;
-	if (s <= MB)
-		nl[s] = 0;
+	if (lane < 16)
+		cnt[w][lane] = 0;
+	__syncwarp();
+	const uint32_t same = __match_any_sync(FULL, l);
+	if (lane == (unsigned)__ffs(same) - 1)
+		cnt[w][l] = __popc(same);
 	__syncthreads();
-	if (l)
-		atomicAdd(&nl[l], 1);
+	if (s < 16) {
+		uint32_t x = 0;
+		for (unsigned v = 0; v < 8; v++)
+			x += cnt[v][s];
+		nl[s] = x;
+	}
+	__syncthreads();
+	if (s == 0) {
+		uint32_t f = 0, a = 0;
+		for (unsigned b = 1; b <= MB; b++) {
+			first[b] = f;
+			at[b] = a;
+			a += nl[b];
+			f = (f + nl[b]) << 1;
+		}
+	}
+	__syncthreads();
+	const uint16_t entry = (uint16_t)(l | (c >> 4) << 4 | s << 8);
+	if (l >= 1 && l <= MB) {
+		uint32_t rank = __popc(same & ((1u << lane) - 1));
+		for (unsigned v = 0; v < w; v++)
+			rank += cnt[v][l];
+		byrank[at[l] + rank] = entry;
+	}
 	__syncthreads();
 	uint16_t *tab = tabs + (size_t)blockIdx.x * WLZ_GPU_TAB;
-	const uint16_t entry = (uint16_t)(l | (c >> 4) << 4 | s << 8);
-	unsigned coded = 0;
-	for (unsigned b = 1; b <= MB; b++)
-		coded += nl[b];
-	if (coded == 1) {
-		/* one symbol: every entry, no bits read */
-		if (l)
-			for (unsigned v = 0; v < WLZ_GPU_TAB; v++)
-				tab[v] = (uint16_t)(entry & ~15u);
-		return;
+	const uint32_t coded = at[MB] + nl[MB];
+	for (uint32_t e = s; e < WLZ_GPU_TAB; e += 256) {
+		uint16_t v = 0;
+		if (coded == 1) {
+			v = (uint16_t)(byrank[0] & ~15u); /* one symbol: no bits read */
+		} else {
+			const uint32_t r = __brev(e);
+#pragma unroll
+			for (unsigned b = 1; b <= MB; b++) {
+				const uint32_t x = (r >> (32 - b)) - first[b];
+				if (x < nl[b]) {
+					v = byrank[at[b] + x];
+					break;
+				}
+			}
+		}
+		tab[e] = v;
 	}
-	if (!l)
-		return;
-	uint32_t first = 0;
-	for (unsigned b = 1; b < l; b++)
-		first = (first + nl[b]) << 1;
-	unsigned rank = 0;
-	for (unsigned t = 0; t < s; t++)
-		rank += len[t] == l;
-	const uint32_t v = __brev(first + rank) >> (32 - l);
-	for (uint32_t e = v; e < WLZ_GPU_TAB; e += 1u << l)
-		tab[e] = entry;
 }
 
 extern "C" int wlz_gpu_ent_tables(const uint8_t *d_codes, size_t ntab, uint16_t *d_tabs, void *stream)

@@ -25,6 +25,7 @@
 #include <cub/block/block_scan.cuh>
 #include "gpu_wavefront/parse.h"
 
+#define FULL 0xffffffffu
 #define IPT 8 /* tokens (or len bytes) a thread */
 #define TILE WLZ_GPU_PARSE_TILE
 #define NT (TILE / IPT) /* a segment is a thread block's tile */
@@ -75,7 +76,7 @@ __device__ __forceinline__ uint64_t word8(const uint8_t *p)
 
 /* After a block's varint starts in the scratch (8-byte aligned): the
  * block's record, then a record a segment (u64 words each). */
-enum { R_NV, R_H, R_WORDS };
+enum { R_NV, R_H, R_NVT, R_WORDS };
 enum { S_NVH, S_LOW, S_LIT, S_OUT, S_LAST, S_CLOW, S_CLIT, S_COUT, S_DIST, S_WORDS };
 static_assert(R_WORDS == WLZ_GPU_PARSE_BLOCK_WORDS && S_WORDS == WLZ_GPU_PARSE_SEG_WORDS, "parse.h's sizes");
 
@@ -194,8 +195,11 @@ __device__ __forceinline__ bool segment_start(scan_tmp &tmp, tokens_of &k, const
 	return lengths(k, nvh + seg[S_NVH], len, scr + B.scr_off, (uint32_t)rec[R_NV], off, B.rsize[3], T, B.length);
 }
 
-/* 1. A block's varint starts (vs), heads (H) and segments' first varints
- * and heads. */
+/* 1. Two thread blocks an archive block, the first reading the len
+ * stream, the second the cmd stream: the varint starts (vs), and the
+ * segments' first varints and heads, the heads (H) and the varints the
+ * tokens take; each next tile's load is in flight during this tile's scan.
+ * Whether they agree is checked by carry_kernel. */
 __global__ void __launch_bounds__(NT) prep_kernel(const wlz_gpu_pblock *__restrict__ blks,
 						  const uint8_t *__restrict__ st, uint32_t *__restrict__ scr,
 						  uint32_t *__restrict__ bad)
@@ -207,44 +211,50 @@ __global__ void __launch_bounds__(NT) prep_kernel(const wlz_gpu_pblock *__restri
 	const uint32_t T = B.ntok, nlen = B.rsize[2];
 	uint32_t *vs = scr + B.scr_off;
 	uint64_t *rec = records(scr, B);
-	if (t == 0)
-		vs[0] = 0;
-	/* Each varint's first byte (vs[j]); nv varints in all. */
-	uint32_t nv = 0;
-	for (uint32_t base = 0; base < nlen; base += TILE) {
-		const uint32_t j0 = base + t * IPT;
-		const uint64_t w = j0 < nlen ? word8(len + j0) : 0;
-		uint32_t ends = 0;
+	if (blockIdx.y == 0) {
+		/* Each varint's first byte (vs[j]); nv varints in all. */
+		if (t == 0) {
+			vs[0] = 0;
+			bad[blockIdx.x] = 0;
+		}
+		uint32_t nv = 0;
+		uint64_t w = t * IPT < nlen ? word8(len + t * IPT) : 0;
+		for (uint32_t base = 0; base < nlen; base += TILE) {
+			const uint32_t j0 = base + t * IPT, jn = j0 + TILE;
+			const uint64_t cur = w;
+			w = jn < nlen ? word8(len + jn) : 0;
+			uint32_t ends = 0;
 #pragma unroll
-		for (int k = 0; k < IPT; k++)
-			ends |= (uint32_t)(j0 + k < nlen && !(w >> (8 * k) & 0x80)) << k;
-		uint32_t id, agg;
-		ScanU(tmp.u).ExclusiveSum(__popc(ends), id, agg);
-		for (uint32_t m = ends; m; m &= m - 1)
-			vs[nv + ++id] = j0 + __ffs(m);
-		nv += agg; /* (every thread has the aggregate) */
-		__syncthreads();
+			for (int k = 0; k < IPT; k++)
+				ends |= (uint32_t)(j0 + k < nlen && !(cur >> (8 * k) & 0x80)) << k;
+			uint32_t id, agg;
+			ScanU(tmp.u).ExclusiveSum(__popc(ends), id, agg);
+			for (uint32_t m = ends; m; m &= m - 1)
+				vs[nv + ++id] = j0 + __ffs(m);
+			nv += agg; /* (every thread has the aggregate) */
+			__syncthreads();
+		}
+		if (t == 0)
+			rec[R_NV] = nv;
+		return;
 	}
 	/* Each segment's first varint and head. */
 	uint64_t c_nvh = 0;
+	uint64_t w = t * IPT < T ? word8(cmd + t * IPT) : 0;
 	for (uint32_t s = 0; s < segments(B); s++) {
-		const uint32_t i0 = s * TILE + t * IPT;
+		const uint32_t i0 = s * TILE + t * IPT, in = i0 + TILE;
+		const uint64_t cur = w;
+		w = in < T ? word8(cmd + in) : 0;
 		uint64_t dummy, agg;
-		Scan64(tmp.s64).ExclusiveSum(takes(i0 < T ? word8(cmd + i0) : 0, i0, T), dummy, agg);
+		Scan64(tmp.s64).ExclusiveSum(takes(cur, i0, T), dummy, agg);
 		__syncthreads();
 		if (t == 0)
 			rec[R_WORDS + (size_t)s * S_WORDS + S_NVH] = c_nvh;
 		c_nvh += agg;
 	}
 	if (t == 0) {
-		const uint32_t H = (uint32_t)(c_nvh >> 32);
-		rec[R_NV] = nv;
-		rec[R_H] = H;
-		/* every varint used, ending the stream; a head each */
-		const bool ok = (uint32_t)c_nvh == nv && (nv ? vs[nv] : 0) == nlen && H <= B.rsize[3];
-		bad[blockIdx.x] = !ok;
-		if (!ok)
-			atomicOr(&bad[gridDim.x], 1u);
+		rec[R_H] = (uint32_t)(c_nvh >> 32);
+		rec[R_NVT] = (uint32_t)c_nvh;
 	}
 }
 
@@ -290,40 +300,81 @@ __global__ void __launch_bounds__(NT) sums_kernel(const wlz_gpu_pblock *__restri
 		flag(bad, blockIdx.x, gridDim.x);
 }
 
-/* 3. A block's segments in order: their carries, the distance in force at
- * each one's start; every stream consumed exactly, and the literals
- * ending the block. */
+/* 3. A block's segments in order, a warp a block and 32 segments a round:
+ * their carries (a scan), the distance in force at each one's start (the
+ * last head before it; each segment's own head read by its lane, all at
+ * once); every stream consumed exactly, and the literals ending the
+ * block.  (A thread a block walking its segments one after another spent
+ * tens of microseconds on dependent loads.) */
+__device__ __forceinline__ tri shfl_up_tri(const tri &v, unsigned d)
+{
+	return {__shfl_up_sync(FULL, v.low, d), __shfl_up_sync(FULL, v.lit, d), __shfl_up_sync(FULL, v.out, d)};
+}
+
 __global__ void carry_kernel(const wlz_gpu_pblock *__restrict__ blks, const uint8_t *__restrict__ st,
 			     uint32_t *__restrict__ scr, uint32_t *__restrict__ bad, uint32_t n)
 {
-	const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+	const uint32_t b = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const unsigned lane = threadIdx.x & 31;
 	if (b >= n)
-		return;
+		return; /* (the whole warp) */
 	const wlz_gpu_pblock B = blks[b];
 	const uint8_t *off = st + B.s_off[3];
 	uint64_t *rec = records(scr, B);
 	const uint64_t H = rec[R_H], noff = B.rsize[3], nlit = B.rsize[1];
+	const uint32_t S = segments(B);
 	tri c = {0, 0, 0};
 	uint64_t dist = 0;
 	bool ok = true;
-	for (uint32_t s = 0; s < segments(B); s++) {
+	for (uint32_t s0 = 0; s0 < S; s0 += 32) {
+		const uint32_t s = s0 + lane;
+		const bool in = s < S;
 		uint64_t *seg = rec + R_WORDS + (size_t)s * S_WORDS;
-		seg[S_CLOW] = c.low;
-		seg[S_CLIT] = c.lit;
-		seg[S_COUT] = c.out;
-		seg[S_DIST] = dist;
-		const uint64_t last = seg[S_LAST];
-		if (last >> 40) {
-			const uint64_t d = head_dist(off, noff, H + c.low + (uint32_t)last, (unsigned)(last >> 32) & 255);
-			ok &= d != 0;
-			dist = d ? d : dist;
+		tri mine = {0, 0, 0};
+		uint64_t last = 0;
+		if (in) {
+			mine = tri{seg[S_LOW], seg[S_LIT], seg[S_OUT]};
+			last = seg[S_LAST];
 		}
-		c = tri_sum()(c, tri{seg[S_LOW], seg[S_LIT], seg[S_OUT]});
+		tri inc = mine;
+#pragma unroll
+		for (unsigned d = 1; d < 32; d <<= 1) {
+			const tri y = shfl_up_tri(inc, d);
+			if (lane >= d)
+				inc = tri_sum()(inc, y);
+		}
+		const tri ex = {c.low + inc.low - mine.low, c.lit + inc.lit - mine.lit, c.out + inc.out - mine.out};
+		/* This segment's last head's distance (0: none, or it runs
+		 * past the off stream, which breaks the block). */
+		uint64_t dd = 0;
+		if (in && (last >> 40)) {
+			dd = head_dist(off, noff, H + ex.low + (uint32_t)last, (unsigned)(last >> 32) & 255);
+			ok &= dd != 0;
+		}
+		const uint32_t has = __ballot_sync(FULL, dd != 0), before = has & ((1u << lane) - 1);
+		const uint64_t prev = __shfl_sync(FULL, dd, before ? 31 - __clz(before) : 0);
+		if (in) {
+			seg[S_CLOW] = ex.low;
+			seg[S_CLIT] = ex.lit;
+			seg[S_COUT] = ex.out;
+			seg[S_DIST] = before ? prev : dist;
+		}
+		const uint64_t lastd = __shfl_sync(FULL, dd, has ? 31 - __clz(has) : 0);
+		dist = has ? lastd : dist;
+		c = tri{__shfl_sync(FULL, c.low + inc.low, 31), __shfl_sync(FULL, c.lit + inc.lit, 31),
+			__shfl_sync(FULL, c.out + inc.out, 31)};
 	}
-	if (H + c.low != noff || c.lit > nlit || nlit - c.lit != B.length - c.out || c.out > B.length)
-		ok = false;
-	if (!ok)
-		flag(bad, b, n);
+	ok = __all_sync(FULL, ok);
+	if (lane == 0) {
+		/* prep's: every varint used, ending the stream; a head each */
+		const uint64_t nv = rec[R_NV];
+		if (rec[R_NVT] != nv || (nv ? scr[B.scr_off + nv] : 0) != B.rsize[2] || H > noff)
+			ok = false;
+		if (H + c.low != noff || c.lit > nlit || nlit - c.lit != B.length - c.out || c.out > B.length)
+			ok = false;
+		if (!ok)
+			flag(bad, b, n);
+	}
 }
 
 /* 4. Segment blockIdx.y of block blockIdx.x: every token checked and
@@ -404,18 +455,18 @@ extern "C" int wlz_gpu_parse(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max
 	cudaStream_t st = (cudaStream_t)stream;
 	if (!n)
 		return 0;
-	prep_kernel<<<(unsigned)n, NT, 0, st>>>(d_blk, d_streams, d_scratch, d_bad);
+	prep_kernel<<<dim3((unsigned)n, 2), NT, 0, st>>>(d_blk, d_streams, d_scratch, d_bad);
 	const unsigned nseg = (max_tok + TILE - 1) / TILE;
 	if (nseg) {
 		sums_kernel<<<dim3((unsigned)n, nseg), NT, 0, st>>>(d_blk, d_streams, d_scratch, d_bad);
-		carry_kernel<<<(unsigned)((n + 127) / 128), 128, 0, st>>>(d_blk, d_streams, d_scratch, d_bad, (uint32_t)n);
+		carry_kernel<<<(unsigned)((n + 3) / 4), 128, 0, st>>>(d_blk, d_streams, d_scratch, d_bad, (uint32_t)n);
 		if (cudaFuncSetAttribute(final_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, STAGE_BYTES) !=
 		    cudaSuccess)
 			return 1;
 		final_kernel<<<dim3((unsigned)n, nseg), NT, STAGE_BYTES, st>>>(d_blk, d_streams, d_scratch, d_tok,
 									       d_bad);
 	} else {
-		carry_kernel<<<(unsigned)((n + 127) / 128), 128, 0, st>>>(d_blk, d_streams, d_scratch, d_bad, (uint32_t)n);
+		carry_kernel<<<(unsigned)((n + 3) / 4), 128, 0, st>>>(d_blk, d_streams, d_scratch, d_bad, (uint32_t)n);
 	}
 	return cudaGetLastError() != cudaSuccess;
 }

@@ -44,7 +44,7 @@ typedef struct wlz_gpu_token {
 #define WLZ_GPU_PARSE_TILE 2048
 #endif
 /* Scratch 8-byte words of the parse's carries: a block's, a segment's. */
-#define WLZ_GPU_PARSE_BLOCK_WORDS 2
+#define WLZ_GPU_PARSE_BLOCK_WORDS 3
 #define WLZ_GPU_PARSE_SEG_WORDS 9
 
 /* Lays block e (its first byte at bstart of the output; mfirst and window

@@ -202,29 +202,31 @@ __global__ void finish_kernel(const uint8_t *__restrict__ base, const uint64_t *
 	const uint64_t init[8] = {P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1};
 	uint64_t acc = init[i];
 	const uint64_t nb = (L - 1) / BLOCK, skey = K.key[16 + i];
-	const uint64_t *c = C + off[b] / BLOCK * 8 + i;
-	/* The sums of the next 8 blocks are loaded while the chain runs over
-	 * these 8: the chain waits on no load. */
-	uint64_t k = 0, v[8], nv[8];
+	/* The sums come four blocks a load, lane t reading word t of the
+	 * four (block t / 8's accumulator t % 8), AHEAD loads ahead of the
+	 * chain, which takes block j's sum from lane 8j + i.  (Loads only 8
+	 * blocks ahead, by the chain's own lanes, left the chain waiting on
+	 * them.) */
+	enum { AHEAD = 8 };
+	const uint64_t *c = C + off[b] / BLOCK * 8 + t;
+	const uint64_t nw = nb * 8;
+	uint64_t q[AHEAD];
 #pragma unroll
-	for (unsigned j = 0; j < 8; j++)
-		v[j] = k + j < nb ? c[(k + j) * 8] : 0;
-	for (; k + 8 <= nb; k += 8) {
+	for (unsigned r = 0; r < AHEAD; r++)
+		q[r] = 32 * r + t < nw ? c[32 * r] : 0;
+	for (uint64_t g = 0; 4 * g < nb; g += AHEAD) {
 #pragma unroll
-		for (unsigned j = 0; j < 8; j++)
-			nv[j] = k + 8 + j < nb ? c[(k + 8 + j) * 8] : 0;
+		for (unsigned r = 0; r < AHEAD; r++) {
+			const uint64_t cur = q[r], gn = g + r + AHEAD;
+			q[r] = 32 * gn + t < nw ? c[32 * gn] : 0;
 #pragma unroll
-		for (unsigned j = 0; j < 8; j++)
-			acc = scramble(acc + v[j], skey);
-#pragma unroll
-		for (unsigned j = 0; j < 8; j++)
-			v[j] = nv[j];
+			for (unsigned j = 0; j < 4; j++) {
+				const uint64_t x = __shfl_sync(FULL, cur, 8 * j + i);
+				if (4 * (g + r) + j < nb)
+					acc = scramble(acc + x, skey);
+			}
+		}
 	}
-	/* (v holds the sums of blocks k to nb - 1, fewer than 8) */
-#pragma unroll
-	for (unsigned j = 0; j < 7; j++)
-		if (k + j < nb)
-			acc = scramble(acc + v[j], skey);
 	/* The last, partial block's whole stripes, by the whole warp. */
 	const uint64_t *p = (const uint64_t *)in;
 	uint64_t key[4];
