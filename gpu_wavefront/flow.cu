@@ -263,7 +263,11 @@ __device__ __forceinline__ uint32_t warp_excl(uint32_t x, unsigned lane, uint32_
 
 /* Every literal byte: the warp (blockIdx.y, warp) of block blockIdx.x
  * copies bytes [start, start + LIT_TILE) of the block's literal stream,
- * to its tokens' places or, past the last token's, to the block's tail. */
+ * to its tokens' places or, past the last token's, to the block's tail.
+ * The warp loads its tile whole first (two 16-byte loads a lane, in flight
+ * during the search for its first token) into shared memory, whence each
+ * byte is taken: a byte load from global memory a byte, four in flight a
+ * lane, left the kernel waiting on them (bench/host/issue15-flow.md). */
 __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gpu_token *__restrict__ tok,
 			    const uint8_t *__restrict__ st, uint8_t *__restrict__ out, const uint32_t *bad)
 {
@@ -278,6 +282,18 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
 	const uint32_t end = nlit - start < LIT_TILE ? nlit : start + LIT_TILE;
 	const wlz_gpu_token *T = tok + B.tok_off;
 	const uint8_t *lit = st + B.s_off[1];
+	/* (16-byte aligned: streams lie at such places, and start is a
+	 * multiple of LIT_TILE; a chunk may run up to 15 bytes past end, into
+	 * the 16 readable bytes after every stream) */
+	__shared__ uint4 tile[FT / 32][LIT_TILE / 16];
+	static_assert(LIT_TILE == 32 * 32, "two 16-byte chunks a lane");
+	uint4 *const tw = tile[threadIdx.x / 32];
+	const uint4 *src4 = (const uint4 *)(lit + start);
+	uint4 c0 = make_uint4(0, 0, 0, 0), c1 = c0;
+	if (16 * lane < end - start)
+		c0 = src4[lane];
+	if (16 * (lane + 32) < end - start)
+		c1 = src4[lane + 32];
 	const uint64_t lbase = B.s_off[1];
 	/* The tail: stream bytes from tail0 on, to the output from tend on. */
 	uint64_t tend = B.bstart;
@@ -301,6 +317,10 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
 	 * token's literals are theirs (a block's literals lie back to back,
 	 * so byte x is the literal of the last token starting at or before
 	 * it). */
+	tw[lane] = c0;
+	tw[lane + 32] = c1;
+	__syncwarp();
+	const uint8_t *const tb = (const uint8_t *)tw; /* (byte x of the stream at tb[x - start]) */
 	uint32_t x0 = start < tail0 ? start : tail0, x1 = end < tail0 ? end : tail0;
 	for (uint32_t j = lo; x0 < x1; j += 32) {
 		const uint32_t jj = j + lane;
@@ -319,7 +339,7 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
 				const uint32_t q = __shfl_sync(FULL, lpr, o);
 				const uint64_t p = __shfl_sync(FULL, ps, o);
 				to[u] = x < stop ? p + (x - q) : NONE;
-				v[u] = x < stop ? lit[x] : 0;
+				v[u] = x < stop ? tb[x - start] : 0;
 			}
 #pragma unroll
 			for (int u = 0; u < LIT_UNROLL; u++)
@@ -330,7 +350,7 @@ __global__ void lits_kernel(const wlz_gpu_pblock *__restrict__ blk, const wlz_gp
 	}
 #pragma unroll 4
 	for (uint32_t x = (start > tail0 ? start : tail0) + lane; x < end; x += 32)
-		out[tend + (x - tail0)] = lit[x];
+		out[tend + (x - tail0)] = tb[x - start];
 }
 
 /* Copies tot bytes spread over the lanes, UNROLL a lane at a time (their
