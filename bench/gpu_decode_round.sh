@@ -1,6 +1,6 @@
 #!/bin/bash
 # The GPU decoder's round (issue 15), run on the GPU host in one call:
-#   bash bench/gpu_decode_round.sh BINDIR OUTDIR "DEPTHS" CORPUS.zst...
+#   bash bench/gpu_decode_round.sh BINDIR OUTDIR "DEPTHS" CORPUS.zst|CORPUS.xz...
 # DEPTHS: e.g. "none 32 10 4 2" (none: the default, no depth limit).  For
 # each corpus and depth: an archive (-3 -T16, --depth=D), then
 # bench/gpu_decode on it (both designs of match execution, every stage on
@@ -27,8 +27,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 first=
 for c in "$@"; do
-	n=$(basename "$c" .zst)
-	"$bin/zstd" -q -dc --long=31 "$c" > "$tmp/$n"
+	n=$(basename "$c"); n=${n%.zst}; n=${n%.xz}
+	case $c in
+	*.xz) xz -dc "$c" > "$tmp/$n" ;;
+	*) "$bin/zstd" -q -dc --long=31 "$c" > "$tmp/$n" ;;
+	esac
 	for d in $depths; do
 		o=
 		[ "$d" = none ] || o=--depth=$d
