@@ -31,7 +31,10 @@ size_t wlz_gpu_flow_work(size_t ntok, uint64_t size);
  * having waited far too long (a defect: the lowest pending token can
  * always run); d_fail[1..5] then name it (token, first and last token
  * waited on, that one's state, its waits inside its chunk).  Asynchronous
- * on stream; returns nonzero on a CUDA error. */
+ * on stream; returns nonzero on a CUDA error.  d_streams and every
+ * block's s_off must be 16-byte aligned, with 16 readable bytes after each
+ * stream, as wlz_gpu_pblock_next lays them out: the literal kernel loads
+ * the literal stream 16 bytes at a time. */
 int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gpu_token *d_tok, size_t ntok,
 		 const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work, const uint32_t *d_bad,
 		 uint32_t *d_fail, void *stream);

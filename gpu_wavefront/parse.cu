@@ -4,17 +4,18 @@
  * pass.  A block's tokens are cut into segments of TILE (a thread block
  * each, IPT neighbouring tokens a thread), so that a block's parse is
  * spread over many SMs; four launches:
- *   1. prep, a thread block an archive block: the len stream's varints (a
- *      byte with its high bit clear ends one; a scan of those ends gives
- *      each varint's first byte), the heads (tokens with an explicit
- *      distance), and each segment's first varint and head (a scan of the
- *      cmd bytes alone);
+ *   1. prep, two thread blocks an archive block: one the len stream's
+ *      varints (a byte with its high bit clear ends one; a scan of those
+ *      ends gives each varint's first byte), the other the heads (tokens
+ *      with an explicit distance) and each segment's first varint and
+ *      head (a scan of the cmd bytes alone);
  *   2. sums, a thread block a segment: lengths, heads and low-byte counts;
  *      the segment's sums of (low bytes, literals, output) and its last
  *      head;
- *   3. carry, a thread an archive block: the segments' sums in order, and
- *      the distance a repeat at each segment's start takes (the last head
- *      before it, read here);
+ *   3. carry, a warp an archive block: the segments' sums in order (a
+ *      scan), and the distance a repeat at each segment's start takes (the
+ *      last head before it, read here); prep's two halves checked against
+ *      each other;
  *   4. final, a thread block a segment: as 2, then every token's low
  *      bytes, literals, output position and distance (a repeat takes the
  *      last head's before it: a scan), checked and written.
@@ -314,7 +315,7 @@ __device__ __forceinline__ tri shfl_up_tri(const tri &v, unsigned d)
 __global__ void carry_kernel(const wlz_gpu_pblock *__restrict__ blks, const uint8_t *__restrict__ st,
 			     uint32_t *__restrict__ scr, uint32_t *__restrict__ bad, uint32_t n)
 {
-	const uint32_t b = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const uint32_t b = (uint32_t)(((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32);
 	const unsigned lane = threadIdx.x & 31;
 	if (b >= n)
 		return; /* (the whole warp) */
