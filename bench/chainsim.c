@@ -1,0 +1,222 @@
+/*
+ * chainsim.c - a model, on the CPU, of the rounds the GPU pass takes
+ * (gpu_wavefront/flow.cu, step 2), from an archive's tokens; and of the
+ * rounds it would take with chains resolved inside a chunk (issue 15).
+ *
+ *   chainsim ARCHIVE...
+ *
+ * Tokens in member order are cut into chunks of 32, as the pass cuts
+ * them.  A token waits for an earlier token of its chunk whose match wrote
+ * a byte it reads (literal bytes are final before the pass starts); its
+ * round is one more than the last round it waits for, and a chunk takes as
+ * many rounds as its latest token.  Waits on earlier chunks are left out:
+ * the model counts the rounds a chunk's own chains force.
+ *
+ * Resolved: a token whose source lies wholly inside one earlier token's
+ * match output, where that match does not overlap itself, reads that
+ * match's source at the same offset instead, and so on back; it then
+ * waits only for the tokens that wrote its new source.
+ *
+ * The same jumps through any earlier match (not only the chunk's), with
+ * each token's dependency level computed from its sources as they are and
+ * as resolved: how far the chains a GPU waits on would shrink.
+ *
+ * Prints a CSV row per archive: chunks, tokens, tokens waiting inside
+ * their chunk, rounds now and resolved (in all and a chunk); then the
+ * tokens of level 0 and the mean and highest level, now and resolved.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "cpu_decoder/block_decode.h"
+#include "format/format.h"
+#include "fileio.h"
+
+#define CH 32
+
+typedef struct tk {
+	uint64_t dst, mlen, src;
+} tk;
+
+/* The source range [*a, *b) of token t. */
+static void source(const tk *t, uint64_t *a, uint64_t *b)
+{
+	const uint64_t dist = t->dst - t->src, own = dist < t->mlen ? dist : t->mlen;
+	*a = t->src;
+	*b = t->src + own;
+}
+
+/* Rounds of the chunk c[0..n): each token's round from the tokens before it
+ * whose match output [dst, dst + mlen) meets its source; resolve: jump
+ * through single containing matches first.  Counts tokens that wait. */
+static unsigned rounds(const tk *c, unsigned n, int resolve, unsigned *waiting)
+{
+	unsigned r[CH], most = 0;
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t a, b;
+		source(&c[k], &a, &b);
+		for (int hops = 0; resolve && hops < CH; hops++) {
+			unsigned hit = 0, j1 = 0;
+			for (unsigned j = 0; j < k; j++)
+				if (a < c[j].dst + c[j].mlen && c[j].dst < b)
+					hit++, j1 = j;
+			if (hit != 1)
+				break;
+			const tk *j = &c[j1];
+			if (a < j->dst || b > j->dst + j->mlen || j->dst - j->src < j->mlen)
+				break;
+			a = j->src + (a - j->dst);
+			b = j->src + (b - j->dst);
+		}
+		unsigned rk = 1, w = 0;
+		for (unsigned j = 0; j < k; j++)
+			if (a < c[j].dst + c[j].mlen && c[j].dst < b) {
+				w = 1;
+				rk = r[j] + 1 > rk ? r[j] + 1 : rk;
+			}
+		*waiting += w;
+		r[k] = rk;
+		most = rk > most ? rk : most;
+	}
+	return most;
+}
+
+/* The last token of t[0..n) whose match output starts at or before p. */
+static int64_t at_or_before(const tk *t, uint64_t n, uint64_t p)
+{
+	int64_t lo = -1, hi = (int64_t)n;
+	while (hi - lo > 1) {
+		const int64_t m = (lo + hi) / 2;
+		if (t[m].dst <= p)
+			lo = m;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+/* Levels of a member's n tokens (255 at most): a token's is one more than
+ * the highest of the matches whose output its source meets (0 if none);
+ * resolve: jumps first, as rounds() does, through any earlier match. */
+static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double *mean, unsigned *top)
+{
+	uint8_t *lv = malloc(n ? n : 1);
+	uint64_t z = 0, sum = 0;
+	unsigned hi = 0;
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t a, b;
+		source(&t[k], &a, &b);
+		for (int hops = 0; resolve && hops < 64; hops++) {
+			const int64_t j = at_or_before(t, k, a);
+			if (j < 0 || b > t[j].dst + t[j].mlen || t[j].dst - t[j].src < t[j].mlen)
+				break;
+			a = t[j].src + (a - t[j].dst);
+			b = t[j].src + (b - t[j].dst);
+		}
+		unsigned l = 0;
+		for (int64_t j = at_or_before(t, k, b - 1); j >= 0 && t[j].dst + t[j].mlen > a; j--) {
+			if (t[j].dst < b) {
+				const unsigned x = lv[j] + 1u;
+				l = x > l ? x : l;
+			}
+		}
+		l = l > 255 ? 255 : l;
+		lv[k] = (uint8_t)l;
+		z += l == 0;
+		sum += l;
+		hi = l > hi ? l : hi;
+	}
+	*zero = z;
+	*mean = n ? (double)sum / (double)n : 0;
+	*top = hi;
+	free(lv);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: chainsim ARCHIVE...\n");
+		return 2;
+	}
+	printf("file,chunks,tokens,waiting_now,waiting_resolved,rounds_now,rounds_resolved,now_a_chunk,resolved_a_chunk,"
+	       "level0_now,level0_resolved,mean_level_now,mean_level_resolved,top_now,top_resolved\n");
+	wlz_bdec *bd = wlz_bdec_create();
+	for (int f = 1; f < argc; f++) {
+		fio_input in;
+		const int err = fio_load(&in, argv[f]);
+		if (err || !bd) {
+			fprintf(stderr, "chainsim: %s: %s\n", argv[f], err ? fio_strerror(err) : "out of memory");
+			return 1;
+		}
+		const uint8_t *arc = in.data;
+		const size_t n = in.size;
+		uint64_t chunks = 0, ntok = 0, r0 = 0, r1 = 0, z0 = 0, z1 = 0;
+		double s0 = 0, s1 = 0;
+		unsigned t0 = 0, t1 = 0;
+		unsigned w0 = 0, w1 = 0;
+		tk c[CH];
+		unsigned nc = 0;
+		for (uint64_t at = 0; at < n;) {
+			wlz_member m;
+			if (wlz_member_parse(arc, n, at, &m) != WLZ_OK) {
+				fprintf(stderr, "chainsim: %s is not a valid archive\n", argv[f]);
+				return 1;
+			}
+			uint64_t bstart = 0, mt = 0, cap = 0;
+			tk *all = NULL;
+			for (uint64_t b = 0; b < m.nblocks; b++) {
+				const wlz_block_entry *e = &m.blocks[b];
+				const wlz_dtoken *t;
+				if (wlz_bdec_tokens(bd, arc, e, bstart, bstart + e->length, &t) != WLZ_OK) {
+					fprintf(stderr, "chainsim: block %llu of %s does not parse\n",
+						(unsigned long long)b, argv[f]);
+					return 1;
+				}
+				uint64_t pos = bstart;
+				for (uint32_t i = 0; i < e->token_count; i++) {
+					pos += t[i].lit;
+					c[nc++] = (tk){pos, t[i].mlen, t[i].src};
+					if (mt == cap) {
+						cap = cap ? 2 * cap : 1 << 16;
+						all = realloc(all, cap * sizeof *all);
+						if (!all)
+							return 1;
+					}
+					all[mt++] = c[nc - 1];
+					pos += t[i].mlen;
+					if (nc == CH) {
+						r0 += rounds(c, nc, 0, &w0);
+						r1 += rounds(c, nc, 1, &w1);
+						chunks++;
+						nc = 0;
+					}
+				}
+				ntok += e->token_count;
+				bstart += e->length;
+			}
+			at = m.offset + m.size;
+			wlz_member_free(&m);
+			uint64_t z;
+			double mean;
+			unsigned top;
+			levels(all, mt, 0, &z, &mean, &top);
+			z0 += z, s0 += mean * (double)mt, t0 = top > t0 ? top : t0;
+			levels(all, mt, 1, &z, &mean, &top);
+			z1 += z, s1 += mean * (double)mt, t1 = top > t1 ? top : t1;
+			free(all);
+			if (nc) {
+				r0 += rounds(c, nc, 0, &w0);
+				r1 += rounds(c, nc, 1, &w1);
+				chunks++;
+				nc = 0;
+			}
+		}
+		printf("%s,%llu,%llu,%u,%u,%llu,%llu,%.2f,%.2f,%llu,%llu,%.2f,%.2f,%u,%u\n", argv[f],
+		       (unsigned long long)chunks, (unsigned long long)ntok, w0, w1, (unsigned long long)r0,
+		       (unsigned long long)r1, chunks ? (double)r0 / chunks : 0.0, chunks ? (double)r1 / chunks : 0.0,
+		       (unsigned long long)z0, (unsigned long long)z1, ntok ? s0 / (double)ntok : 0.0,
+		       ntok ? s1 / (double)ntok : 0.0, t0, t1);
+		fio_unload(&in);
+	}
+	wlz_bdec_free(bd);
+	return 0;
+}
