@@ -23,7 +23,8 @@
  *
  * Prints a CSV row per archive: chunks, tokens, tokens waiting inside
  * their chunk, rounds now and resolved (in all and a chunk); then the
- * tokens of level 0 and the mean and highest level, now and resolved;
+ * tokens of level 0 and the mean and highest level, now and resolved, and
+ * the longest chain of matches reading matches (the level uncapped);
  * then how far back (in chunks) the latest match each token reads from
  * lies: none (literal bytes only), its own chunk, 1, 2, 3 to 8, 9 to 64,
  * further.
@@ -101,9 +102,10 @@ static int64_t at_or_before(const tk *t, uint64_t n, uint64_t p)
  * the highest of the matches whose output its source meets (0 if none);
  * resolve: jumps first, as rounds() does, through any earlier match. */
 static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double *mean, unsigned *top,
-		   uint64_t back[7])
+		   uint32_t *chain, uint64_t back[7])
 {
-	uint8_t *lv = malloc(n ? n : 1);
+	/* (levels uncapped: the longest chain of matches reading matches) */
+	uint32_t *lv = malloc((n ? n : 1) * sizeof *lv), longest = 0;
 	uint64_t z = 0, sum = 0;
 	unsigned hi = 0;
 	for (uint64_t k = 0; k < n; k++) {
@@ -116,11 +118,11 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 			a = t[j].src + (a - t[j].dst);
 			b = t[j].src + (b - t[j].dst);
 		}
-		unsigned l = 0;
+		uint32_t l = 0;
 		int64_t latest = -1;
 		for (int64_t j = at_or_before(t, k, b - 1); j >= 0 && t[j].dst + t[j].mlen > a; j--) {
 			if (t[j].dst < b) {
-				const unsigned x = lv[j] + 1u;
+				const uint32_t x = lv[j] + 1u;
 				l = x > l ? x : l;
 				latest = j > latest ? j : latest;
 			}
@@ -129,8 +131,9 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 			const uint64_t d = latest < 0 ? 0 : k / CH - (uint64_t)latest / CH;
 			back[latest < 0 ? 0 : d == 0 ? 1 : d == 1 ? 2 : d == 2 ? 3 : d <= 8 ? 4 : d <= 64 ? 5 : 6]++;
 		}
-		l = l > 255 ? 255 : l;
-		lv[k] = (uint8_t)l;
+		lv[k] = l;
+		longest = l > longest ? l : longest;
+		l = l > 255 ? 255 : l; /* (the format's level saturates) */
 		z += l == 0;
 		sum += l;
 		hi = l > hi ? l : hi;
@@ -138,6 +141,7 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 	*zero = z;
 	*mean = n ? (double)sum / (double)n : 0;
 	*top = hi;
+	*chain = longest;
 	free(lv);
 }
 
@@ -148,7 +152,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("file,chunks,tokens,waiting_now,waiting_resolved,rounds_now,rounds_resolved,now_a_chunk,resolved_a_chunk,"
-	       "level0_now,level0_resolved,mean_level_now,mean_level_resolved,top_now,top_resolved,"
+	       "level0_now,level0_resolved,mean_level_now,mean_level_resolved,top_now,top_resolved,chain_now,chain_resolved,"
 	       "reads_none,reads_own_chunk,back_1,back_2,back_3_8,back_9_64,back_further\n");
 	wlz_bdec *bd = wlz_bdec_create();
 	for (int f = 1; f < argc; f++) {
@@ -163,6 +167,7 @@ int main(int argc, char **argv)
 		uint64_t chunks = 0, ntok = 0, r0 = 0, r1 = 0, z0 = 0, z1 = 0;
 		double s0 = 0, s1 = 0;
 		unsigned t0 = 0, t1 = 0;
+		uint32_t c0 = 0, c1 = 0;
 		uint64_t back[7] = {0};
 		unsigned w0 = 0, w1 = 0;
 		tk c[CH];
@@ -210,10 +215,11 @@ int main(int argc, char **argv)
 			uint64_t z;
 			double mean;
 			unsigned top;
-			levels(all, mt, 0, &z, &mean, &top, back);
-			z0 += z, s0 += mean * (double)mt, t0 = top > t0 ? top : t0;
-			levels(all, mt, 1, &z, &mean, &top, NULL);
-			z1 += z, s1 += mean * (double)mt, t1 = top > t1 ? top : t1;
+			uint32_t ch;
+			levels(all, mt, 0, &z, &mean, &top, &ch, back);
+			z0 += z, s0 += mean * (double)mt, t0 = top > t0 ? top : t0, c0 = ch > c0 ? ch : c0;
+			levels(all, mt, 1, &z, &mean, &top, &ch, NULL);
+			z1 += z, s1 += mean * (double)mt, t1 = top > t1 ? top : t1, c1 = ch > c1 ? ch : c1;
 			free(all);
 			if (nc) {
 				r0 += rounds(c, nc, 0, &w0);
@@ -222,11 +228,11 @@ int main(int argc, char **argv)
 				nc = 0;
 			}
 		}
-		printf("%s,%llu,%llu,%u,%u,%llu,%llu,%.2f,%.2f,%llu,%llu,%.2f,%.2f,%u,%u", argv[f],
+		printf("%s,%llu,%llu,%u,%u,%llu,%llu,%.2f,%.2f,%llu,%llu,%.2f,%.2f,%u,%u,%u,%u", argv[f],
 		       (unsigned long long)chunks, (unsigned long long)ntok, w0, w1, (unsigned long long)r0,
 		       (unsigned long long)r1, chunks ? (double)r0 / chunks : 0.0, chunks ? (double)r1 / chunks : 0.0,
 		       (unsigned long long)z0, (unsigned long long)z1, ntok ? s0 / (double)ntok : 0.0,
-		       ntok ? s1 / (double)ntok : 0.0, t0, t1);
+		       ntok ? s1 / (double)ntok : 0.0, t0, t1, c0, c1);
 		for (int i = 0; i < 7; i++)
 			printf(",%llu", (unsigned long long)back[i]);
 		printf("\n");
