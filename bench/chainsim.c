@@ -13,9 +13,9 @@
  * the model counts the rounds a chunk's own chains force.
  *
  * Resolved: a token whose source lies wholly inside one earlier token's
- * match output, where that match does not overlap itself, reads that
- * match's source at the same offset instead, and so on back; it then
- * waits only for the tokens that wrote its new source.
+ * match output, where neither match overlaps itself, reads that match's
+ * source at the same offset instead, and so on back; it then waits only
+ * for the tokens that wrote its new source.
  *
  * The same jumps through any earlier match (not only the chunk's), with
  * each token's dependency level computed from its sources as they are and
@@ -58,7 +58,8 @@ static unsigned rounds(const tk *c, unsigned n, int resolve, unsigned *waiting)
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t a, b;
 		source(&c[k], &a, &b);
-		for (int hops = 0; resolve && hops < CH; hops++) {
+		const int still = c[k].dst - c[k].src < c[k].mlen; /* (as in levels()) */
+		for (int hops = 0; resolve && !still && hops < CH; hops++) {
 			unsigned hit = 0, j1 = 0;
 			for (unsigned j = 0; j < k; j++)
 				if (a < c[j].dst + c[j].mlen && c[j].dst < b)
@@ -111,7 +112,10 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 	for (uint64_t k = 0; k < n; k++) {
 		uint64_t a, b;
 		source(&t[k], &a, &b);
-		for (int hops = 0; resolve && hops < 64; hops++) {
+		/* (a match overlapping itself keeps its source: its bytes repeat
+		 * with the period of its distance, which a move would change) */
+		const int still = t[k].dst - t[k].src < t[k].mlen;
+		for (int hops = 0; resolve && !still && hops < 64; hops++) {
 			const int64_t j = at_or_before(t, k, a);
 			if (j < 0 || b > t[j].dst + t[j].mlen || t[j].dst - t[j].src < t[j].mlen)
 				break;
