@@ -31,6 +31,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cpu_decoder/block_decode.h"
 #include "format/format.h"
 #include "fileio.h"
@@ -102,8 +103,16 @@ static int64_t at_or_before(const tk *t, uint64_t n, uint64_t p)
 /* Levels of a member's n tokens (255 at most): a token's is one more than
  * the highest of the matches whose output its source meets (0 if none);
  * resolve: jumps first, as rounds() does, through any earlier match. */
+/* What the resolved sources hold, checked against the content: moved
+ * sources, those whose bytes differ from the token's output, and those
+ * further back than the window. */
+typedef struct check {
+	const uint8_t *content; /* the member's */
+	uint64_t window, moved, differ, past;
+} check;
+
 static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double *mean, unsigned *top,
-		   uint32_t *chain, uint64_t back[7])
+		   uint32_t *chain, uint64_t back[7], check *ck)
 {
 	/* (levels uncapped: the longest chain of matches reading matches) */
 	uint32_t *lv = malloc((n ? n : 1) * sizeof *lv), longest = 0;
@@ -121,6 +130,11 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 				break;
 			a = t[j].src + (a - t[j].dst);
 			b = t[j].src + (b - t[j].dst);
+		}
+		if (ck && a != t[k].src) {
+			ck->moved++;
+			ck->differ += memcmp(ck->content + a, ck->content + t[k].dst, t[k].mlen) != 0;
+			ck->past += t[k].dst - a > ck->window;
 		}
 		uint32_t l = 0;
 		int64_t latest = -1;
@@ -157,8 +171,10 @@ int main(int argc, char **argv)
 	}
 	printf("file,chunks,tokens,waiting_now,waiting_resolved,rounds_now,rounds_resolved,now_a_chunk,resolved_a_chunk,"
 	       "level0_now,level0_resolved,mean_level_now,mean_level_resolved,top_now,top_resolved,chain_now,chain_resolved,"
-	       "reads_none,reads_own_chunk,back_1,back_2,back_3_8,back_9_64,back_further\n");
+	       "reads_none,reads_own_chunk,back_1,back_2,back_3_8,back_9_64,back_further,"
+	       "moved,moved_bytes_differ,moved_past_window\n");
 	wlz_bdec *bd = wlz_bdec_create();
+	wlz_dctx *dc = wlz_dctx_create(0);
 	for (int f = 1; f < argc; f++) {
 		fio_input in;
 		const int err = fio_load(&in, argv[f]);
@@ -168,6 +184,17 @@ int main(int argc, char **argv)
 		}
 		const uint8_t *arc = in.data;
 		const size_t n = in.size;
+		/* The content, to check the resolved sources against. */
+		uint64_t csize = 0;
+		size_t got = 0;
+		uint8_t *content = NULL;
+		if (!dc || wlz_get_content_size(arc, n, &csize) != WLZ_OK || !(content = malloc(csize ? csize : 1)) ||
+		    wlz_decompress(dc, content, csize, arc, n, &got) != WLZ_OK) {
+			fprintf(stderr, "chainsim: %s does not decode\n", argv[f]);
+			return 1;
+		}
+		uint64_t cbase = 0;
+		check ck = {0};
 		uint64_t chunks = 0, ntok = 0, r0 = 0, r1 = 0, z0 = 0, z1 = 0;
 		double s0 = 0, s1 = 0;
 		unsigned t0 = 0, t1 = 0;
@@ -182,6 +209,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "chainsim: %s is not a valid archive\n", argv[f]);
 				return 1;
 			}
+			ck.window = (uint64_t)1 << m.h.window_log;
 			uint64_t bstart = 0, mt = 0, cap = 0;
 			tk *all = NULL;
 			for (uint64_t b = 0; b < m.nblocks; b++) {
@@ -220,9 +248,11 @@ int main(int argc, char **argv)
 			double mean;
 			unsigned top;
 			uint32_t ch;
-			levels(all, mt, 0, &z, &mean, &top, &ch, back);
+			levels(all, mt, 0, &z, &mean, &top, &ch, back, NULL);
 			z0 += z, s0 += mean * (double)mt, t0 = top > t0 ? top : t0, c0 = ch > c0 ? ch : c0;
-			levels(all, mt, 1, &z, &mean, &top, &ch, NULL);
+			ck.content = content + cbase;
+			levels(all, mt, 1, &z, &mean, &top, &ch, NULL, &ck);
+			cbase += bstart;
 			z1 += z, s1 += mean * (double)mt, t1 = top > t1 ? top : t1, c1 = ch > c1 ? ch : c1;
 			free(all);
 			if (nc) {
@@ -239,9 +269,12 @@ int main(int argc, char **argv)
 		       ntok ? s1 / (double)ntok : 0.0, t0, t1, c0, c1);
 		for (int i = 0; i < 7; i++)
 			printf(",%llu", (unsigned long long)back[i]);
-		printf("\n");
+		printf(",%llu,%llu,%llu\n", (unsigned long long)ck.moved, (unsigned long long)ck.differ,
+		       (unsigned long long)ck.past);
+		free(content);
 		fio_unload(&in);
 	}
 	wlz_bdec_free(bd);
+	wlz_dctx_free(dc);
 	return 0;
 }
