@@ -21,6 +21,10 @@
  * each token's dependency level computed from its sources as they are and
  * as resolved: how far the chains a GPU waits on would shrink.
  *
+ * And as the GPU would resolve them (branch gpu-resolve): JUMP_ROUNDS
+ * rounds of pointer jumping bounded by the window, its longest chain and
+ * its moved sources checked against the content.
+ *
  * Prints a CSV row per archive: chunks, tokens, tokens waiting inside
  * their chunk, rounds now and resolved (in all and a chunk); then the
  * tokens of level 0 and the mean and highest level, now and resolved, and
@@ -37,6 +41,7 @@
 #include "fileio.h"
 
 #define CH 32
+#define JUMP_ROUNDS 12
 
 typedef struct tk {
 	uint64_t dst, mlen, src;
@@ -118,13 +123,45 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 	uint32_t *lv = malloc((n ? n : 1) * sizeof *lv), longest = 0;
 	uint64_t z = 0, sum = 0;
 	unsigned hi = 0;
+	/* resolve 2: as the GPU would (branch gpu-resolve, resolve_kernel):
+	 * JUMP_ROUNDS rounds of pointer jumping, each token's source moved
+	 * into the source as resolved so far of the match that wrote it,
+	 * never further back than the window */
+	uint64_t *rs = NULL;
+	if (resolve == 2) {
+		uint64_t *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
+		for (uint64_t k = 0; k < n; k++)
+			x[k] = t[k].src;
+		for (int r = 0; r < JUMP_ROUNDS; r++) {
+			for (uint64_t k = 0; k < n; k++) {
+				const uint64_t a = x[k];
+				y[k] = a;
+				if (t[k].dst - t[k].src < t[k].mlen)
+					continue;
+				const int64_t j = at_or_before(t, k, a);
+				if (j < 0 || a + t[k].mlen > t[j].dst + t[j].mlen || t[j].dst - t[j].src < t[j].mlen)
+					continue;
+				const uint64_t m = x[j] + (a - t[j].dst);
+				if (!ck || t[k].dst - m <= ck->window)
+					y[k] = m;
+			}
+			uint64_t *w = x;
+			x = y, y = w;
+		}
+		free(y);
+		rs = x;
+	}
 	for (uint64_t k = 0; k < n; k++) {
 		uint64_t a, b;
 		source(&t[k], &a, &b);
+		if (rs) {
+			b = rs[k] + (b - a);
+			a = rs[k];
+		}
 		/* (a match overlapping itself keeps its source: its bytes repeat
 		 * with the period of its distance, which a move would change) */
 		const int still = t[k].dst - t[k].src < t[k].mlen;
-		for (int hops = 0; resolve && !still && hops < 64; hops++) {
+		for (int hops = 0; resolve == 1 && !still && hops < 64; hops++) {
 			const int64_t j = at_or_before(t, k, a);
 			if (j < 0 || b > t[j].dst + t[j].mlen || t[j].dst - t[j].src < t[j].mlen)
 				break;
@@ -161,6 +198,7 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 	*top = hi;
 	*chain = longest;
 	free(lv);
+	free(rs);
 }
 
 int main(int argc, char **argv)
@@ -172,7 +210,7 @@ int main(int argc, char **argv)
 	printf("file,chunks,tokens,waiting_now,waiting_resolved,rounds_now,rounds_resolved,now_a_chunk,resolved_a_chunk,"
 	       "level0_now,level0_resolved,mean_level_now,mean_level_resolved,top_now,top_resolved,chain_now,chain_resolved,"
 	       "reads_none,reads_own_chunk,back_1,back_2,back_3_8,back_9_64,back_further,"
-	       "moved,moved_bytes_differ,moved_past_window\n");
+	       "moved,moved_bytes_differ,moved_past_window,chain_jumped,jumped_bytes_differ\n");
 	wlz_bdec *bd = wlz_bdec_create();
 	wlz_dctx *dc = wlz_dctx_create(0);
 	for (int f = 1; f < argc; f++) {
@@ -198,7 +236,8 @@ int main(int argc, char **argv)
 		uint64_t chunks = 0, ntok = 0, r0 = 0, r1 = 0, z0 = 0, z1 = 0;
 		double s0 = 0, s1 = 0;
 		unsigned t0 = 0, t1 = 0;
-		uint32_t c0 = 0, c1 = 0;
+		uint32_t c0 = 0, c1 = 0, c2 = 0;
+		uint64_t d2 = 0;
 		uint64_t back[7] = {0};
 		unsigned w0 = 0, w1 = 0;
 		tk c[CH];
@@ -252,8 +291,15 @@ int main(int argc, char **argv)
 			z0 += z, s0 += mean * (double)mt, t0 = top > t0 ? top : t0, c0 = ch > c0 ? ch : c0;
 			ck.content = content + cbase;
 			levels(all, mt, 1, &z, &mean, &top, &ch, NULL, &ck);
-			cbase += bstart;
 			z1 += z, s1 += mean * (double)mt, t1 = top > t1 ? top : t1, c1 = ch > c1 ? ch : c1;
+			{
+				check k2 = ck;
+				k2.moved = k2.differ = k2.past = 0;
+				levels(all, mt, 2, &z, &mean, &top, &ch, NULL, &k2);
+				c2 = ch > c2 ? ch : c2;
+				d2 += k2.differ;
+			}
+			cbase += bstart;
 			free(all);
 			if (nc) {
 				r0 += rounds(c, nc, 0, &w0);
@@ -269,8 +315,8 @@ int main(int argc, char **argv)
 		       ntok ? s1 / (double)ntok : 0.0, t0, t1, c0, c1);
 		for (int i = 0; i < 7; i++)
 			printf(",%llu", (unsigned long long)back[i]);
-		printf(",%llu,%llu,%llu\n", (unsigned long long)ck.moved, (unsigned long long)ck.differ,
-		       (unsigned long long)ck.past);
+		printf(",%llu,%llu,%llu,%u,%llu\n", (unsigned long long)ck.moved, (unsigned long long)ck.differ,
+		       (unsigned long long)ck.past, c2, (unsigned long long)d2);
 		free(content);
 		fio_unload(&in);
 	}
