@@ -47,6 +47,20 @@ typedef struct tk {
 	uint64_t dst, mlen, src;
 } tk;
 
+/* Whether t's match overlaps its own output: its bytes then repeat with
+ * the period of its distance, and its source cannot move. */
+static int overlaps(const tk *t)
+{
+	return t->dst - t->src < t->mlen;
+}
+
+/* Whether [a, b) lies wholly inside j's match output, j a plain copy: j's
+ * source then holds the same bytes at the same offset. */
+static int holds(const tk *j, uint64_t a, uint64_t b)
+{
+	return a >= j->dst && b <= j->dst + j->mlen && !overlaps(j);
+}
+
 /* The source range [*a, *b) of token t. */
 static void source(const tk *t, uint64_t *a, uint64_t *b)
 {
@@ -64,8 +78,7 @@ static unsigned rounds(const tk *c, unsigned n, int resolve, unsigned *waiting)
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t a, b;
 		source(&c[k], &a, &b);
-		const int still = c[k].dst - c[k].src < c[k].mlen; /* (as in levels()) */
-		for (int hops = 0; resolve && !still && hops < CH; hops++) {
+		for (int hops = 0; resolve && !overlaps(&c[k]) && hops < CH; hops++) {
 			unsigned hit = 0, j1 = 0;
 			for (unsigned j = 0; j < k; j++)
 				if (a < c[j].dst + c[j].mlen && c[j].dst < b)
@@ -73,7 +86,7 @@ static unsigned rounds(const tk *c, unsigned n, int resolve, unsigned *waiting)
 			if (hit != 1)
 				break;
 			const tk *j = &c[j1];
-			if (a < j->dst || b > j->dst + j->mlen || j->dst - j->src < j->mlen)
+			if (!holds(j, a, b))
 				break;
 			a = j->src + (a - j->dst);
 			b = j->src + (b - j->dst);
@@ -105,9 +118,6 @@ static int64_t at_or_before(const tk *t, uint64_t n, uint64_t p)
 	return lo;
 }
 
-/* Levels of a member's n tokens (255 at most): a token's is one more than
- * the highest of the matches whose output its source meets (0 if none);
- * resolve: jumps first, as rounds() does, through any earlier match. */
 /* What the resolved sources hold, checked against the content: moved
  * sources, those whose bytes differ from the token's output, and those
  * further back than the window. */
@@ -116,6 +126,11 @@ typedef struct check {
 	uint64_t window, moved, differ, past;
 } check;
 
+/* Levels of a member's n tokens: a token's is one more than the highest
+ * of the matches whose output its source meets (0 if none), saturating at
+ * 255 as the format's do, and uncapped for the longest chain.  resolve 1:
+ * sources jumped first, as rounds() does, through any earlier match;
+ * resolve 2: as the GPU would (below). */
 static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double *mean, unsigned *top,
 		   uint32_t *chain, uint64_t back[7], check *ck)
 {
@@ -136,10 +151,10 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 			for (uint64_t k = 0; k < n; k++) {
 				const uint64_t a = x[k];
 				y[k] = a;
-				if (t[k].dst - t[k].src < t[k].mlen)
+				if (overlaps(&t[k]))
 					continue;
 				const int64_t j = at_or_before(t, k, a);
-				if (j < 0 || a + t[k].mlen > t[j].dst + t[j].mlen || t[j].dst - t[j].src < t[j].mlen)
+				if (j < 0 || !holds(&t[j], a, a + t[k].mlen))
 					continue;
 				const uint64_t m = x[j] + (a - t[j].dst);
 				if (!ck || t[k].dst - m <= ck->window)
@@ -158,12 +173,9 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 			b = rs[k] + (b - a);
 			a = rs[k];
 		}
-		/* (a match overlapping itself keeps its source: its bytes repeat
-		 * with the period of its distance, which a move would change) */
-		const int still = t[k].dst - t[k].src < t[k].mlen;
-		for (int hops = 0; resolve == 1 && !still && hops < 64; hops++) {
+		for (int hops = 0; resolve == 1 && !overlaps(&t[k]) && hops < 64; hops++) {
 			const int64_t j = at_or_before(t, k, a);
-			if (j < 0 || b > t[j].dst + t[j].mlen || t[j].dst - t[j].src < t[j].mlen)
+			if (j < 0 || !holds(&t[j], a, b))
 				break;
 			a = t[j].src + (a - t[j].dst);
 			b = t[j].src + (b - t[j].dst);
