@@ -71,6 +71,14 @@ int main(int argc, char **argv)
 	if (!wlz_gpu_ent_plan_finish(&plan))
 		return 2;
 	const size_t n = blk.size();
+	/* Rounds of source resolution before the pass, as the library picks
+	 * them, or $WLZ_GPU_RESOLVE (a bench knob, for side-by-side runs). */
+	unsigned rounds = wlz_gpu_flow_resolve_for(maxl);
+	if (getenv("WLZ_GPU_RESOLVE"))
+		rounds = (unsigned)atoi(getenv("WLZ_GPU_RESOLVE"));
+	uint64_t window = UINT64_MAX;
+	for (const wlz_gpu_pblock &b : blk)
+		window = std::min(window, b.window);
 	uint32_t max_tok = 0; /* (the parse's segments a block) */
 	for (const wlz_gpu_pblock &b : blk)
 		max_tok = b.ntok > max_tok ? b.ntok : max_tok;
@@ -174,7 +182,8 @@ int main(int argc, char **argv)
 			if (wlz_gpu_parse(d_blk, n, max_tok, d_st, d_scr, d_tok, d_bad, 0))
 				return 3;
 			CK(cudaEventRecord(ev[2]));
-			if (wlz_gpu_flow(d_blk, n, max_lit, d_tok, ntok, d_st, d_out, size, d_flow, d_bad, d_fail, 0))
+			if (wlz_gpu_flow(d_blk, n, max_lit, d_tok, ntok, d_st, d_out, size, d_flow, d_bad, d_fail, rounds,
+					 window, 0))
 				return 3;
 			CK(cudaEventRecord(ev[3]));
 			if (wlz_gpu_xxh3(d_out, d_boff, d_blen, d_hash, n, d_hscr, 0))

@@ -457,6 +457,9 @@ static wlz_error queue_piece(wlz_gdctx *g, uint64_t k, wlz_gpu_prep *pr, const u
 	memcpy(hp + at.grp, plan.grp, plan.ngrp * sizeof(wlz_gpu_group));
 	memcpy(hp + at.codes, plan.codes, plan.ntab * 256);
 	memcpy(hp + at.blk, blk, n * sizeof(wlz_gpu_pblock));
+	uint64_t window = UINT64_MAX; /* (the least of the blocks': resolved sources stay within it) */
+	for (size_t i = 0; i < n; i++)
+		window = blk[i].window < window ? blk[i].window : window;
 	memcpy(hp + at.arr, pr->arr, n * NARR * 8);
 	memcpy(hp + at.hfl, pr->hfl, n * 4);
 	QCU(cudaMemcpyAsync(dp, hp, at.size, cudaMemcpyHostToDevice, st), "upload");
@@ -485,7 +488,7 @@ static wlz_error queue_piece(wlz_gdctx *g, uint64_t k, wlz_gpu_prep *pr, const u
 			       st) ||
 	    wlz_gpu_parse(d_blk, n, p->max_tok, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, st) ||
 	    wlz_gpu_flow(d_blk, n, p->max_lit, g->d[B_TOK].p, ntok, sb, g->out, p->d1 - g->sbase,
-			 g->d[B_FLOW].p, bad, stat + V_FLOW, st))
+			 g->d[B_FLOW].p, bad, stat + V_FLOW, wlz_gpu_flow_resolve_for(p->max_level), window, st))
 		goto launch;
 	/* 5. Content (offsets from the piece's first byte: aligned). */
 	if (hash_all(out, a + A_COFF * n, a + A_CLEN * n, hash + n, n, hscr, st) ||

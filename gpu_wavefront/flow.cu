@@ -155,9 +155,86 @@ __device__ __forceinline__ uint32_t kth_token(const tranges &R, uint32_t k)
 	return R.first[r] + (k - R.tok[r]);
 }
 
+/* The work area: granules, states and the ticket (4 bytes each), then,
+ * 8-byte aligned, two arrays of ntok sources for resolve_kernel. */
+static uint64_t *resolve_area(void *work, size_t ntok, uint64_t size)
+{
+	const size_t at = ((granules(size) + ntok + 1) * 4 + 7) & ~(size_t)7;
+	return (uint64_t *)((uint8_t *)work + at);
+}
+
 extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
 {
-	return (granules(size) + ntok + 1) * 4;
+	return (((granules(size) + ntok + 1) * 4 + 7) & ~(size_t)7) + 2 * ntok * 8;
+}
+
+/* Sources resolved through the matches that wrote them: a match whose
+ * source lies wholly inside one earlier match's output, neither match
+ * overlapping itself, reads that match's source at the same offset
+ * instead (the same bytes), so that the pass waits on fewer links.  One
+ * round of pointer jumping: each token's source (from[]) moves into the
+ * source, as resolved so far, of the match that wrote it (to[]), so that
+ * round r resolves up to 2^r - 1 links.  A source never moves before the
+ * output's first token (an earlier piece's bytes: their writers are not
+ * indexed) nor further back than window.  bench/host/issue15-flow.md has
+ * the model (bench/chainsim.c) that measured what it saves. */
+__global__ void resolve_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint32_t *__restrict__ gidx,
+			       const uint64_t *__restrict__ from, uint64_t *__restrict__ to, uint64_t window)
+{
+	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+	if (k >= ntok)
+		return;
+	const wlz_gpu_token t = tok[k];
+	const uint64_t dst = t.pos + t.lit, a = from[k], t0 = tok[0].pos;
+	uint64_t r = a;
+	/* (only matches not overlapping their own output, and past the first
+	 * token; a token with no match reads nothing) */
+	if (t.mlen && dst - t.src >= t.mlen && a >= t0) {
+		uint32_t j = gidx[a >> GRAN_BITS];
+		while (j + 1 < ntok && tok[j + 1].pos <= a)
+			j++;
+		const wlz_gpu_token u = tok[j];
+		const uint64_t ud = u.pos + u.lit, us = from[j];
+		if (j < k && a >= ud && a + t.mlen <= ud + u.mlen && ud - u.src >= u.mlen) {
+			const uint64_t n = us + (a - ud);
+			if (dst - n <= window)
+				r = n;
+		}
+	}
+	to[k] = r;
+}
+
+/* Rounds of resolve_kernel, the sources first copied out of the tokens
+ * and the resolved ones written back into them. */
+__global__ void sources_out(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, uint64_t *__restrict__ src)
+{
+	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+	if (k < ntok)
+		src[k] = tok[k].src;
+}
+
+__global__ void sources_in(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint64_t *__restrict__ src)
+{
+	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+	if (k < ntok)
+		tok[k].src = src[k];
+}
+
+static int resolve(wlz_gpu_token *tok, size_t ntok, void *work, uint64_t size, unsigned rounds, uint64_t window,
+		   const flow_area &A, cudaStream_t st)
+{
+	if (!rounds || !ntok)
+		return 0;
+	uint64_t *x = resolve_area(work, ntok, size), *y = x + ntok;
+	const unsigned grid = (unsigned)((ntok + 255) / 256);
+	sources_out<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, x);
+	for (unsigned r = 0; r < rounds; r++) {
+		resolve_kernel<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, A.gidx, x, y, window);
+		uint64_t *z = x;
+		x = y, y = z;
+	}
+	sources_in<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, x);
+	return cudaGetLastError() != cudaSuccess;
 }
 
 /* The tokens of a block that broke a rule (bad[b]) made empty, at the
@@ -635,14 +712,20 @@ static int flow_run(const wlz_gpu_token *tok, uint64_t ntok, const tranges &R, u
 	return cudaGetLastError() != cudaSuccess;
 }
 
+extern "C" unsigned wlz_gpu_flow_resolve_for(unsigned max_level)
+{
+	return max_level > WLZ_GPU_FLOW_RESOLVE_LEVEL ? WLZ_GPU_FLOW_RESOLVE_ROUNDS : 0;
+}
+
 extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gpu_token *d_tok,
 			    size_t ntok, const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work,
-			    const uint32_t *d_bad, uint32_t *d_fail, void *stream)
+			    const uint32_t *d_bad, uint32_t *d_fail, unsigned rounds, uint64_t window, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
 	const flow_area A = area(d_work, ntok, size);
 	const tranges all = {NULL, NULL, NULL, 0};
 	return flow_prep(d_blk, n, max_lit, d_tok, ntok, all, ntok, d_streams, d_out, size, A, d_bad, d_fail, st) ||
+	       resolve(d_tok, ntok, d_work, size, rounds, window, A, st) ||
 	       flow_run<false>(d_tok, ntok, all, (ntok + 31) / 32, d_out, A, d_fail, st);
 }
 

@@ -37,7 +37,17 @@ size_t wlz_gpu_flow_work(size_t ntok, uint64_t size);
  * the literal stream 16 bytes at a time. */
 int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gpu_token *d_tok, size_t ntok,
 		 const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work, const uint32_t *d_bad,
-		 uint32_t *d_fail, void *stream);
+		 uint32_t *d_fail, unsigned rounds, uint64_t window, void *stream);
+
+/* Before the pass, rounds of resolving the tokens' sources through the
+ * matches that wrote them (0: none; up to 2^rounds - 1 links a token),
+ * never further back than window (the least of the blocks' windows).
+ * The bytes each token copies do not change, but the chains the pass
+ * waits on shorten: worth it where the blocks' levels are high (an
+ * archive with no depth limit), and the rounds for such a piece: */
+#define WLZ_GPU_FLOW_RESOLVE_LEVEL 32
+#define WLZ_GPU_FLOW_RESOLVE_ROUNDS 12
+unsigned wlz_gpu_flow_resolve_for(unsigned max_level);
 
 /* One member split over GPUs by blocks (bench/gpu_split.cu): every GPU
  * decodes the streams, tokens and literals of its own blocks, and runs the

@@ -207,6 +207,7 @@ wlz_error wlz_gpu_call_cut_ramp(wlz_gpu_call *c, uint64_t first, uint64_t piece)
 			p->pack += (wlz_payload_size(e) + 15) & ~(uint64_t)15;
 			p->max_lit = MAXOF(p->max_lit, e->rsize[WLZ_S_LIT]);
 			p->max_tok = MAXOF(p->max_tok, e->token_count);
+			p->max_level = MAXOF(p->max_level, e->max_level);
 			content += e->length;
 		}
 		p->nb = f - p->f0;

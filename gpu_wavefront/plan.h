@@ -45,6 +45,7 @@ typedef struct wlz_gpu_piece {
 	uint64_t arc;          /* slot bytes of its runs */
 	uint64_t sbytes, ntok, nscr, pack; /* decoded streams, tokens, parse scratch words, aligned payloads */
 	uint32_t max_lit, max_tok;
+	unsigned max_level;     /* the highest dependency level of its blocks (255: unlimited) */
 	uint64_t stat;         /* its verdict words' offset */
 } wlz_gpu_piece;
 
