@@ -155,85 +155,56 @@ __device__ __forceinline__ uint32_t kth_token(const tranges &R, uint32_t k)
 	return R.first[r] + (k - R.tok[r]);
 }
 
-/* The work area: granules, states and the ticket (4 bytes each), then,
- * 8-byte aligned, two arrays of ntok sources for resolve_kernel. */
-static uint64_t *resolve_area(void *work, size_t ntok, uint64_t size)
-{
-	const size_t at = ((granules(size) + ntok + 1) * 4 + 7) & ~(size_t)7;
-	return (uint64_t *)((uint8_t *)work + at);
-}
-
 extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
 {
-	return (((granules(size) + ntok + 1) * 4 + 7) & ~(size_t)7) + 2 * ntok * 8;
+	return (granules(size) + ntok + 1) * 4;
 }
 
 /* Sources resolved through the matches that wrote them: a match whose
  * source lies wholly inside one earlier match's output, neither match
  * overlapping itself, reads that match's source at the same offset
  * instead (the same bytes), so that the pass waits on fewer links.  One
- * round of pointer jumping: each token's source (from[]) moves into the
- * source, as resolved so far, of the match that wrote it (to[]), so that
- * round r resolves up to 2^r - 1 links.  A source never moves before the
- * output's first token (an earlier piece's bytes: their writers are not
- * indexed) nor further back than window.  bench/host/issue15-flow.md has
- * the model (bench/chainsim.c) that measured what it saves. */
-__global__ void resolve_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint32_t *__restrict__ gidx,
-			       const uint64_t *__restrict__ from, uint64_t *__restrict__ to, uint64_t window)
+ * round of pointer jumping: each token's source moves into the source, as
+ * resolved so far, of the match that wrote it, so that round r resolves up
+ * to 2^r - 1 links.  In place: a source read while another thread rewrites
+ * it is its old value or its new one, and both hold the same bytes as the
+ * token's original source (a move only lengthens a distance, so the tests
+ * of overlap give the same answers either way).  A source is looked up
+ * only at or after the first token (an earlier piece's writers are not
+ * indexed), but may land before it: the window bound keeps it inside the
+ * bytes kept resident before a piece.  bench/host/issue15-flow.md has the
+ * model (bench/chainsim.c) of what it saves. */
+__global__ void resolve_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint32_t *__restrict__ gidx,
+			       uint64_t window)
 {
 	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
 	if (k >= ntok)
 		return;
-	const wlz_gpu_token t = tok[k];
-	const uint64_t dst = t.pos + t.lit, a = from[k], t0 = tok[0].pos;
-	uint64_t r = a;
-	/* (only matches not overlapping their own output, and past the first
-	 * token; a token with no match reads nothing) */
-	if (t.mlen && dst - t.src >= t.mlen && a >= t0) {
-		uint32_t j = gidx[a >> GRAN_BITS];
-		while (j + 1 < ntok && tok[j + 1].pos <= a)
-			j++;
-		const wlz_gpu_token u = tok[j];
-		const uint64_t ud = u.pos + u.lit, us = from[j];
-		if (j < k && a >= ud && a + t.mlen <= ud + u.mlen && ud - u.src >= u.mlen) {
-			const uint64_t n = us + (a - ud);
-			if (dst - n <= window)
-				r = n;
-		}
+	const uint64_t pos = tok[k].pos, lit = tok[k].lit, mlen = tok[k].mlen, a = __ldcg(&tok[k].src);
+	const uint64_t dst = pos + lit, t0 = tok[0].pos;
+	/* (only matches not overlapping their own output, at or after the
+	 * first token; a token with no match reads nothing) */
+	if (!mlen || dst - a < mlen || a < t0)
+		return;
+	uint32_t j = gidx[a >> GRAN_BITS];
+	while (j + 1 < ntok && tok[j + 1].pos <= a)
+		j++;
+	const uint64_t ud = tok[j].pos + tok[j].lit, um = tok[j].mlen, us = __ldcg(&tok[j].src);
+	if (j < k && a >= ud && a + mlen <= ud + um && ud - us >= um) {
+		const uint64_t n = us + (a - ud);
+		if (dst - n <= window)
+			__stcg(&tok[k].src, n);
 	}
-	to[k] = r;
 }
 
-/* Rounds of resolve_kernel, the sources first copied out of the tokens
- * and the resolved ones written back into them. */
-__global__ void sources_out(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, uint64_t *__restrict__ src)
-{
-	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-	if (k < ntok)
-		src[k] = tok[k].src;
-}
-
-__global__ void sources_in(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint64_t *__restrict__ src)
-{
-	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-	if (k < ntok)
-		tok[k].src = src[k];
-}
-
-static int resolve(wlz_gpu_token *tok, size_t ntok, void *work, uint64_t size, unsigned rounds, uint64_t window,
-		   const flow_area &A, cudaStream_t st)
+static int resolve(wlz_gpu_token *tok, size_t ntok, unsigned rounds, uint64_t window, const flow_area &A,
+		   cudaStream_t st)
 {
 	if (!rounds || !ntok)
 		return 0;
-	uint64_t *x = resolve_area(work, ntok, size), *y = x + ntok;
 	const unsigned grid = (unsigned)((ntok + 255) / 256);
-	sources_out<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, x);
-	for (unsigned r = 0; r < rounds; r++) {
-		resolve_kernel<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, A.gidx, x, y, window);
-		uint64_t *z = x;
-		x = y, y = z;
-	}
-	sources_in<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, x);
+	for (unsigned r = 0; r < rounds; r++)
+		resolve_kernel<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, A.gidx, window);
 	return cudaGetLastError() != cudaSuccess;
 }
 
@@ -725,7 +696,7 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 	const flow_area A = area(d_work, ntok, size);
 	const tranges all = {NULL, NULL, NULL, 0};
 	return flow_prep(d_blk, n, max_lit, d_tok, ntok, all, ntok, d_streams, d_out, size, A, d_bad, d_fail, st) ||
-	       resolve(d_tok, ntok, d_work, size, rounds, window, A, st) ||
+	       resolve(d_tok, ntok, rounds, window, A, st) ||
 	       flow_run<false>(d_tok, ntok, all, (ntok + 31) / 32, d_out, A, d_fail, st);
 }
 

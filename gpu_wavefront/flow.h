@@ -41,7 +41,8 @@ int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gp
 
 /* Before the pass, rounds of resolving the tokens' sources through the
  * matches that wrote them (0: none; up to 2^rounds - 1 links a token),
- * never further back than window (the least of the blocks' windows).
+ * never further back than window (the least of the blocks' windows); the
+ * tokens' src fields are rewritten with them.
  * The bytes each token copies do not change, but the chains the pass
  * waits on shorten: worth it where the blocks' levels are high (an
  * archive with no depth limit), and the rounds for such a piece: */
