@@ -39,15 +39,16 @@ int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gp
 		 const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work, const uint32_t *d_bad,
 		 uint32_t *d_fail, unsigned rounds, uint64_t window, void *stream);
 
-/* Before the pass, rounds of resolving the tokens' sources through the
- * matches that wrote them (0: none; up to 2^rounds - 1 links a token),
- * never further back than window (the least of the blocks' windows); the
- * tokens' src fields are rewritten with them.
- * The bytes each token copies do not change, but the chains the pass
- * waits on shorten: worth it where the blocks' levels are high (an
- * archive with no depth limit), and the rounds for such a piece: */
+/* Before the pass, rounds rounds of resolving the tokens' sources through
+ * the matches that wrote them (0: none; up to 2^rounds - 1 links a
+ * token; a round after the first looks only at the tokens the round
+ * before moved), never further back than window (the least of the
+ * blocks' windows); the tokens' src fields are rewritten with them.  The
+ * bytes each token copies do not change, but the chains the pass waits on
+ * shorten: worth it where the blocks' levels are high (an archive with no
+ * depth limit), and the rounds for such a piece: */
 #define WLZ_GPU_FLOW_RESOLVE_LEVEL 32
-#define WLZ_GPU_FLOW_RESOLVE_ROUNDS 12
+#define WLZ_GPU_FLOW_RESOLVE_ROUNDS 8
 unsigned wlz_gpu_flow_resolve_for(unsigned max_level);
 
 /* One member split over GPUs by blocks (bench/gpu_split.cu): every GPU
