@@ -21,9 +21,15 @@
  * each token's dependency level computed from its sources as they are and
  * as resolved: how far the chains a GPU waits on would shrink.
  *
- * And as the GPU would resolve them (branch gpu-resolve): JUMP_ROUNDS
- * rounds of pointer jumping bounded by the window, its longest chain and
- * its moved sources checked against the content.
+ * And as the GPU resolves them (gpu_wavefront/flow.cu, resolve_kernel):
+ * JUMP_ROUNDS rounds of pointer jumping bounded by the window, its longest
+ * chain and its moved sources checked against the content.
+ *
+ * And as far as any resolution could go: every plain copy's bytes read
+ * from their origins (a literal, a match overlapping itself, or a byte
+ * before the member), its source cut into as many pieces as that takes:
+ * the longest chain left (chain_split, in waves: one more than a level)
+ * and the pieces it takes.
  *
  * Prints a CSV row per archive: chunks, tokens, tokens waiting inside
  * their chunk, rounds now and resolved (in all and a chunk); then the
@@ -31,7 +37,8 @@
  * the longest chain of matches reading matches (the level uncapped);
  * then how far back (in chunks) the latest match each token reads from
  * lies: none (literal bytes only), its own chunk, 1, 2, 3 to 8, 9 to 64,
- * further.
+ * further; then the GPU's resolution's figures; then chain_split,
+ * split_pieces and the bytes of matches overlapping themselves.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +220,63 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 	free(rs);
 }
 
+/* The longest chain if every source were resolved byte by byte: a plain
+ * copy's output takes the origin of its source bytes, so only matches
+ * overlapping themselves (and literals) start links.  A byte's value is
+ * the wave after which it is final (0: a literal's, or before the
+ * member); a match runs in the wave after its latest source byte's, and a
+ * match overlapping itself makes its bytes final then.  What a GPU could
+ * reach by cutting a token whose source spans several matches into
+ * pieces, each resolved on its own (the window not checked). */
+static uint32_t chain_split(const tk *t, uint64_t n, uint64_t size)
+{
+	uint16_t *ol = calloc(size ? size : 1, sizeof *ol);
+	uint32_t longest = 0;
+	if (!ol)
+		return 0;
+	for (uint64_t k = 0; k < n; k++) {
+		const uint64_t dist = t[k].dst - t[k].src, own = dist < t[k].mlen ? dist : t[k].mlen;
+		uint32_t x = 0;
+		for (uint64_t i = 0; i < own; i++)
+			x = ol[t[k].src + i] > x ? ol[t[k].src + i] : x;
+		const uint16_t mine = x + 1 > UINT16_MAX ? UINT16_MAX : (uint16_t)(x + 1);
+		for (uint64_t i = 0; i < t[k].mlen; i++)
+			ol[t[k].dst + i] = own < t[k].mlen ? mine : ol[t[k].src + i];
+		longest = x + 1 > longest ? x + 1 : longest;
+	}
+	free(ol);
+	return longest;
+}
+
+/* Pieces of the plain copies' output when every byte is read from its
+ * origin (a literal, a match overlapping itself, or a byte before the
+ * member): maximal runs whose origins are consecutive.  That many copies
+ * would write every plain match's bytes straight from where they began;
+ * *self counts the bytes of matches overlapping themselves. */
+static uint64_t split_pieces(const tk *t, uint64_t n, uint64_t size, uint64_t *self)
+{
+	uint64_t *org = malloc((size ? size : 1) * sizeof *org), pieces = 0, sb = 0;
+	if (!org)
+		return 0;
+	for (uint64_t p = 0; p < size; p++)
+		org[p] = p;
+	for (uint64_t k = 0; k < n; k++) {
+		const uint64_t dist = t[k].dst - t[k].src;
+		if (dist < t[k].mlen) {
+			sb += t[k].mlen;
+			continue;
+		}
+		for (uint64_t i = 0; i < t[k].mlen; i++) {
+			const uint64_t o = org[t[k].src + i];
+			pieces += i == 0 || o != org[t[k].dst + i - 1] + 1;
+			org[t[k].dst + i] = o;
+		}
+	}
+	free(org);
+	*self = sb;
+	return pieces;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -222,7 +286,7 @@ int main(int argc, char **argv)
 	printf("file,chunks,tokens,waiting_now,waiting_resolved,rounds_now,rounds_resolved,now_a_chunk,resolved_a_chunk,"
 	       "level0_now,level0_resolved,mean_level_now,mean_level_resolved,top_now,top_resolved,chain_now,chain_resolved,"
 	       "reads_none,reads_own_chunk,back_1,back_2,back_3_8,back_9_64,back_further,"
-	       "moved,moved_bytes_differ,moved_past_window,chain_jumped,jumped_bytes_differ\n");
+	       "moved,moved_bytes_differ,moved_past_window,chain_jumped,jumped_bytes_differ,chain_split,split_pieces,self_overlap_bytes\n");
 	wlz_bdec *bd = wlz_bdec_create();
 	wlz_dctx *dc = wlz_dctx_create(0);
 	for (int f = 1; f < argc; f++) {
@@ -248,7 +312,8 @@ int main(int argc, char **argv)
 		uint64_t chunks = 0, ntok = 0, r0 = 0, r1 = 0, z0 = 0, z1 = 0;
 		double s0 = 0, s1 = 0;
 		unsigned t0 = 0, t1 = 0;
-		uint32_t c0 = 0, c1 = 0, c2 = 0;
+		uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+		uint64_t np = 0, nself = 0;
 		uint64_t d2 = 0;
 		uint64_t back[7] = {0};
 		unsigned w0 = 0, w1 = 0;
@@ -311,6 +376,14 @@ int main(int argc, char **argv)
 				c2 = ch > c2 ? ch : c2;
 				d2 += k2.differ;
 			}
+			{
+				const uint32_t cs = chain_split(all, mt, bstart);
+				c3 = cs > c3 ? cs : c3;
+				uint64_t sb = 0;
+				np += split_pieces(all, mt, bstart, &sb);
+				nself += sb;
+
+			}
 			cbase += bstart;
 			free(all);
 			if (nc) {
@@ -327,8 +400,9 @@ int main(int argc, char **argv)
 		       ntok ? s1 / (double)ntok : 0.0, t0, t1, c0, c1);
 		for (int i = 0; i < 7; i++)
 			printf(",%llu", (unsigned long long)back[i]);
-		printf(",%llu,%llu,%llu,%u,%llu\n", (unsigned long long)ck.moved, (unsigned long long)ck.differ,
-		       (unsigned long long)ck.past, c2, (unsigned long long)d2);
+		printf(",%llu,%llu,%llu,%u,%llu,%u,%llu,%llu\n", (unsigned long long)ck.moved,
+		       (unsigned long long)ck.differ, (unsigned long long)ck.past, c2, (unsigned long long)d2, c3,
+		       (unsigned long long)np, (unsigned long long)nself);
 		free(content);
 		fio_unload(&in);
 	}
