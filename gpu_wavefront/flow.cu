@@ -165,9 +165,11 @@ extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
  * overlapping itself, reads that match's source at the same offset
  * instead (the same bytes), so that the pass waits on fewer links.  One
  * round of pointer jumping: each token's source moves into the source, as
- * resolved so far, of the match that wrote it, so that round r resolves up
- * to 2^r - 1 links.  In place: a source read while another thread rewrites
- * it is its old value or its new one, and both hold the same bytes as the
+ * resolved so far, of the match that wrote it, so that round r resolves at
+ * least 2^r - 1 links (more where a writer moved earlier in the same
+ * round).  In place: a source read while another thread rewrites it is
+ * its old value or its new one (relaxed 64-bit accesses: never torn),
+ * and both hold the same bytes as the
  * token's original source (a move only lengthens a distance, so the tests
  * of overlap give the same answers either way).  A source is looked up
  * only at or after the first token (an earlier piece's writers are not
@@ -184,6 +186,18 @@ extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
  * where a match's source spans two matches, though a token's part of it
  * may not (bench/host/issue15-flow.md).  bench/chainsim.c models what it
  * saves. */
+__device__ __forceinline__ uint64_t load_relaxed(const uint64_t *p)
+{
+	uint64_t v;
+	asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void store_relaxed(uint64_t *p, uint64_t v)
+{
+	asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
 __global__ void resolve_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint32_t *__restrict__ gidx,
 			       uint64_t window, const uint32_t *__restrict__ cur, uint32_t *__restrict__ next, bool all)
 {
@@ -193,7 +207,7 @@ __global__ void resolve_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, c
 		return; /* (a whole warp: ntok rounded up to 32) */
 	bool moved = false;
 	if (k < ntok && (all || (cur[w] >> lane & 1))) {
-		const uint64_t pos = tok[k].pos, lit = tok[k].lit, mlen = tok[k].mlen, a = __ldcg(&tok[k].src);
+		const uint64_t pos = tok[k].pos, lit = tok[k].lit, mlen = tok[k].mlen, a = tok[k].src;
 		const uint64_t dst = pos + lit, t0 = tok[0].pos;
 		/* (only matches not overlapping their own output, at or after
 		 * the first token; a token with no match reads nothing) */
@@ -201,11 +215,11 @@ __global__ void resolve_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, c
 			uint32_t j = gidx[a >> GRAN_BITS];
 			while (j + 1 < ntok && tok[j + 1].pos <= a)
 				j++;
-			const uint64_t ud = tok[j].pos + tok[j].lit, um = tok[j].mlen, us = __ldcg(&tok[j].src);
+			const uint64_t ud = tok[j].pos + tok[j].lit, um = tok[j].mlen, us = load_relaxed(&tok[j].src);
 			if (j < k && a >= ud && a + mlen <= ud + um && ud - us >= um) {
 				const uint64_t n = us + (a - ud);
 				if (dst - n <= window) {
-					__stcg(&tok[k].src, n);
+					store_relaxed(&tok[k].src, n);
 					moved = true;
 				}
 			}
@@ -224,7 +238,7 @@ static int resolve(wlz_gpu_token *tok, size_t ntok, unsigned rounds, uint64_t wi
 {
 	const size_t words = ntok / 32 + 1;
 	if (!rounds || ntok < 4 * words)
-		return 0; /* (too few tokens to be worth it, or to hold the bits) */
+		return 0; /* (fewer than 4 tokens: the bits would not fit their states) */
 	uint32_t *bits[2] = {A.state, A.state + words};
 	const unsigned grid = (unsigned)((ntok + 255) / 256);
 	for (unsigned r = 0; r < rounds; r++)

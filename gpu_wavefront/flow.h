@@ -40,7 +40,7 @@ int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gp
 		 uint32_t *d_fail, unsigned rounds, uint64_t window, void *stream);
 
 /* Before the pass, rounds rounds of resolving the tokens' sources through
- * the matches that wrote them (0: none; up to 2^rounds - 1 links a
+ * the matches that wrote them (0: none; at least 2^rounds - 1 links a
  * token; a round after the first looks only at the tokens the round
  * before moved), never further back than window (the least of the
  * blocks' windows); the tokens' src fields are rewritten with them.  The
