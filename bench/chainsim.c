@@ -248,6 +248,94 @@ static uint32_t chain_split(const tk *t, uint64_t n, uint64_t size)
 	return longest;
 }
 
+/* The longest chain (in waves) when each token's source hops through the
+ * single plain copy that holds it, as the GPU's resolution does (hops
+ * unbounded, the window not checked), and a token may also be cut, up to
+ * P pieces, where its source runs past the edge of the copy or literal
+ * stretch it starts in, each piece then hopping on its own.  *nops: the
+ * pieces in all.  The pieces of earlier tokens are what later ones hop
+ * through, as pass-ready copies would be. */
+typedef struct op {
+	uint64_t dst, len, src;
+	uint32_t wave;
+	int plain;
+} op;
+
+static int64_t op_at_or_before(const op *o, uint64_t n, uint64_t p)
+{
+	int64_t lo = -1, hi = (int64_t)n;
+	while (hi - lo > 1) {
+		const int64_t m = (lo + hi) / 2;
+		if (o[m].dst <= p)
+			lo = m;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+static uint32_t chain_cut(const tk *t, uint64_t n, unsigned P, uint64_t *nops)
+{
+	uint64_t cap = 2 * n + 16, no = 0;
+	op *o = malloc(cap * sizeof *o);
+	uint32_t longest = 0;
+	if (!o)
+		return 0;
+	for (uint64_t k = 0; k < n; k++) {
+		const uint64_t dist = t[k].dst - t[k].src;
+		const int plain = dist >= t[k].mlen;
+		/* (pieces of this token, in order: destination, length, source) */
+		uint64_t pd[64], pl[64], ps[64];
+		unsigned np = 1, cuts = P ? P - 1 : 0;
+		pd[0] = t[k].dst, pl[0] = t[k].mlen, ps[0] = t[k].src;
+		for (unsigned i = 0; plain && i < np; i++) {
+			for (int hops = 0; hops < 100000; hops++) {
+				const uint64_t a = ps[i], m = pl[i];
+				const int64_t j = op_at_or_before(o, no, a);
+				const int inside = j >= 0 && a < o[j].dst + o[j].len;
+				uint64_t edge = inside ? o[j].dst + o[j].len : (uint64_t)j + 1 < no ? o[j + 1].dst : UINT64_MAX;
+				if (a + m <= edge) {
+					if (!inside || !o[j].plain)
+						break;
+					ps[i] = o[j].src + (a - o[j].dst);
+					continue;
+				}
+				if (!cuts || np == 64)
+					break;
+				/* cut at the edge: piece i up to it, a new piece after */
+				const uint64_t c = edge - a;
+				for (unsigned q = np; q > i + 1; q--)
+					pd[q] = pd[q - 1], pl[q] = pl[q - 1], ps[q] = ps[q - 1];
+				pd[i + 1] = pd[i] + c, pl[i + 1] = m - c, ps[i + 1] = a + c;
+				pl[i] = c;
+				np++, cuts--;
+			}
+		}
+		for (unsigned i = 0; i < np; i++) {
+			/* its own output is no source of a match overlapping itself */
+			const uint64_t a = ps[i], e = plain ? ps[i] + pl[i] : t[k].dst;
+			uint32_t w = 0;
+			for (int64_t j = op_at_or_before(o, no, a); j < (int64_t)no && (j < 0 || o[j].dst < e); j++)
+				if (j >= 0 && o[j].dst + o[j].len > a && o[j].len)
+					w = o[j].wave + 1 > w ? o[j].wave + 1 : w;
+			if (no == cap) {
+				cap *= 2;
+				op *b = realloc(o, cap * sizeof *o);
+				if (!b) {
+					free(o);
+					return 0;
+				}
+				o = b;
+			}
+			o[no++] = (op){pd[i], pl[i], ps[i], w, plain};
+			longest = w + 1 > longest ? w + 1 : longest;
+		}
+	}
+	free(o);
+	*nops = no;
+	return longest;
+}
+
 /* Pieces of the plain copies' output when every byte is read from its
  * origin (a literal, a match overlapping itself, or a byte before the
  * member): maximal runs whose origins are consecutive.  That many copies
@@ -382,6 +470,13 @@ int main(int argc, char **argv)
 				uint64_t sb = 0;
 				np += split_pieces(all, mt, bstart, &sb);
 				nself += sb;
+				if (getenv("CHAINSIM_CUT"))
+					for (unsigned P = 1; P <= 64; P *= 2) {
+						uint64_t nops = 0;
+						const uint32_t cc = chain_cut(all, mt, P, &nops);
+						fprintf(stderr, "%s: cut into up to %u pieces: longest chain %u waves, %llu pieces\n",
+							argv[f], P, cc, (unsigned long long)nops);
+					}
 
 			}
 			cbase += bstart;
