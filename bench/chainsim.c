@@ -111,18 +111,27 @@ static unsigned rounds(const tk *c, unsigned n, int resolve, unsigned *waiting)
 	return most;
 }
 
-/* The last token of t[0..n) whose match output starts at or before p. */
-static int64_t at_or_before(const tk *t, uint64_t n, uint64_t p)
+/* The last of n records (stride bytes apart, each starting with its
+ * match output's first position) that starts at or before p. */
+static int64_t last_starting(const void *base, size_t stride, uint64_t n, uint64_t p)
 {
 	int64_t lo = -1, hi = (int64_t)n;
 	while (hi - lo > 1) {
 		const int64_t m = (lo + hi) / 2;
-		if (t[m].dst <= p)
+		uint64_t d;
+		memcpy(&d, (const char *)base + (size_t)m * stride, sizeof d);
+		if (d <= p)
 			lo = m;
 		else
 			hi = m;
 	}
 	return lo;
+}
+
+/* The last token of t[0..n) whose match output starts at or before p. */
+static int64_t at_or_before(const tk *t, uint64_t n, uint64_t p)
+{
+	return last_starting(t, sizeof *t, n, p);
 }
 
 /* What the resolved sources hold, checked against the content: moved
@@ -263,15 +272,7 @@ typedef struct op {
 
 static int64_t op_at_or_before(const op *o, uint64_t n, uint64_t p)
 {
-	int64_t lo = -1, hi = (int64_t)n;
-	while (hi - lo > 1) {
-		const int64_t m = (lo + hi) / 2;
-		if (o[m].dst <= p)
-			lo = m;
-		else
-			hi = m;
-	}
-	return lo;
+	return last_starting(o, sizeof *o, n, p);
 }
 
 static uint32_t chain_cut(const tk *t, uint64_t n, unsigned P, uint64_t *nops)
