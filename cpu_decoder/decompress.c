@@ -224,7 +224,11 @@ static wlz_error decode_run(job *jb)
 		atomic_init(&jb->sc.next, jb->first);
 		atomic_init(&jb->sc.frontier, jb->first);
 		atomic_init(&jb->sc.err, WLZ_OK);
-		return decode_parallel(jb, nthreads);
+		WLZ_TRY(decode_parallel(jb, nthreads));
+		/* (the reporting thread may have decoded none of the blocks:
+		 * the others can take them all first) */
+		progress(jb, jb->end);
+		return WLZ_OK;
 	}
 	for (uint64_t b = jb->first; b < jb->first + jb->n; b++) {
 		WLZ_TRY(decode_one(jb, dc->bd[0], b, NULL));
