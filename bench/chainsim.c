@@ -21,13 +21,14 @@
  * each token's dependency level computed from its sources as they are and
  * as resolved: how far the chains a GPU waits on would shrink.
  *
- * And as the GPU resolves them (gpu_wavefront/flow.cu, resolve_kernel):
- * JUMP_ROUNDS rounds of pointer jumping bounded by the window, its longest
- * chain and its moved sources checked against the content.
+ * And about as the GPU resolves them (gpu_wavefront/flow.cu,
+ * resolve_kernel, 8 rounds in place): JUMP_ROUNDS rounds of pointer
+ * jumping, each from the round before's sources, bounded by the window,
+ * its longest chain and its moved sources checked against the content.
  *
  * And as far as any resolution could go: every plain copy's bytes read
- * from their origins (a literal, a match overlapping itself, or a byte
- * before the member), its source cut into as many pieces as that takes:
+ * from their origins (a literal or a match overlapping itself), its
+ * source cut into as many pieces as that takes:
  * the longest chain left (chain_split, in waves: one more than a level)
  * and the pieces it takes.
  *
@@ -154,8 +155,9 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 	uint32_t *lv = malloc((n ? n : 1) * sizeof *lv), longest = 0;
 	uint64_t z = 0, sum = 0;
 	unsigned hi = 0;
-	/* resolve 2: as the GPU would (branch gpu-resolve, resolve_kernel):
-	 * JUMP_ROUNDS rounds of pointer jumping, each token's source moved
+	/* resolve 2: about as the GPU does (flow.cu's resolve_kernel, which
+	 * runs 8 rounds in place): JUMP_ROUNDS rounds of pointer jumping, each
+	 * from the round before's sources, each token's source moved
 	 * into the source as resolved so far of the match that wrote it,
 	 * never further back than the window */
 	uint64_t *rs = NULL;
@@ -236,7 +238,8 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
  * member); a match runs in the wave after its latest source byte's, and a
  * match overlapping itself makes its bytes final then.  What a GPU could
  * reach by cutting a token whose source spans several matches into
- * pieces, each resolved on its own (the window not checked). */
+ * pieces, each resolved on its own (the window not checked; a byte's
+ * value saturates at 65535; 0 where memory runs out). */
 static uint32_t chain_split(const tk *t, uint64_t n, uint64_t size)
 {
 	uint16_t *ol = calloc(size ? size : 1, sizeof *ol);

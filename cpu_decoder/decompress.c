@@ -91,7 +91,7 @@ typedef struct job {
 	uint64_t first, n;            /* member block numbers [first, first + n) */
 	uint8_t *out;                 /* out + p holds member position p */
 	unsigned block_log;
-	uint64_t end;                 /* member position after the run */
+	uint64_t start, end;          /* member positions: the run's first byte, after it */
 	uint64_t window;
 	wlz_sched sc;
 	char detail[WLZ_DETAIL_MAX];  /* of the first failing worker */
@@ -128,11 +128,12 @@ static void advance(wlz_sched *sc)
 	}
 }
 
+/* dc->done counts the bytes before the run (of this member too). */
 static void progress(job *jb, uint64_t pos)
 {
 	wlz_dctx *dc = jb->dc;
 	if (dc->progress)
-		dc->progress(dc->progress_opaque, dc->done + pos, dc->total);
+		dc->progress(dc->progress_opaque, dc->done + (pos - jb->start), dc->total);
 }
 
 static void *work(void *arg)
@@ -644,7 +645,7 @@ static wlz_error stream_member(sdec *sd, const uint8_t hd[WLZ_HEADER_SIZE])
 			jb.n = n;
 			jb.out = sd->rg.base + C + sd->out % C - sd->out;
 			jb.block_log = sd->h.block_log;
-			jb.end = sd->out;
+			jb.start = jb.end = sd->out;
 			for (uint64_t i = 0; i < n; i++)
 				jb.end += sd->e[i].length;
 			jb.window = sd->W;

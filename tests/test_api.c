@@ -1253,6 +1253,50 @@ static void window(uint64_t seed, const uint8_t *src, size_t n)
 	free(out);
 }
 
+/* Progress while streaming: positions never go back, never pass the
+ * content, and end at it, over two members and on 1 and 3 threads (a run
+ * of blocks once reported the member's bytes before it twice). */
+struct prog {
+	uint64_t last, total, calls;
+	int bad;
+};
+
+static void on_prog(void *opaque, uint64_t done, uint64_t total)
+{
+	struct prog *p = opaque;
+	if (done < p->last || (total && done > total) || (p->calls && total != p->total))
+		p->bad = 1;
+	p->last = done;
+	p->total = total;
+	p->calls++;
+}
+
+static void stream_progress(const uint8_t *src, size_t n, const uint8_t *arc, size_t asize)
+{
+	uint8_t *two = tu_xmalloc(2 * asize), *want = tu_xmalloc(2 * n);
+	memcpy(two, arc, asize);
+	memcpy(two + asize, arc, asize);
+	memcpy(want, src, n);
+	memcpy(want + n, src, n);
+	for (int t = 1; t <= 3; t += 2) {
+		wlz_dctx *d = wlz_dctx_create(t);
+		struct prog pg = { 0, 0, 0, 0 };
+		if (!d) {
+			TU_CHECK(0, "dctx_create");
+			break;
+		}
+		wlz_dctx_set_progress(d, on_prog, &pg);
+		const wlz_error e = stream_decode(d, two, 2 * asize, PIECE_RANDOM, want, 2 * n, "progress");
+		TU_CHECK(e == WLZ_OK, "stream with progress: %s", wlz_error_name(e));
+		TU_CHECK(pg.calls > 0 && !pg.bad && pg.last == 2 * n,
+			 "stream progress on %d threads: %llu calls, bad %d, last %llu of %zu", t,
+			 (unsigned long long)pg.calls, pg.bad, (unsigned long long)pg.last, 2 * n);
+		wlz_dctx_free(d);
+	}
+	free(two);
+	free(want);
+}
+
 int main(void)
 {
 	uint64_t seed = tu_seed(777);
@@ -1282,6 +1326,7 @@ int main(void)
 		concatenation(seed, src, n, arc, asize);
 		error_detail(arc, asize, n);
 		streaming(seed, src, n, arc, asize);
+		stream_progress(src, n, arc, asize);
 		stream_ring_edge(seed);
 		compress_edges(seed);
 		window(seed, src, n);
