@@ -160,95 +160,6 @@ extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
 	return (granules(size) + ntok + 1) * 4;
 }
 
-/* Sources resolved through the matches that wrote them: a match whose
- * source lies wholly inside one earlier match's output, neither match
- * overlapping itself, reads that match's source at the same offset
- * instead (the same bytes), so that the pass waits on fewer links.  One
- * round of pointer jumping: each token's source moves into the source, as
- * resolved so far, of the match that wrote it, so that round r resolves at
- * least 2^r - 1 links (more where a writer moved earlier in the same
- * round).  In place: a source read while another thread rewrites it is
- * its old value or its new one (relaxed 64-bit accesses: never torn),
- * and both hold the same bytes as the
- * token's original source (a move only lengthens a distance, so the tests
- * of overlap give the same answers either way).  A source is looked up
- * only at or after the first token (an earlier piece's writers are not
- * indexed), but may land before it: the window bound keeps it inside the
- * bytes kept resident before a piece.
- *
- * A token that does not move in a round never moves again (its source,
- * the match that wrote it and that match's length stay; that match's
- * source only moves back, which can only break the window), so each
- * round looks only at the tokens that moved in the round before: a bit a
- * token in `cur`, a warp's word, and the warp writes its word of `next`
- * (round 0 looks at every token).  Pointer jumping with links instead
- * (token, offset), searching once, resolved fewer sources: a link stops
- * where a match's source spans two matches, though a token's part of it
- * may not (bench/host/issue15-flow.md).  bench/chainsim.c models what it
- * saves. */
-__device__ __forceinline__ uint64_t load_relaxed(const uint64_t *p)
-{
-	uint64_t v;
-	asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-	return v;
-}
-
-__device__ __forceinline__ void store_relaxed(uint64_t *p, uint64_t v)
-{
-	asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
-__global__ void resolve_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint32_t *__restrict__ gidx,
-			       uint64_t window, const uint32_t *__restrict__ cur, uint32_t *__restrict__ next, bool all)
-{
-	const unsigned lane = threadIdx.x & 31;
-	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x, w = k >> 5;
-	if (w > (ntok - 1) >> 5)
-		return; /* (a whole warp: ntok rounded up to 32) */
-	bool moved = false;
-	if (k < ntok && (all || (cur[w] >> lane & 1))) {
-		const uint64_t pos = tok[k].pos, lit = tok[k].lit, mlen = tok[k].mlen, a = tok[k].src;
-		const uint64_t dst = pos + lit, t0 = tok[0].pos;
-		/* (only matches not overlapping their own output, at or after
-		 * the first token; a token with no match reads nothing) */
-		if (mlen && dst - a >= mlen && a >= t0) {
-			uint32_t j = gidx[a >> GRAN_BITS];
-			while (j + 1 < ntok && tok[j + 1].pos <= a)
-				j++;
-			const uint64_t ud = tok[j].pos + tok[j].lit, um = tok[j].mlen, us = load_relaxed(&tok[j].src);
-			if (j < k && a >= ud && a + mlen <= ud + um && ud - us >= um) {
-				const uint64_t n = us + (a - ud);
-				if (dst - n <= window) {
-					store_relaxed(&tok[k].src, n);
-					moved = true;
-				}
-			}
-		}
-	}
-	const uint32_t m = __ballot_sync(FULL, moved);
-	if (lane == 0)
-		next[w] = m;
-}
-
-/* Up to rounds rounds (after flow_prep: the granule table is built and
- * the literals are placed).  The two bit arrays borrow the tokens' state
- * words, which are zeroed again for the pass. */
-static int resolve(wlz_gpu_token *tok, size_t ntok, unsigned rounds, uint64_t window, const flow_area &A,
-		   cudaStream_t st)
-{
-	const size_t words = ntok / 32 + 1;
-	if (!rounds || ntok < 4 * words)
-		return 0; /* (fewer than 4 tokens: the bits would not fit their states) */
-	uint32_t *bits[2] = {A.state, A.state + words};
-	const unsigned grid = (unsigned)((ntok + 255) / 256);
-	for (unsigned r = 0; r < rounds; r++)
-		resolve_kernel<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, A.gidx, window, bits[r & 1], bits[~r & 1],
-						      r == 0);
-	if (cudaMemsetAsync(A.state, 0, 2 * words * 4, st) != cudaSuccess)
-		return 1;
-	return cudaGetLastError() != cudaSuccess;
-}
-
 /* The tokens of a block that broke a rule (bad[b]) made empty, at the
  * block's start: they run, reading and writing nothing, so that the
  * other blocks (other archives') decode as if it were not there. */
@@ -316,6 +227,92 @@ __device__ __forceinline__ uint32_t walk(const wlz_gpu_token *tok, const flow_ar
 	while (j + 1 < ntok && tpos<SYS>(tok, A, j + 1) <= p)
 		j++;
 	return j;
+}
+
+/* Sources resolved through the matches that wrote them: a match whose
+ * source lies wholly inside one earlier match's output, neither match
+ * overlapping itself, reads that match's source at the same offset
+ * instead (the same bytes), so that the pass waits on fewer links.  One
+ * round of pointer jumping: each token's source moves into the source, as
+ * resolved so far, of the match that wrote it, so that round r resolves at
+ * least 2^r - 1 links (more where a writer moved earlier in the same
+ * round).  In place: a source read while another thread rewrites it is
+ * its old value or its new one (relaxed 64-bit accesses: never torn),
+ * and both hold the same bytes as the token's original source (a move
+ * only lengthens a distance, so the tests of overlap give the same answers
+ * either way).  A source is looked up
+ * only at or after the first token (an earlier piece's writers are not
+ * indexed), but may land before it: the window bound keeps it inside the
+ * bytes kept resident before a piece.
+ *
+ * A token that does not move in a round never moves again (its source,
+ * the match that wrote it and that match's length stay; that match's
+ * source only moves back, which can only break the window), so each
+ * round looks only at the tokens that moved in the round before: a bit a
+ * token in `cur`, a warp's word, and the warp writes its word of `next`
+ * (round 0 looks at every token).  Pointer jumping with links instead
+ * (token, offset), searching once, resolved fewer sources: a link stops
+ * where a match's source spans two matches, though a token's part of it
+ * may not (bench/host/issue15-flow.md).  bench/chainsim.c models what it
+ * saves. */
+__device__ __forceinline__ uint64_t load_relaxed(const uint64_t *p)
+{
+	uint64_t v;
+	asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void store_relaxed(uint64_t *p, uint64_t v)
+{
+	asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+__global__ void resolve_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, flow_area A, uint64_t window,
+			       const uint32_t *__restrict__ cur, uint32_t *__restrict__ next, bool all)
+{
+	const unsigned lane = threadIdx.x & 31;
+	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x, w = k >> 5;
+	if (w > (ntok - 1) >> 5)
+		return; /* (a whole warp: ntok rounded up to 32) */
+	bool moved = false;
+	if (k < ntok && (all || (cur[w] >> lane & 1))) {
+		const uint64_t pos = tok[k].pos, lit = tok[k].lit, mlen = tok[k].mlen, a = tok[k].src;
+		const uint64_t dst = pos + lit, t0 = tok[0].pos;
+		/* (only matches not overlapping their own output, at or after
+		 * the first token; a token with no match reads nothing) */
+		if (mlen && dst - a >= mlen && a >= t0) {
+			const uint32_t j = walk<false>(tok, A, ntok, __ldg(A.gidx + (a >> GRAN_BITS)), a);
+			const uint64_t ud = tok[j].pos + tok[j].lit, um = tok[j].mlen, us = load_relaxed(&tok[j].src);
+			if (j < k && a >= ud && a + mlen <= ud + um && ud - us >= um) {
+				const uint64_t n = us + (a - ud);
+				if (dst - n <= window) {
+					store_relaxed(&tok[k].src, n);
+					moved = true;
+				}
+			}
+		}
+	}
+	const uint32_t m = __ballot_sync(FULL, moved);
+	if (lane == 0)
+		next[w] = m;
+}
+
+/* Up to rounds rounds (after flow_prep: the granule table is built and
+ * the literals are placed).  The two bit arrays borrow the tokens' state
+ * words, which are zeroed again for the pass. */
+static int resolve(wlz_gpu_token *tok, size_t ntok, unsigned rounds, uint64_t window, const flow_area &A,
+		   cudaStream_t st)
+{
+	const size_t words = ntok / 32 + 1;
+	if (!rounds || ntok < 4 * words)
+		return 0; /* (fewer than 4 tokens: the bits would not fit their states) */
+	uint32_t *bits[2] = {A.state, A.state + words};
+	const unsigned grid = (unsigned)((ntok + 255) / 256);
+	for (unsigned r = 0; r < rounds; r++)
+		resolve_kernel<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, A, window, bits[r & 1], bits[~r & 1], r == 0);
+	if (cudaMemsetAsync(A.state, 0, 2 * words * 4, st) != cudaSuccess)
+		return 1;
+	return cudaGetLastError() != cudaSuccess;
 }
 
 /* The lane whose exclusive prefix (pre, non-decreasing over the lanes)
