@@ -142,7 +142,12 @@ int main(int argc, char **argv)
 
 	void *d_flow;
 	uint32_t *d_fail;
-	CK(cudaMalloc(&d_flow, wlz_gpu_flow_work(ntok, size)));
+	/* $WLZ_GPU_CUT=1: tokens also cut into pieces (branch gpu-cut) */
+	const bool cut = getenv("WLZ_GPU_CUT") && atoi(getenv("WLZ_GPU_CUT"));
+	wlz_gpu_token *d_ops = NULL;
+	if (cut)
+		CK(cudaMalloc(&d_ops, 2 * (ntok ? ntok : 1) * sizeof(wlz_gpu_token)));
+	CK(cudaMalloc(&d_flow, wlz_gpu_flow_work(cut ? 2 * ntok : ntok, size)));
 	CK(cudaMalloc(&d_fail, WLZ_GPU_FLOW_FAIL * 4));
 
 	cudaEvent_t ev[6]; /* the stages' bounds; ev[5] the host-to-host start */
@@ -183,7 +188,7 @@ int main(int argc, char **argv)
 				return 3;
 			CK(cudaEventRecord(ev[2]));
 			if (wlz_gpu_flow(d_blk, n, max_lit, d_tok, ntok, d_st, d_out, size, d_flow, d_bad, d_fail, rounds,
-					 window, 0))
+					 window, d_ops, 0))
 				return 3;
 			CK(cudaEventRecord(ev[3]));
 			if (wlz_gpu_xxh3(d_out, d_boff, d_blen, d_hash, n, d_hscr, 0))

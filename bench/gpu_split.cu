@@ -372,7 +372,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			CK(cudaSetDevice(s.dev));
 			if (!split) {
 				if (wlz_gpu_flow(s.d_blk, s.blk.size(), s.max_lit, tok, ntok, s.d_st, out, size, work,
-						 s.d_bad, s.d_fail, 0, UINT64_MAX, s.st))
+						 s.d_bad, s.d_fail, 0, UINT64_MAX, NULL, s.st))
 					exit(3);
 			} else {
 				for (int o = 0; o < ng; o++)

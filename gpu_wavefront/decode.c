@@ -488,7 +488,8 @@ static wlz_error queue_piece(wlz_gdctx *g, uint64_t k, wlz_gpu_prep *pr, const u
 			       st) ||
 	    wlz_gpu_parse(d_blk, n, p->max_tok, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, st) ||
 	    wlz_gpu_flow(d_blk, n, p->max_lit, g->d[B_TOK].p, ntok, sb, g->out, p->d1 - g->sbase,
-			 g->d[B_FLOW].p, bad, stat + V_FLOW, wlz_gpu_flow_resolve_for(p->max_level), window, st))
+			 g->d[B_FLOW].p, bad, stat + V_FLOW, wlz_gpu_flow_resolve_for(p->max_level), window, NULL,
+			 st))
 		goto launch;
 	/* 5. Content (offsets from the piece's first byte: aligned). */
 	if (hash_all(out, a + A_COFF * n, a + A_CLEN * n, hash + n, n, hscr, st) ||

@@ -160,6 +160,307 @@ extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
 	return (granules(size) + ntok + 1) * 4;
 }
 
+/* Sources resolved through the matches that wrote them: a match whose
+ * source lies wholly inside one earlier match's output, neither match
+ * overlapping itself, reads that match's source at the same offset
+ * instead (the same bytes), so that the pass waits on fewer links.  One
+ * round of pointer jumping: each token's source moves into the source, as
+ * resolved so far, of the match that wrote it, so that round r resolves at
+ * least 2^r - 1 links (more where a writer moved earlier in the same
+ * round).  In place: a source read while another thread rewrites it is
+ * its old value or its new one (relaxed 64-bit accesses: never torn),
+ * and both hold the same bytes as the
+ * token's original source (a move only lengthens a distance, so the tests
+ * of overlap give the same answers either way).  A source is looked up
+ * only at or after the first token (an earlier piece's writers are not
+ * indexed), but may land before it: the window bound keeps it inside the
+ * bytes kept resident before a piece.
+ *
+ * A token that does not move in a round never moves again (its source,
+ * the match that wrote it and that match's length stay; that match's
+ * source only moves back, which can only break the window), so each
+ * round looks only at the tokens that moved in the round before: a bit a
+ * token in `cur`, a warp's word, and the warp writes its word of `next`
+ * (round 0 looks at every token).  Pointer jumping with links instead
+ * (token, offset), searching once, resolved fewer sources: a link stops
+ * where a match's source spans two matches, though a token's part of it
+ * may not (bench/host/issue15-flow.md).  bench/chainsim.c models what it
+ * saves. */
+__device__ __forceinline__ uint64_t load_relaxed(const uint64_t *p)
+{
+	uint64_t v;
+	asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void store_relaxed(uint64_t *p, uint64_t v)
+{
+	asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+/* Cut tokens (CUT, bench/host/issue15-flow.md): where a token's source
+ * runs past the edge of the match output it starts in, the token may be
+ * cut there once, so that each piece resolves on its own.  Its lp (which
+ * only the literal kernel reads, before) then holds the cut, c bytes into
+ * the match, above the second piece's source: (c << CUT_SHIFT) | src2;
+ * lp 0 means whole.  A cut token was a plain copy when cut, and its
+ * pieces stay plain copies (a move only lengthens a distance). */
+#define CUT_SHIFT 40
+#define CUT_LOW ((1ull << CUT_SHIFT) - 1)
+
+/* Where [a, a + len) reads from once moved through the match that wrote
+ * it, as resolved so far (its pieces' sources if cut), or a itself where
+ * no single plain copy holds it.  d: the range's own destination (the
+ * window bounds d - result); t0: the first token's position. */
+template <bool CUT>
+__device__ __forceinline__ uint64_t hop(const wlz_gpu_token *tok, uint32_t ntok, const uint32_t *gidx, uint32_t k,
+					uint64_t a, uint64_t len, uint64_t d, uint64_t t0, uint64_t window)
+{
+	if (a < t0)
+		return a; /* (an earlier piece's writers are not indexed) */
+	uint32_t j = gidx[a >> GRAN_BITS];
+	while (j + 1 < ntok && tok[j + 1].pos <= a)
+		j++;
+	const uint64_t ud = tok[j].pos + tok[j].lit, um = tok[j].mlen, us = load_relaxed(&tok[j].src);
+	if (j >= k || a < ud || a + len > ud + um)
+		return a;
+	uint64_t n;
+	const uint64_t jl = CUT ? load_relaxed(&tok[j].lp) : 0, jc = jl >> CUT_SHIFT;
+	if (!jc) {
+		if (ud - us < um)
+			return a; /* (j overlaps its own output) */
+		n = us + (a - ud);
+	} else if (a + len <= ud + jc) {
+		n = us + (a - ud);
+	} else if (a >= ud + jc) {
+		n = (jl & CUT_LOW) + (a - ud - jc);
+	} else {
+		return a; /* (across j's cut) */
+	}
+	return d - n <= window ? n : a;
+}
+
+/* A round: every token (all) or those whose bit cur holds moves its
+ * source, or each piece's, one hop; a warp writes its word of next. */
+template <bool CUT>
+__global__ void resolve_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint32_t *__restrict__ gidx,
+			       uint64_t window, const uint32_t *__restrict__ cur, uint32_t *__restrict__ next, bool all)
+{
+	const unsigned lane = threadIdx.x & 31;
+	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x, w = k >> 5;
+	if (w > (ntok - 1) >> 5)
+		return; /* (a whole warp: ntok rounded up to 32) */
+	bool moved = false;
+	if (k < ntok && (all || (cur[w] >> lane & 1))) {
+		const uint64_t pos = tok[k].pos, lit = tok[k].lit, mlen = tok[k].mlen, a = tok[k].src;
+		const uint64_t dst = pos + lit, t0 = tok[0].pos;
+		const uint64_t lp = CUT ? tok[k].lp : 0, c = lp >> CUT_SHIFT;
+		/* (only matches not overlapping their own output; a token
+		 * with no match reads nothing) */
+		if (mlen && (c || dst - a >= mlen)) {
+			const uint64_t n = hop<CUT>(tok, ntok, gidx, k, a, c ? c : mlen, dst, t0, window);
+			if (n != a) {
+				store_relaxed(&tok[k].src, n);
+				moved = true;
+			}
+			if (c) {
+				const uint64_t a2 = lp & CUT_LOW;
+				const uint64_t n2 = hop<CUT>(tok, ntok, gidx, k, a2, mlen - c, dst + c, t0, window);
+				if (n2 != a2) {
+					store_relaxed(&tok[k].lp, c << CUT_SHIFT | n2);
+					moved = true;
+				}
+			}
+		}
+	}
+	const uint32_t m = __ballot_sync(FULL, moved);
+	if (lane == 0)
+		next[w] = m;
+}
+
+/* Between the rounds that move whole tokens and those that move pieces:
+ * a token whose source starts in a match's output (or its literals) and
+ * runs past its edge is cut there, where a piece would then lie inside a
+ * plain copy (one that could move).  Only lp is written, so that no
+ * thread reads a cut another is making. */
+__global__ void cut_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const uint32_t *__restrict__ gidx)
+{
+	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+	if (k >= ntok)
+		return;
+	const wlz_gpu_token t = tok[k];
+	const uint64_t dst = t.pos + t.lit, a = t.src, m = t.mlen, t0 = tok[0].pos;
+	if (!m || dst - a < m || a < t0)
+		return;
+	uint32_t j = gidx[a >> GRAN_BITS];
+	while (j + 1 < ntok && tok[j + 1].pos <= a)
+		j++;
+	if (j >= k)
+		return;
+	const uint64_t ud = tok[j].pos + tok[j].lit, um = tok[j].mlen, us = tok[j].src;
+	const bool plain = um && ud - us >= um;
+	uint64_t edge;
+	bool useful;
+	if (a < ud) {
+		/* in j's literals (final): the rest may lie in j's match */
+		edge = ud;
+		useful = plain && a + m <= ud + um;
+	} else if (a < ud + um) {
+		/* in j's match: the rest starts at token j + 1 */
+		edge = ud + um;
+		useful = plain;
+		if (!useful && j + 1 < k) {
+			const wlz_gpu_token u = tok[j + 1];
+			useful = !u.lit && u.mlen && a + m <= u.pos + u.mlen && u.pos - u.src >= u.mlen;
+		}
+	} else {
+		return; /* (a block's tail of literals) */
+	}
+	if (a + m <= edge || !useful || edge - a >= (1ull << (64 - CUT_SHIFT)) || edge > CUT_LOW)
+		return;
+	tok[k].lp = (edge - a) << CUT_SHIFT | edge;
+}
+
+/* Cut tokens into pieces for the pass: ops[k + (cuts before k)] the
+ * first (with the token's literals), the next the second; the cuts a
+ * block of 256 tokens counted, then scanned by one block, then written;
+ * the entries past the last piece (up to cap) made empty at size. */
+#define EXP_T 256
+__global__ void cut_count_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, uint32_t *__restrict__ bsum)
+{
+	const uint32_t k = blockIdx.x * EXP_T + threadIdx.x;
+	const int cut = k < ntok && (tok[k].lp >> CUT_SHIFT) != 0;
+	const int n = __syncthreads_count(cut);
+	if (threadIdx.x == 0)
+		bsum[blockIdx.x] = (uint32_t)n;
+}
+
+__global__ void cut_scan_kernel(uint32_t *bsum, uint32_t nb, uint32_t ntok, uint32_t *total)
+{
+	/* (one block of 1024: the blocks' counts to offsets, in order) */
+	__shared__ uint32_t carry;
+	__shared__ uint32_t wsum[32];
+	const unsigned lane = threadIdx.x & 31, wid = threadIdx.x / 32;
+	if (threadIdx.x == 0)
+		carry = 0;
+	__syncthreads();
+	for (uint32_t base = 0; base < nb; base += blockDim.x) {
+		const uint32_t i = base + threadIdx.x, v = i < nb ? bsum[i] : 0;
+		uint32_t x = v;
+#pragma unroll
+		for (unsigned s = 1; s < 32; s <<= 1) {
+			const uint32_t y = __shfl_up_sync(FULL, x, s);
+			if (lane >= s)
+				x += y;
+		}
+		if (lane == 31)
+			wsum[wid] = x;
+		__syncthreads();
+		if (wid == 0) {
+			uint32_t z = lane < blockDim.x / 32 ? wsum[lane] : 0;
+#pragma unroll
+			for (unsigned s = 1; s < 32; s <<= 1) {
+				const uint32_t y = __shfl_up_sync(FULL, z, s);
+				if (lane >= s)
+					z += y;
+			}
+			wsum[lane] = z;
+		}
+		__syncthreads();
+		const uint32_t before = carry + (wid ? wsum[wid - 1] : 0) + x - v;
+		if (i < nb)
+			bsum[i] = before;
+		__syncthreads();
+		if (threadIdx.x == blockDim.x - 1)
+			carry = before + v;
+		__syncthreads();
+	}
+	if (threadIdx.x == 0)
+		*total = ntok + carry;
+}
+
+__global__ void cut_write_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok,
+				 const uint32_t *__restrict__ bsum, wlz_gpu_token *__restrict__ ops)
+{
+	const unsigned lane = threadIdx.x & 31, wid = threadIdx.x / 32;
+	const uint32_t k = blockIdx.x * EXP_T + threadIdx.x;
+	const wlz_gpu_token t = k < ntok ? tok[k] : wlz_gpu_token{0, 0, 0, 0, 0};
+	const uint64_t c = t.lp >> CUT_SHIFT;
+	const uint32_t ball = __ballot_sync(FULL, k < ntok && c);
+	__shared__ uint32_t wc[EXP_T / 32];
+	if (lane == 0)
+		wc[wid] = __popc(ball);
+	__syncthreads();
+	uint32_t before = bsum[blockIdx.x] + __popc(ball & ((1u << lane) - 1));
+	for (unsigned w = 0; w < wid; w++)
+		before += wc[w];
+	if (k >= ntok)
+		return;
+	const uint64_t i = (uint64_t)k + before;
+	if (!c) {
+		ops[i] = wlz_gpu_token{t.lit, t.mlen, t.src, t.pos, 0};
+		return;
+	}
+	ops[i] = wlz_gpu_token{t.lit, (uint32_t)c, t.src, t.pos, 0};
+	ops[i + 1] = wlz_gpu_token{0, (uint32_t)(t.mlen - c), t.lp & CUT_LOW, t.pos + t.lit + c, 0};
+}
+
+__global__ void cut_tail_kernel(wlz_gpu_token *__restrict__ ops, uint64_t cap, const uint32_t *__restrict__ total,
+				uint64_t size)
+{
+	const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < cap && i >= *total)
+		ops[i] = wlz_gpu_token{0, 0, size, size, 0};
+}
+
+/* Up to rounds rounds (after flow_prep: the granule table is built and
+ * the literals are placed).  The two bit arrays borrow the tokens' state
+ * words, which are zeroed again for the pass.  CUT: the tokens' lp
+ * cleared first; then the rounds, a cut where useful, and the rounds
+ * again over the pieces. */
+template <bool CUT>
+static int resolve(wlz_gpu_token *tok, size_t ntok, unsigned rounds, uint64_t window, const flow_area &A,
+		   cudaStream_t st)
+{
+	const size_t words = ntok / 32 + 1;
+	if (!rounds || ntok < 4 * words)
+		return 0; /* (fewer than 4 tokens: the bits would not fit their states) */
+	uint32_t *bits[2] = {A.state, A.state + words};
+	const unsigned grid = (unsigned)((ntok + 255) / 256);
+	if (CUT && cudaMemset2DAsync(&tok[0].lp, sizeof *tok, 0, sizeof tok[0].lp, ntok, st) != cudaSuccess)
+		return 1;
+	for (unsigned r = 0; r < rounds; r++)
+		resolve_kernel<false><<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, A.gidx, window, bits[r & 1],
+							     bits[~r & 1], r == 0);
+	if (CUT) {
+		cut_kernel<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, A.gidx);
+		for (unsigned r = 0; r < rounds; r++)
+			resolve_kernel<true><<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, A.gidx, window, bits[r & 1],
+								    bits[~r & 1], r == 0);
+	}
+	if (cudaMemsetAsync(A.state, 0, 2 * words * 4, st) != cudaSuccess)
+		return 1;
+	return cudaGetLastError() != cudaSuccess;
+}
+
+/* The pieces of the ntok cut tokens into ops (cap = 2 ntok entries, the
+ * last empty), with the blocks' counts in the state words (zeroed again
+ * by index_kernel over ops). */
+static int expand(const wlz_gpu_token *tok, size_t ntok, wlz_gpu_token *ops, uint64_t size, const flow_area &A,
+		  cudaStream_t st)
+{
+	const uint32_t nb = (uint32_t)((ntok + EXP_T - 1) / EXP_T);
+	uint32_t *bsum = A.state, *total = A.state + nb;
+	const uint64_t cap = 2 * (uint64_t)ntok;
+	if (nb) {
+		cut_count_kernel<<<nb, EXP_T, 0, st>>>(tok, (uint32_t)ntok, bsum);
+		cut_scan_kernel<<<1, 1024, 0, st>>>(bsum, nb, (uint32_t)ntok, total);
+		cut_write_kernel<<<nb, EXP_T, 0, st>>>(tok, (uint32_t)ntok, bsum, ops);
+		cut_tail_kernel<<<(unsigned)((cap + 255) / 256), 256, 0, st>>>(ops, cap, total, size);
+	}
+	return cudaGetLastError() != cudaSuccess;
+}
+
 /* The tokens of a block that broke a rule (bad[b]) made empty, at the
  * block's start: they run, reading and writing nothing, so that the
  * other blocks (other archives') decode as if it were not there. */
@@ -227,92 +528,6 @@ __device__ __forceinline__ uint32_t walk(const wlz_gpu_token *tok, const flow_ar
 	while (j + 1 < ntok && tpos<SYS>(tok, A, j + 1) <= p)
 		j++;
 	return j;
-}
-
-/* Sources resolved through the matches that wrote them: a match whose
- * source lies wholly inside one earlier match's output, neither match
- * overlapping itself, reads that match's source at the same offset
- * instead (the same bytes), so that the pass waits on fewer links.  One
- * round of pointer jumping: each token's source moves into the source, as
- * resolved so far, of the match that wrote it, so that round r resolves at
- * least 2^r - 1 links (more where a writer moved earlier in the same
- * round).  In place: a source read while another thread rewrites it is
- * its old value or its new one (relaxed 64-bit accesses: never torn),
- * and both hold the same bytes as the token's original source (a move
- * only lengthens a distance, so the tests of overlap give the same answers
- * either way).  A source is looked up
- * only at or after the first token (an earlier piece's writers are not
- * indexed), but may land before it: the window bound keeps it inside the
- * bytes kept resident before a piece.
- *
- * A token that does not move in a round never moves again (its source,
- * the match that wrote it and that match's length stay; that match's
- * source only moves back, which can only break the window), so each
- * round looks only at the tokens that moved in the round before: a bit a
- * token in `cur`, a warp's word, and the warp writes its word of `next`
- * (round 0 looks at every token).  Pointer jumping with links instead
- * (token, offset), searching once, resolved fewer sources: a link stops
- * where a match's source spans two matches, though a token's part of it
- * may not (bench/host/issue15-flow.md).  bench/chainsim.c models what it
- * saves. */
-__device__ __forceinline__ uint64_t load_relaxed(const uint64_t *p)
-{
-	uint64_t v;
-	asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-	return v;
-}
-
-__device__ __forceinline__ void store_relaxed(uint64_t *p, uint64_t v)
-{
-	asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
-__global__ void resolve_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, flow_area A, uint64_t window,
-			       const uint32_t *__restrict__ cur, uint32_t *__restrict__ next, bool all)
-{
-	const unsigned lane = threadIdx.x & 31;
-	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x, w = k >> 5;
-	if (w > (ntok - 1) >> 5)
-		return; /* (a whole warp: ntok rounded up to 32) */
-	bool moved = false;
-	if (k < ntok && (all || (cur[w] >> lane & 1))) {
-		const uint64_t pos = tok[k].pos, lit = tok[k].lit, mlen = tok[k].mlen, a = tok[k].src;
-		const uint64_t dst = pos + lit, t0 = tok[0].pos;
-		/* (only matches not overlapping their own output, at or after
-		 * the first token; a token with no match reads nothing) */
-		if (mlen && dst - a >= mlen && a >= t0) {
-			const uint32_t j = walk<false>(tok, A, ntok, __ldg(A.gidx + (a >> GRAN_BITS)), a);
-			const uint64_t ud = tok[j].pos + tok[j].lit, um = tok[j].mlen, us = load_relaxed(&tok[j].src);
-			if (j < k && a >= ud && a + mlen <= ud + um && ud - us >= um) {
-				const uint64_t n = us + (a - ud);
-				if (dst - n <= window) {
-					store_relaxed(&tok[k].src, n);
-					moved = true;
-				}
-			}
-		}
-	}
-	const uint32_t m = __ballot_sync(FULL, moved);
-	if (lane == 0)
-		next[w] = m;
-}
-
-/* Up to rounds rounds (after flow_prep: the granule table is built and
- * the literals are placed).  The two bit arrays borrow the tokens' state
- * words, which are zeroed again for the pass. */
-static int resolve(wlz_gpu_token *tok, size_t ntok, unsigned rounds, uint64_t window, const flow_area &A,
-		   cudaStream_t st)
-{
-	const size_t words = ntok / 32 + 1;
-	if (!rounds || ntok < 4 * words)
-		return 0; /* (fewer than 4 tokens: the bits would not fit their states) */
-	uint32_t *bits[2] = {A.state, A.state + words};
-	const unsigned grid = (unsigned)((ntok + 255) / 256);
-	for (unsigned r = 0; r < rounds; r++)
-		resolve_kernel<<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, A, window, bits[r & 1], bits[~r & 1], r == 0);
-	if (cudaMemsetAsync(A.state, 0, 2 * words * 4, st) != cudaSuccess)
-		return 1;
-	return cudaGetLastError() != cudaSuccess;
 }
 
 /* The lane whose exclusive prefix (pre, non-decreasing over the lanes)
@@ -728,14 +943,29 @@ extern "C" unsigned wlz_gpu_flow_resolve_for(unsigned max_level)
 
 extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gpu_token *d_tok,
 			    size_t ntok, const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work,
-			    const uint32_t *d_bad, uint32_t *d_fail, unsigned rounds, uint64_t window, void *stream)
+			    const uint32_t *d_bad, uint32_t *d_fail, unsigned rounds, uint64_t window,
+			    wlz_gpu_token *d_ops, void *stream)
 {
 	cudaStream_t st = (cudaStream_t)stream;
-	const flow_area A = area(d_work, ntok, size);
 	const tranges all = {NULL, NULL, NULL, 0};
-	return flow_prep(d_blk, n, max_lit, d_tok, ntok, all, ntok, d_streams, d_out, size, A, d_bad, d_fail, st) ||
-	       resolve(d_tok, ntok, rounds, window, A, st) ||
-	       flow_run<false>(d_tok, ntok, all, (ntok + 31) / 32, d_out, A, d_fail, st);
+	if (!d_ops || !rounds) {
+		const flow_area A = area(d_work, ntok, size);
+		return flow_prep(d_blk, n, max_lit, d_tok, ntok, all, ntok, d_streams, d_out, size, A, d_bad, d_fail,
+				 st) ||
+		       resolve<false>(d_tok, ntok, rounds, window, A, st) ||
+		       flow_run<false>(d_tok, ntok, all, (ntok + 31) / 32, d_out, A, d_fail, st);
+	}
+	/* Cut tokens: the pass runs over the pieces (2 ntok entries, the
+	 * last empty), with their own granules and states. */
+	const flow_area A = area(d_work, 2 * ntok, size);
+	const uint64_t cap = 2 * (uint64_t)ntok;
+	if (flow_prep(d_blk, n, max_lit, d_tok, ntok, all, ntok, d_streams, d_out, size, A, d_bad, d_fail, st) ||
+	    resolve<true>(d_tok, ntok, rounds, window, A, st) || expand(d_tok, ntok, d_ops, size, A, st))
+		return 1;
+	if (cap)
+		index_kernel<<<(unsigned)((cap + 255) / 256), 256, 0, st>>>(d_ops, (uint32_t)cap, all, (uint32_t)cap,
+									  size, A);
+	return cudaGetLastError() != cudaSuccess || flow_run<false>(d_ops, cap, all, (cap + 31) / 32, d_out, A, d_fail, st);
 }
 
 extern "C" size_t wlz_gpu_flow_granules(uint64_t size)
