@@ -147,6 +147,8 @@ int main(int argc, char **argv)
 	wlz_gpu_token *d_ops = NULL;
 	if (cut)
 		CK(cudaMalloc(&d_ops, 2 * (ntok ? ntok : 1) * sizeof(wlz_gpu_token)));
+	if (cut && !rounds)
+		fprintf(stderr, "gpu_decode: WLZ_GPU_CUT=1 without rounds of resolution (max_level %u): no cut\n", maxl);
 	CK(cudaMalloc(&d_flow, wlz_gpu_flow_work(cut ? 2 * ntok : ntok, size)));
 	CK(cudaMalloc(&d_fail, WLZ_GPU_FLOW_FAIL * 4));
 

@@ -44,6 +44,7 @@ enum {
 	B_PLAN,  /* a piece's plan (struct plan_at), uploaded in one copy */
 	B_TAB,   /* the entropy stage's tables, built from the plan's codes */
 	B_TOK, B_SCR, B_FLOW,
+	B_OPS,   /* tokens cut into pieces (where a piece resolves its sources) */
 	B_HASH,  /* per block: payload and content digests computed */
 	B_HSCR,  /* XXH3 scratch */
 	B_OUT,   /* the content, where it is not the caller's buffer */
@@ -488,8 +489,8 @@ static wlz_error queue_piece(wlz_gdctx *g, uint64_t k, wlz_gpu_prep *pr, const u
 			       st) ||
 	    wlz_gpu_parse(d_blk, n, p->max_tok, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, st) ||
 	    wlz_gpu_flow(d_blk, n, p->max_lit, g->d[B_TOK].p, ntok, sb, g->out, p->d1 - g->sbase,
-			 g->d[B_FLOW].p, bad, stat + V_FLOW, wlz_gpu_flow_resolve_for(p->max_level), window, NULL,
-			 st))
+			 g->d[B_FLOW].p, bad, stat + V_FLOW, wlz_gpu_flow_resolve_for(p->max_level), window,
+			 wlz_gpu_flow_resolve_for(p->max_level) ? g->d[B_OPS].p : NULL, st))
 		goto launch;
 	/* 5. Content (offsets from the piece's first byte: aligned). */
 	if (hash_all(out, a + A_COFF * n, a + A_CLEN * n, hash + n, n, hscr, st) ||
@@ -540,13 +541,21 @@ static wlz_error verdict(const wlz_gpu_call *c, const wlz_gpu_piece *p, const ui
 
 /* Device bytes of a call cut into pieces, with out bytes of output of our
  * own. */
+/* Whether the call's pieces may cut tokens (any piece resolves). */
+static int cuts(const wlz_gpu_call *c)
+{
+	return wlz_gpu_flow_resolve_for(c->max_level) != 0;
+}
+
 static uint64_t need(const wlz_gpu_call *c, uint64_t out, int two_slots)
 {
 	const uint64_t span = out ? out : c->dtotal;
 	const uint64_t hs = c->max_content > c->max_pack ? c->max_content : c->max_pack;
+	const uint64_t ops = cuts(c) ? 2 * c->max_ntok : 0;
 	uint64_t n = (two_slots ? 2 : 1) * c->max_arc + c->max_pack + c->max_sbytes + c->max_nb * 160 +
 		     (c->max_ntok + 1) * sizeof(wlz_gpu_token) + (c->max_nscr + 1) * 4 +
-		     wlz_gpu_flow_work(c->max_ntok, span) + wlz_gpu_xxh3_scratch(hs) + c->words * 4 + out;
+		     wlz_gpu_flow_work(ops ? ops : c->max_ntok, span) + (ops + 1) * sizeof(wlz_gpu_token) +
+		     wlz_gpu_xxh3_scratch(hs) + c->words * 4 + out;
 	/* (the entropy plan, about a table a stream) */
 	return n + n / 16;
 }
@@ -646,7 +655,9 @@ static wlz_error buffers(wlz_gdctx *g, int two_slots)
 	WLZ_TRY(grow(g, B_ST, c->max_sbytes + 64));
 	WLZ_TRY(grow(g, B_TOK, (c->max_ntok + 1) * sizeof(wlz_gpu_token)));
 	WLZ_TRY(grow(g, B_SCR, (c->max_nscr + 1) * 4));
-	WLZ_TRY(grow(g, B_FLOW, wlz_gpu_flow_work(c->max_ntok, g->slab)));
+	WLZ_TRY(grow(g, B_FLOW, wlz_gpu_flow_work(cuts(c) ? 2 * c->max_ntok : c->max_ntok, g->slab)));
+	if (cuts(c))
+		WLZ_TRY(grow(g, B_OPS, (2 * c->max_ntok + 1) * sizeof(wlz_gpu_token)));
 	WLZ_TRY(grow(g, B_HASH, 2 * c->max_nb * 8 + 8));
 	WLZ_TRY(grow(g, B_HSCR, wlz_gpu_xxh3_scratch(hs)));
 	WLZ_TRY(grow(g, B_STAT, c->words * 4 + 4));

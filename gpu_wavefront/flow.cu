@@ -290,6 +290,7 @@ __global__ void cut_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const
 		return;
 	const wlz_gpu_token t = tok[k];
 	const uint64_t dst = t.pos + t.lit, a = t.src, m = t.mlen, t0 = tok[0].pos;
+	tok[k].lp = 0; /* (whole, unless cut below; nothing before read lp) */
 	if (!m || dst - a < m || a < t0)
 		return;
 	uint32_t j = gidx[a >> GRAN_BITS];
@@ -415,9 +416,9 @@ __global__ void cut_tail_kernel(wlz_gpu_token *__restrict__ ops, uint64_t cap, c
 
 /* Up to rounds rounds (after flow_prep: the granule table is built and
  * the literals are placed).  The two bit arrays borrow the tokens' state
- * words, which are zeroed again for the pass.  CUT: the tokens' lp
- * cleared first; then the rounds, a cut where useful, and the rounds
- * again over the pieces. */
+ * words, which are zeroed again for the pass.  CUT: then a cut where
+ * useful (every token's lp written), and the rounds again over the
+ * pieces. */
 template <bool CUT>
 static int resolve(wlz_gpu_token *tok, size_t ntok, unsigned rounds, uint64_t window, const flow_area &A,
 		   cudaStream_t st)
@@ -427,8 +428,6 @@ static int resolve(wlz_gpu_token *tok, size_t ntok, unsigned rounds, uint64_t wi
 		return 0; /* (fewer than 4 tokens: the bits would not fit their states) */
 	uint32_t *bits[2] = {A.state, A.state + words};
 	const unsigned grid = (unsigned)((ntok + 255) / 256);
-	if (CUT && cudaMemset2DAsync(&tok[0].lp, sizeof *tok, 0, sizeof tok[0].lp, ntok, st) != cudaSuccess)
-		return 1;
 	for (unsigned r = 0; r < rounds; r++)
 		resolve_kernel<false><<<grid, 256, 0, st>>>(tok, (uint32_t)ntok, A.gidx, window, bits[r & 1],
 							     bits[~r & 1], r == 0);
@@ -948,7 +947,9 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 {
 	cudaStream_t st = (cudaStream_t)stream;
 	const tranges all = {NULL, NULL, NULL, 0};
-	if (!d_ops || !rounds) {
+	/* (cut only where resolve runs its rounds, and the pieces' indices
+	 * fit 32 bits) */
+	if (!d_ops || !rounds || ntok < 64 || ntok > UINT32_MAX / 2) {
 		const flow_area A = area(d_work, ntok, size);
 		return flow_prep(d_blk, n, max_lit, d_tok, ntok, all, ntok, d_streams, d_out, size, A, d_bad, d_fail,
 				 st) ||
