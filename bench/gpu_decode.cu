@@ -142,8 +142,10 @@ int main(int argc, char **argv)
 
 	void *d_flow;
 	uint32_t *d_fail;
-	/* $WLZ_GPU_CUT=1: tokens also cut into pieces (branch gpu-cut) */
-	const bool cut = getenv("WLZ_GPU_CUT") && atoi(getenv("WLZ_GPU_CUT"));
+	/* tokens cut into pieces where the library would cut them, or as
+	 * $WLZ_GPU_CUT says (0 or 1: a bench knob, for side-by-side runs) */
+	const bool cut = getenv("WLZ_GPU_CUT") ? atoi(getenv("WLZ_GPU_CUT")) != 0
+					       : wlz_gpu_flow_cut_for(maxl, size, ntok) != 0;
 	wlz_gpu_token *d_ops = NULL;
 	if (cut)
 		CK(cudaMalloc(&d_ops, 2 * (ntok ? ntok : 1) * sizeof(wlz_gpu_token)));

@@ -490,7 +490,7 @@ static wlz_error queue_piece(wlz_gdctx *g, uint64_t k, wlz_gpu_prep *pr, const u
 	    wlz_gpu_parse(d_blk, n, p->max_tok, sb, g->d[B_SCR].p, g->d[B_TOK].p, bad, st) ||
 	    wlz_gpu_flow(d_blk, n, p->max_lit, g->d[B_TOK].p, ntok, sb, g->out, p->d1 - g->sbase,
 			 g->d[B_FLOW].p, bad, stat + V_FLOW, wlz_gpu_flow_resolve_for(p->max_level), window,
-			 wlz_gpu_flow_resolve_for(p->max_level) ? g->d[B_OPS].p : NULL, st))
+			 wlz_gpu_flow_cut_for(p->max_level, p->d1 - p->d0, ntok) ? g->d[B_OPS].p : NULL, st))
 		goto launch;
 	/* 5. Content (offsets from the piece's first byte: aligned). */
 	if (hash_all(out, a + A_COFF * n, a + A_CLEN * n, hash + n, n, hscr, st) ||
@@ -541,10 +541,13 @@ static wlz_error verdict(const wlz_gpu_call *c, const wlz_gpu_piece *p, const ui
 
 /* Device bytes of a call cut into pieces, with out bytes of output of our
  * own. */
-/* Whether the call's pieces may cut tokens (any piece resolves). */
+/* Whether any of the call's pieces cuts tokens. */
 static int cuts(const wlz_gpu_call *c)
 {
-	return wlz_gpu_flow_resolve_for(c->max_level) != 0;
+	for (size_t i = 0; i < c->np; i++)
+		if (wlz_gpu_flow_cut_for(c->pc[i].max_level, c->pc[i].d1 - c->pc[i].d0, c->pc[i].ntok))
+			return 1;
+	return 0;
 }
 
 static uint64_t need(const wlz_gpu_call *c, uint64_t out, int two_slots)

@@ -43,9 +43,11 @@
  * valid archive's longest chain of the longest matches never reaches it). */
 #define PATIENCE (1u << 28)
 
-/* The work area: the granule table, the token states and the ticket. */
+/* The work area: the granule table, the token states, the ticket and the
+ * count of pieces (cut tokens: the pass runs over *count entries, known
+ * only on the device; NULL: all). */
 struct flow_area {
-	uint32_t *gidx, *state, *ticket;
+	uint32_t *gidx, *state, *ticket, *count;
 	/* split over GPUs (flow.h): the other GPUs' states, and where this
 	 * one writes its granules and states for them */
 	uint32_t *rstate;
@@ -72,6 +74,7 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	a.gidx = (uint32_t *)work;
 	a.state = a.gidx + granules(size);
 	a.ticket = a.state + ntok;
+	a.count = NULL;
 	a.rstate = NULL;
 	a.own = NULL;
 	a.tpos = NULL;
@@ -157,7 +160,78 @@ __device__ __forceinline__ uint32_t kth_token(const tranges &R, uint32_t k)
 
 extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
 {
-	return (granules(size) + ntok + 1) * 4;
+	return (granules(size) + ntok + 2) * 4;
+}
+
+/* The tokens of a block that broke a rule (bad[b]) made empty, at the
+ * block's start: they run, reading and writing nothing, so that the
+ * other blocks (other archives') decode as if it were not there. */
+__global__ void scrub_kernel(const wlz_gpu_pblock *__restrict__ blk, wlz_gpu_token *__restrict__ tok,
+			     const uint32_t *__restrict__ bad)
+{
+	if (!bad[blockIdx.x])
+		return;
+	const wlz_gpu_pblock B = blk[blockIdx.x];
+	for (uint32_t i = threadIdx.x; i < B.ntok; i += blockDim.x)
+		tok[B.tok_off + i] = wlz_gpu_token{0, 0, B.bstart, B.bstart, B.s_off[1]};
+}
+
+/* Token i's state cleared (i the k-th of this GPU's count tokens of the
+ * ntok in tok), and the granules (256 bytes) whose first byte
+ * lies in it or in the tail after it: gidx[q] is the last token starting
+ * at or before byte q << 8 (token 0 from the granule holding its first
+ * byte: the output before it is final, and not indexed). */
+__global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t count,
+			     uint64_t size, flow_area A)
+{
+	/* (the range of the block's first token found once, the rest by
+	 * stepping: ranges are much longer than a block) */
+	__shared__ uint32_t r0;
+	const uint32_t k0 = blockIdx.x * blockDim.x, k = k0 + threadIdx.x;
+	if (threadIdx.x == 0)
+		r0 = R.n ? last_at_or_below(R.tok, R.n, k0) : 0;
+	__syncthreads();
+	if (A.count)
+		count = ntok = *A.count;
+	if (k >= count)
+		return;
+	uint32_t i = k;
+	if (R.n) {
+		uint32_t r = r0;
+		while (R.tok[r + 1] <= k)
+			r++;
+		i = R.first[r] + (k - R.tok[r]);
+	}
+	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? tok[i + 1].pos : size;
+	const uint64_t G = 1u << GRAN_BITS;
+	A.state[i] = 0;
+	if (A.tpos) {
+		A.tpos[i] = s;
+		for (unsigned g = 0; g < A.npeers; g++)
+			A.peer_tpos[g][i] = s;
+	}
+	for (uint64_t q = i ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS; q < (e + G - 1) >> GRAN_BITS; q++) {
+		A.gidx[q] = i;
+		for (unsigned g = 0; g < A.npeers; g++)
+			A.peer_gidx[g][q] = i;
+	}
+}
+
+/* Token j's position: split over GPUs, from this GPU's copy. */
+template <bool SYS>
+__device__ __forceinline__ uint64_t tpos(const wlz_gpu_token *tok, const flow_area &A, uint32_t j)
+{
+	return SYS ? A.tpos[j] : tok[j].pos;
+}
+
+/* The last token starting at or before byte p, from token j on. */
+template <bool SYS>
+__device__ __forceinline__ uint32_t walk(const wlz_gpu_token *tok, const flow_area &A, uint32_t ntok, uint32_t j,
+					 uint64_t p)
+{
+	while (j + 1 < ntok && tpos<SYS>(tok, A, j + 1) <= p)
+		j++;
+	return j;
 }
 
 /* Sources resolved through the matches that wrote them: a match whose
@@ -218,9 +292,7 @@ __device__ __forceinline__ uint64_t hop(const wlz_gpu_token *tok, uint32_t ntok,
 {
 	if (a < t0)
 		return a; /* (an earlier piece's writers are not indexed) */
-	uint32_t j = gidx[a >> GRAN_BITS];
-	while (j + 1 < ntok && tok[j + 1].pos <= a)
-		j++;
+	const uint32_t j = walk<false>(tok, flow_area{}, ntok, __ldg(gidx + (a >> GRAN_BITS)), a);
 	const uint64_t ud = tok[j].pos + tok[j].lit, um = tok[j].mlen, us = load_relaxed(&tok[j].src);
 	if (j >= k || a < ud || a + len > ud + um)
 		return a;
@@ -293,9 +365,7 @@ __global__ void cut_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const
 	tok[k].lp = 0; /* (whole, unless cut below; nothing before read lp) */
 	if (!m || dst - a < m || a < t0)
 		return;
-	uint32_t j = gidx[a >> GRAN_BITS];
-	while (j + 1 < ntok && tok[j + 1].pos <= a)
-		j++;
+	const uint32_t j = walk<false>(tok, flow_area{}, ntok, __ldg(gidx + (a >> GRAN_BITS)), a);
 	if (j >= k)
 		return;
 	const uint64_t ud = tok[j].pos + tok[j].lit, um = tok[j].mlen, us = tok[j].src;
@@ -406,12 +476,13 @@ __global__ void cut_write_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t
 	ops[i + 1] = wlz_gpu_token{0, (uint32_t)(t.mlen - c), t.lp & CUT_LOW, t.pos + t.lit + c, 0};
 }
 
+/* (one empty entry at size after the last piece: nothing reads past the
+ * count, but a stray read then finds an empty token, not a stale one) */
 __global__ void cut_tail_kernel(wlz_gpu_token *__restrict__ ops, uint64_t cap, const uint32_t *__restrict__ total,
 				uint64_t size)
 {
-	const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < cap && i >= *total)
-		ops[i] = wlz_gpu_token{0, 0, size, size, 0};
+	if (*total < cap)
+		ops[*total] = wlz_gpu_token{0, 0, size, size, 0};
 }
 
 /* Up to rounds rounds (after flow_prep: the granule table is built and
@@ -442,91 +513,22 @@ static int resolve(wlz_gpu_token *tok, size_t ntok, unsigned rounds, uint64_t wi
 	return cudaGetLastError() != cudaSuccess;
 }
 
-/* The pieces of the ntok cut tokens into ops (cap = 2 ntok entries, the
- * last empty), with the blocks' counts in the state words (zeroed again
- * by index_kernel over ops). */
+/* The pieces of the ntok cut tokens into ops (cap = 2 ntok entries) and
+ * their count into *A.count, with the blocks' counts in the state words
+ * (zeroed again by index_kernel over ops). */
 static int expand(const wlz_gpu_token *tok, size_t ntok, wlz_gpu_token *ops, uint64_t size, const flow_area &A,
 		  cudaStream_t st)
 {
 	const uint32_t nb = (uint32_t)((ntok + EXP_T - 1) / EXP_T);
-	uint32_t *bsum = A.state, *total = A.state + nb;
+	uint32_t *bsum = A.state, *total = A.count;
 	const uint64_t cap = 2 * (uint64_t)ntok;
 	if (nb) {
 		cut_count_kernel<<<nb, EXP_T, 0, st>>>(tok, (uint32_t)ntok, bsum);
 		cut_scan_kernel<<<1, 1024, 0, st>>>(bsum, nb, (uint32_t)ntok, total);
 		cut_write_kernel<<<nb, EXP_T, 0, st>>>(tok, (uint32_t)ntok, bsum, ops);
-		cut_tail_kernel<<<(unsigned)((cap + 255) / 256), 256, 0, st>>>(ops, cap, total, size);
+		cut_tail_kernel<<<1, 1, 0, st>>>(ops, cap, total, size);
 	}
 	return cudaGetLastError() != cudaSuccess;
-}
-
-/* The tokens of a block that broke a rule (bad[b]) made empty, at the
- * block's start: they run, reading and writing nothing, so that the
- * other blocks (other archives') decode as if it were not there. */
-__global__ void scrub_kernel(const wlz_gpu_pblock *__restrict__ blk, wlz_gpu_token *__restrict__ tok,
-			     const uint32_t *__restrict__ bad)
-{
-	if (!bad[blockIdx.x])
-		return;
-	const wlz_gpu_pblock B = blk[blockIdx.x];
-	for (uint32_t i = threadIdx.x; i < B.ntok; i += blockDim.x)
-		tok[B.tok_off + i] = wlz_gpu_token{0, 0, B.bstart, B.bstart, B.s_off[1]};
-}
-
-/* Token i's state cleared (i the k-th of this GPU's count tokens of the
- * ntok in tok), and the granules (256 bytes) whose first byte
- * lies in it or in the tail after it: gidx[q] is the last token starting
- * at or before byte q << 8 (token 0 from the granule holding its first
- * byte: the output before it is final, and not indexed). */
-__global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t count,
-			     uint64_t size, flow_area A)
-{
-	/* (the range of the block's first token found once, the rest by
-	 * stepping: ranges are much longer than a block) */
-	__shared__ uint32_t r0;
-	const uint32_t k0 = blockIdx.x * blockDim.x, k = k0 + threadIdx.x;
-	if (threadIdx.x == 0)
-		r0 = R.n ? last_at_or_below(R.tok, R.n, k0) : 0;
-	__syncthreads();
-	if (k >= count)
-		return;
-	uint32_t i = k;
-	if (R.n) {
-		uint32_t r = r0;
-		while (R.tok[r + 1] <= k)
-			r++;
-		i = R.first[r] + (k - R.tok[r]);
-	}
-	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? tok[i + 1].pos : size;
-	const uint64_t G = 1u << GRAN_BITS;
-	A.state[i] = 0;
-	if (A.tpos) {
-		A.tpos[i] = s;
-		for (unsigned g = 0; g < A.npeers; g++)
-			A.peer_tpos[g][i] = s;
-	}
-	for (uint64_t q = i ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS; q < (e + G - 1) >> GRAN_BITS; q++) {
-		A.gidx[q] = i;
-		for (unsigned g = 0; g < A.npeers; g++)
-			A.peer_gidx[g][q] = i;
-	}
-}
-
-/* Token j's position: split over GPUs, from this GPU's copy. */
-template <bool SYS>
-__device__ __forceinline__ uint64_t tpos(const wlz_gpu_token *tok, const flow_area &A, uint32_t j)
-{
-	return SYS ? A.tpos[j] : tok[j].pos;
-}
-
-/* The last token starting at or before byte p, from token j on. */
-template <bool SYS>
-__device__ __forceinline__ uint32_t walk(const wlz_gpu_token *tok, const flow_area &A, uint32_t ntok, uint32_t j,
-					 uint64_t p)
-{
-	while (j + 1 < ntok && tpos<SYS>(tok, A, j + 1) <= p)
-		j++;
-	return j;
 }
 
 /* The lane whose exclusive prefix (pre, non-decreasing over the lanes)
@@ -732,6 +734,10 @@ __global__ void __launch_bounds__(FT, 8)
 	/* (tok holds all ntok tokens of the member; this GPU's are R's) */
 	/* (bytes before the first token are final: an earlier piece's) */
 	const uint64_t t0 = tok[0].pos;
+	if (A.count) {
+		ntok = *A.count;
+		nch = (ntok + 31) / 32;
+	}
 	for (;;) {
 		uint32_t c = 0;
 		if (lane == 0)
@@ -940,6 +946,11 @@ extern "C" unsigned wlz_gpu_flow_resolve_for(unsigned max_level)
 	return max_level > WLZ_GPU_FLOW_RESOLVE_LEVEL ? WLZ_GPU_FLOW_RESOLVE_ROUNDS : 0;
 }
 
+extern "C" int wlz_gpu_flow_cut_for(unsigned max_level, uint64_t bytes, uint64_t ntok)
+{
+	return wlz_gpu_flow_resolve_for(max_level) && ntok >= 64 && bytes >= WLZ_GPU_FLOW_CUT_BYTES * ntok;
+}
+
 extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gpu_token *d_tok,
 			    size_t ntok, const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work,
 			    const uint32_t *d_bad, uint32_t *d_fail, unsigned rounds, uint64_t window,
@@ -961,12 +972,16 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 	const flow_area A = area(d_work, 2 * ntok, size);
 	const uint64_t cap = 2 * (uint64_t)ntok;
 	if (flow_prep(d_blk, n, max_lit, d_tok, ntok, all, ntok, d_streams, d_out, size, A, d_bad, d_fail, st) ||
-	    resolve<true>(d_tok, ntok, rounds, window, A, st) || expand(d_tok, ntok, d_ops, size, A, st))
+	    resolve<true>(d_tok, ntok, rounds, window, A, st))
 		return 1;
-	if (cap)
-		index_kernel<<<(unsigned)((cap + 255) / 256), 256, 0, st>>>(d_ops, (uint32_t)cap, all, (uint32_t)cap,
-									  size, A);
-	return cudaGetLastError() != cudaSuccess || flow_run<false>(d_ops, cap, all, (cap + 31) / 32, d_out, A, d_fail, st);
+	/* (the index and the pass over the pieces bounded by their count,
+	 * which expand writes on the device) */
+	flow_area P = A;
+	P.count = A.ticket + 1;
+	if (expand(d_tok, ntok, d_ops, size, P, st))
+		return 1;
+	index_kernel<<<(unsigned)((cap + 255) / 256), 256, 0, st>>>(d_ops, (uint32_t)cap, all, (uint32_t)cap, size, P);
+	return cudaGetLastError() != cudaSuccess || flow_run<false>(d_ops, cap, all, (cap + 31) / 32, d_out, P, d_fail, st);
 }
 
 extern "C" size_t wlz_gpu_flow_granules(uint64_t size)
@@ -985,6 +1000,7 @@ static flow_area split_area(const wlz_gpu_flow_split *sp)
 	flow_area A;
 	A.gidx = sp->gidx;
 	A.state = sp->state;
+	A.count = NULL;
 	A.rstate = sp->rstate;
 	A.npeers = sp->npeers < WLZ_GPU_FLOW_PEERS ? sp->npeers : WLZ_GPU_FLOW_PEERS;
 	A.epoch = sp->epoch;

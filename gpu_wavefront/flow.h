@@ -41,8 +41,8 @@ int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gp
 
 /* d_ops (2 ntok entries; NULL: none), with rounds: tokens are also cut
  * once where their source runs past the edge of the match output it
- * starts in, and the pass runs over the pieces in d_ops (an experiment,
- * branch gpu-cut; d_work then sized by wlz_gpu_flow_work(2 ntok, size)). */
+ * starts in, each piece resolved on its own, and the pass runs over the
+ * pieces in d_ops (d_work then sized by wlz_gpu_flow_work(2 ntok, size)). */
 
 /* Before the pass, rounds rounds of resolving the tokens' sources through
  * the matches that wrote them (0: none; at least 2^rounds - 1 links a
@@ -55,6 +55,15 @@ int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gp
 #define WLZ_GPU_FLOW_RESOLVE_LEVEL 32
 #define WLZ_GPU_FLOW_RESOLVE_ROUNDS 8
 unsigned wlz_gpu_flow_resolve_for(unsigned max_level);
+
+/* Whether to cut tokens (d_ops) in a piece of ntok tokens and bytes bytes
+ * of content whose blocks' highest level is max_level: where it resolves,
+ * and its tokens are long.  Cutting shortens the chains the pass waits on
+ * but costs every token a pass of its own (the cut, the expansion, the
+ * pieces' index), so it pays where chains, not tokens, bound the pass
+ * (bench/host/issue15-flow.md). */
+#define WLZ_GPU_FLOW_CUT_BYTES 24
+int wlz_gpu_flow_cut_for(unsigned max_level, uint64_t bytes, uint64_t ntok);
 
 /* One member split over GPUs by blocks (bench/gpu_split.cu): every GPU
  * decodes the streams, tokens and literals of its own blocks, and runs the
