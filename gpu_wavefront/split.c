@@ -550,6 +550,17 @@ static int peer_on(int d, int o)
 	return ok;
 }
 
+/* Whether one GPU would resolve the member's sources before its pass
+ * (flow.h): the split's pass does not, and such a member decodes faster
+ * on one GPU than split (bench/RESULTS.md, issue 16). */
+static int resolves(const wlz_member *m)
+{
+	unsigned most = 0;
+	for (uint64_t b = 0; b < m->nblocks; b++)
+		most = m->blocks[b].max_level > most ? m->blocks[b].max_level : most;
+	return wlz_gpu_flow_resolve_for(most) != 0;
+}
+
 wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_t dst_cap, const void *src,
 				   size_t src_size, size_t *out_size)
 {
@@ -594,7 +605,14 @@ wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_
 			e = wlz_fail(WLZ_ERR_WINDOW, "a window of 2^%u bytes is over the memory limit", m.h.window_log);
 		else if (dst && m.content_size > dst_cap - total)
 			e = wlz_fail(WLZ_ERR_DST_TOO_SMALL, "output buffer too small");
-		else if (m.nblocks)
+		else if (m.nblocks && resolves(&m)) {
+			size_t got = 0;
+			e = wlz_gpu_decompress(g[0], dst ? (uint8_t *)dst + total : NULL, dst ? dst_cap - total : 0,
+					       arc + at, (size_t)m.size, &got);
+			if (e == WLZ_OK && got != m.content_size)
+				e = wlz_fail(WLZ_ERR_INTERNAL, "a member decoded to %llu bytes, its blocks hold %llu",
+					     (unsigned long long)got, (unsigned long long)m.content_size);
+		} else if (m.nblocks)
 			e = member(&v, dev, ng, arc, &m, dst ? (uint8_t *)dst + total : NULL);
 		total += m.content_size;
 		at += m.size;

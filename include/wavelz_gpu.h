@@ -96,7 +96,10 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * process's first GPU work (the case that once stalled:
  * bench/host/issue16-split.md); the CLI uses it where
  * WAVELZ_GPU_SPLIT_MIN asks (it writes nothing before the whole archive
- * is decoded, so one GPU writing as it decodes measured faster).  At
+ * is decoded, so one GPU writing as it decodes measured faster).  A
+ * member with no depth limit (blocks' max_level over 32) decodes on the
+ * first GPU alone: one GPU resolves its sources first, the split does
+ * not, and one GPU measured faster on such archives.  At
  * most WLZ_GPU_SPLIT_MAX GPUs.  It turns peer access on once a process:
  * a caller must not reset those devices or turn it off between splits. */
 #define WLZ_GPU_SPLIT_MAX 8
