@@ -33,7 +33,14 @@
 #include "gpu_wavefront/flow.h"
 
 #define FULL 0xffffffffu
-#define GRAN_BITS 8
+/* Granules of 64 bytes: a source's token is found from its granule's
+ * first token by a walk, shorter the smaller the granule (a table of 4
+ * bytes a granule; bench/host/issue15-flow.md measured 256, 128 and 64).
+ * WLZ_GPU_GRAN_BITS at build time for such a comparison. */
+#ifndef WLZ_GPU_GRAN_BITS
+#define WLZ_GPU_GRAN_BITS 6
+#endif
+#define GRAN_BITS WLZ_GPU_GRAN_BITS
 #define FT 256
 /* Bytes a lane copies at once: their loads issued before their stores. */
 #define UNROLL 4
@@ -177,9 +184,9 @@ __global__ void scrub_kernel(const wlz_gpu_pblock *__restrict__ blk, wlz_gpu_tok
 }
 
 /* Token i's state cleared (i the k-th of this GPU's count tokens of the
- * ntok in tok), and the granules (256 bytes) whose first byte
+ * ntok in tok), and the granules (64 bytes) whose first byte
  * lies in it or in the tail after it: gidx[q] is the last token starting
- * at or before byte q << 8 (token 0 from the granule holding its first
+ * at or before byte q << GRAN_BITS (token 0 from the granule holding its first
  * byte: the output before it is final, and not indexed). */
 __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t count,
 			     uint64_t size, flow_area A)
