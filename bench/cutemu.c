@@ -12,13 +12,15 @@
 #include "fileio.h"
 
 typedef struct { uint32_t lit, mlen; uint64_t src, pos, lp; } T;
+/* (granules of 2^GB bytes, as gpu_wavefront/flow.cu's GRAN_BITS) */
+#define GB 6
 #define CUT_SHIFT 40
 #define CUT_LOW ((1ull << CUT_SHIFT) - 1)
 static T *tok; static uint32_t ntok; static uint32_t *gidx; static uint64_t size, window;
 static unsigned vis_seed = 1;
 
 static uint32_t find(uint64_t a) {
-	uint32_t j = gidx[a >> 8];
+	uint32_t j = gidx[a >> GB];
 	while (j + 1 < ntok && tok[j + 1].pos <= a) j++;
 	return j;
 }
@@ -108,10 +110,10 @@ int main(int argc, char **argv) {
 		bstart += e->length;
 	}
 	/* granules as index_kernel */
-	const uint64_t ng = (size >> 8) + 2; gidx = calloc(ng, 4);
+	const uint64_t ng = (size >> GB) + 2; gidx = calloc(ng, 4);
 	for (uint32_t i = 0; i < ntok; i++) {
 		const uint64_t s = tok[i].pos, e = i + 1 < ntok ? tok[i + 1].pos : size;
-		for (uint64_t q = i ? (s + 255) >> 8 : s >> 8; q < (e + 255) >> 8; q++) gidx[q] = i;
+		for (uint64_t q = i ? (s + (1u << GB) - 1) >> GB : s >> GB; q < (e + (1u << GB) - 1) >> GB; q++) gidx[q] = i;
 	}
 	osrc = malloc(ntok * 8); olp = malloc(ntok * 8);
 	for (uint32_t i = 0; i < ntok; i++) osrc[i] = tok[i].src, olp[i] = 0;

@@ -527,7 +527,7 @@ static wlz_error block_verdict(const wlz_gpu_call *c, const wlz_gpu_piece *p, co
 static wlz_error verdict(const wlz_gpu_call *c, const wlz_gpu_piece *p, const uint32_t *v)
 {
 	if (v[V_FLOW])
-		return wlz_fail(WLZ_ERR_INTERNAL, "GPU execution stalled at token %u", v[V_FLOW + 1]);
+		return wlz_fail(WLZ_ERR_INTERNAL, "GPU execution stalled at token (or piece of one) %u", v[V_FLOW + 1]);
 	int any = v[V_FIRST_PAYLOAD] != UINT32_MAX || v[V_ENT] || v[WLZ_GPU_VERDICT_HEAD + p->nb] ||
 		  v[V_FIRST_CONTENT] != UINT32_MAX;
 	for (uint64_t i = 0; i < p->nb && !any; i++)
@@ -795,7 +795,7 @@ static wlz_error batch_piece(wlz_gdctx *g, uint64_t k, const struct xfer *x, int
 			h1 = bm->hpos + (cb->b << bm->m.h.block_log) + bm->m.blocks[cb->b].length;
 			if (it->err != WLZ_OK)
 				continue;
-			it->err = v[V_FLOW] ? wlz_fail(WLZ_ERR_INTERNAL, "GPU execution stalled at token %u", v[V_FLOW + 1])
+			it->err = v[V_FLOW] ? wlz_fail(WLZ_ERR_INTERNAL, "GPU execution stalled at token (or piece of one) %u", v[V_FLOW + 1])
 					    : block_verdict(c, p, v, i);
 			if (it->err != WLZ_OK) {
 				snprintf(it->detail, sizeof it->detail, "%s", wlz_error_detail());

@@ -14,7 +14,7 @@
  * lies before its match, so the lowest pending token can always run, and
  * the pass cannot stall.  In its chunk the warp:
  *   1. finds, for each match, the tokens of earlier chunks whose matches
- *      wrote bytes it reads (a table giving the token at every 256th byte,
+ *      wrote bytes it reads (a table giving the token at every 64th byte,
  *      then a short walk), and the tokens of its own chunk before it whose
  *      matches it reads;
  *   2. copies the matches in rounds: a round takes every match whose
@@ -388,8 +388,10 @@ __global__ void cut_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const
 		edge = ud + um;
 		useful = plain;
 		if (!useful && j + 1 < k) {
-			const wlz_gpu_token u = tok[j + 1];
-			useful = !u.lit && u.mlen && a + m <= u.pos + u.mlen && u.pos - u.src >= u.mlen;
+			/* (not u's lp, which its own thread may be writing) */
+			const uint64_t ulit = tok[j + 1].lit, umlen = tok[j + 1].mlen, upos = tok[j + 1].pos,
+				       usrc = tok[j + 1].src;
+			useful = !ulit && umlen && a + m <= upos + umlen && upos - usrc >= umlen;
 		}
 	} else {
 		return; /* (a block's tail of literals) */
@@ -982,7 +984,9 @@ extern "C" int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_
 	    resolve<true>(d_tok, ntok, rounds, window, A, st))
 		return 1;
 	/* (the index and the pass over the pieces bounded by their count,
-	 * which expand writes on the device) */
+	 * which expand writes on the device; resolve<true> always reaches
+	 * cut_kernel here, ntok >= 64, so every lp holds a cut or 0 and no
+	 * longer the literal kernel's stream offset) */
 	flow_area P = A;
 	P.count = A.ticket + 1;
 	if (expand(d_tok, ntok, d_ops, size, P, st))
