@@ -43,27 +43,39 @@ static uint64_t hop(int cut, uint32_t k, uint64_t a, uint64_t len, uint64_t d, u
 	return d - n <= window ? n : a;
 }
 
+/* hops made (as the GPU's rounds: the first over every token, each later
+ * one over the tokens the round before moved), a proxy for their time */
+static uint64_t nhops;
+
 static void rounds(int cut, unsigned R) {
 	uint32_t *perm = malloc(ntok * 4);
-	for (uint32_t i = 0; i < ntok; i++) perm[i] = i;
+	uint8_t *mv = malloc(ntok), *mv2 = malloc(ntok);
+	for (uint32_t i = 0; i < ntok; i++) perm[i] = i, mv[i] = 1;
 	for (unsigned r = 0; r < R; r++) {
+		memset(mv2, 0, ntok);
 		for (uint32_t i = 0; i < ntok; i++) osrc[i] = tok[i].src, olp[i] = tok[i].lp;
 		for (uint32_t i = ntok - 1; i > 0; i--) { uint32_t q = rand_r(&vis_seed) % (i + 1), x = perm[i]; perm[i] = perm[q]; perm[q] = x; }
 		const uint64_t t0 = tok[0].pos;
 		for (uint32_t ii = 0; ii < ntok; ii++) {
 			const uint32_t k = perm[ii];
+			if (!mv[k]) continue;
 			const uint64_t dst = tok[k].pos + tok[k].lit, a = tok[k].src, mlen = tok[k].mlen;
 			const uint64_t lp = cut ? tok[k].lp : 0, c = lp >> CUT_SHIFT;
 			if (!mlen || !(c || dst - a >= mlen)) continue;
 			const uint64_t n = hop(cut, k, a, c ? c : mlen, dst, t0);
+			nhops++;
+			mv2[k] |= n != a;
 			tok[k].src = n;
 			if (c) {
 				const uint64_t a2 = lp & CUT_LOW, n2 = hop(cut, k, a2, mlen - c, dst + c, t0);
+				nhops++;
+				mv2[k] |= n2 != a2;
 				tok[k].lp = c << CUT_SHIFT | n2;
 			}
 		}
+		uint8_t *x = mv; mv = mv2; mv2 = x;
 	}
-	free(perm);
+	free(perm); free(mv); free(mv2);
 }
 
 static void cut_phase(void) {
@@ -118,8 +130,13 @@ int main(int argc, char **argv) {
 	osrc = malloc(ntok * 8); olp = malloc(ntok * 8);
 	for (uint32_t i = 0; i < ntok; i++) osrc[i] = tok[i].src, olp[i] = 0;
 	uint64_t *orig = malloc(ntok * 8); for (uint32_t i = 0; i < ntok; i++) orig[i] = tok[i].src;
-	rounds(0, R);
-	if (docut) { cut_phase(); rounds(1, R); }
+	/* $CUTEMU_WHOLE, $CUTEMU_PIECE: the rounds before and after the cut
+	 * (both R unless set), to model other schedules */
+	const unsigned RW = getenv("CUTEMU_WHOLE") ? (unsigned)atoi(getenv("CUTEMU_WHOLE")) : R;
+	const unsigned RP = getenv("CUTEMU_PIECE") ? (unsigned)atoi(getenv("CUTEMU_PIECE")) : R;
+	rounds(0, RW);
+	const uint64_t hw = nhops;
+	if (docut) { cut_phase(); rounds(1, RP); }
 	/* expand */
 	T *ops = malloc(2 * (uint64_t)ntok * sizeof *ops); uint64_t no = 0, ncut = 0;
 	for (uint32_t k = 0; k < ntok; k++) {
@@ -161,9 +178,11 @@ int main(int argc, char **argv) {
 		}
 		w[i] = x; longest = x + 1 > longest ? x + 1 : longest;
 	}
-	printf("%s cut=%d rounds=%u tokens %u cuts %llu ops %llu moved %llu bad %llu past_window %llu gaps %llu longest %u\n",
-	       argv[1], docut, R, ntok, (unsigned long long)ncut, (unsigned long long)no, (unsigned long long)moved,
-	       (unsigned long long)bad, (unsigned long long)past, (unsigned long long)gaps, longest);
+	printf("%s cut=%d rounds=%u+%u tokens %u cuts %llu ops %llu moved %llu bad %llu past_window %llu gaps %llu longest %u "
+	       "hops %llu+%llu\n",
+	       argv[1], docut, RW, docut ? RP : 0, ntok, (unsigned long long)ncut, (unsigned long long)no,
+	       (unsigned long long)moved, (unsigned long long)bad, (unsigned long long)past, (unsigned long long)gaps,
+	       longest, (unsigned long long)hw, (unsigned long long)(nhops - hw));
 	/* (gaps: blocks' tails of literals between pieces, as between tokens) */
 	return bad || past;
 }
