@@ -167,6 +167,13 @@ static wlz_error grow(wlz_gdctx *g, int k, size_t size)
 	}
 	cudaError_t e = cudaMalloc(&p, cap);
 	if (e != cudaSuccess) {
+		/* (the room to grow is not in fit()'s sums: without it, what
+		 * fit() counted may still be had) */
+		cudaGetLastError();
+		cap = size;
+		e = cudaMalloc(&p, cap);
+	}
+	if (e != cudaSuccess) {
 		cudaGetLastError();
 		return wlz_fail(WLZ_ERR_NOMEM, "GPU: out of memory (%zu MiB more wanted); decode on the CPU",
 				cap >> 20);
