@@ -58,16 +58,19 @@ typedef struct worker {
 } worker;
 
 /* A block's far-table anchors, kept until the table receives them: in
- * position order for its parse, then (parted) in part order for the
- * threads that enter them, part k of the table's buckets at
- * a[off[k] .. off[k + 1]].  A list is entered either before its block is
- * parsed or after its block's far matches are found (the round's blocks'
- * lists, then, are parted: claim), never while it is being parted. */
+ * position order for its parse (a), and, with several threads, their
+ * indices in part order for the threads that enter them (p: part k of the
+ * table's buckets at p[off[k] .. off[k + 1]]), both written when the list
+ * is made.  A
+ * list may be entered before its block is parsed or while it is: both
+ * only read it.  (Parted later, after the parse, each thread that
+ * entered a list not yet parted read all of it: 8 times the anchors at
+ * 16 threads, bench/host/issue13-r14.md.) */
 typedef struct alist {
 	wlz_anchor *a;
-	size_t n, cap;
+	uint32_t *p;
+	size_t n, cap, pcap;
 	size_t *off;            /* nthreads + 1 entries */
-	int parted;
 } alist;
 
 /* Token room for a block, from a pool: a block's tokens are done with once
@@ -379,8 +382,9 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	const uint64_t per = 4 * ((uint64_t)lp->near + B) + 16 * B + (lp->optimal ? 48 * B : 0);
 	const uint64_t t = (uint64_t)wlz_resolve_threads(o.threads);
 	/* anchors (8 bytes each, about one in far_rate positions) of the
-	 * blocks kept, and a thread's scratch */
-	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * 8 * 2;
+	 * blocks kept, and a thread's scratch; on several threads their
+	 * indices in part order too (4 bytes each) */
+	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * (8 * 2 + (t > 1 ? 4 : 0));
 	/* two rounds' coded blocks, and their tokens (16 bytes each, one per
 	 * WLZ_MINMATCH bytes at most): the next round is parsed while this
 	 * one ends.  (Tokens are held from a block's parse to its levels:
@@ -415,11 +419,38 @@ static wlz_error keep_tokens(blk *bk, const wlz_token *tok, size_t ntok)
  * [bstart, bend), of abs_block in the input, with n bytes in the buffer (a
  * task of its own: the table receives them before the blocks of the round
  * that may read them are parsed). */
+/* The list's na anchors a in part order, as indices (a stable counting
+ * sort), so that each thread that enters a part reads only its anchors. */
+static wlz_error part_anchors(eng *en, alist *al, const wlz_anchor *a, size_t na)
+{
+	const unsigned np = (unsigned)en->nthreads;
+	if (np == 1 || !en->lp->long_depth)
+		return WLZ_OK;  /* (one part: position order is part order) */
+	if (al->pcap < na) {
+		uint32_t *p = realloc(al->p, na * sizeof(*p));
+		if (!p)
+			return WLZ_ERR_NOMEM;
+		al->p = p;
+		al->pcap = na;
+	}
+	size_t *off = al->off;
+	for (size_t i = 0; i < na; i++)
+		off[wlz_far_part(&en->far, a[i].bucket, np) + 1]++;
+	for (unsigned k = 0; k < np; k++)
+		off[k + 1] += off[k];
+	for (size_t i = 0; i < na; i++)
+		al->p[off[wlz_far_part(&en->far, a[i].bucket, np)]++] = (uint32_t)i;
+	/* (each off[k] now holds where part k ends) */
+	memmove(off + 1, off, np * sizeof(*off));
+	off[0] = 0;
+	return WLZ_OK;
+}
+
 static wlz_error list_range(eng *en, worker *w, uint64_t abs_block, uint64_t bstart, uint64_t bend, uint64_t n)
 {
 	alist *al = &en->lists[abs_block % en->nlists];
 	al->n = 0;
-	al->parted = 0;
+	memset(al->off, 0, ((size_t)en->nthreads + 1) * sizeof(*al->off));
 	/* Anchors hash 16 bytes: none in the input's last 16. */
 	const uint64_t safe = n >= 16 ? n - 16 : 0;
 	const uint64_t to = bend < safe ? bend : safe;
@@ -444,7 +475,7 @@ static wlz_error list_range(eng *en, worker *w, uint64_t abs_block, uint64_t bst
 	if (na)
 		memcpy(al->a, w->anc, na * sizeof(*al->a));
 	al->n = na;
-	return WLZ_OK;
+	return part_anchors(en, al, w->anc, na);
 }
 
 /* Waits until the buffer holds `need` bytes or the input has ended;
@@ -481,57 +512,16 @@ static wlz_error list_task(eng *en, worker *w, const blk *bk)
 	return list_range(en, w, bk->abs_block, bk->bstart, bk->bend, bk->rd->view.n);
 }
 
-/* Once its block has found its far matches, puts its list in part order,
- * stably (a counting sort through the worker's scratch): each thread that
- * enters a part then reads only its anchors.  (Its parse reads the list
- * only to find those matches, up front.) */
-static wlz_error part_anchors(eng *en, worker *w, const blk *bk)
-{
-	alist *al = &en->lists[bk->abs_block % en->nlists];
-	const unsigned np = (unsigned)en->nthreads;
-	if (np == 1)
-		return WLZ_OK;  /* (one part: position order is part order) */
-	if (w->anc_cap < al->n) {
-		wlz_anchor *a = realloc(w->anc, al->n * sizeof(*a));
-		if (!a)
-			return WLZ_ERR_NOMEM;
-		w->anc = a;
-		w->anc_cap = al->n;
-	}
-	memset(al->off, 0, (np + 1) * sizeof(*al->off));
-	for (size_t i = 0; i < al->n; i++)
-		al->off[wlz_far_part(&en->far, al->a[i].bucket, np) + 1]++;
-	for (unsigned k = 0; k < np; k++)
-		al->off[k + 1] += al->off[k];
-	for (size_t i = 0; i < al->n; i++)
-		w->anc[al->off[wlz_far_part(&en->far, al->a[i].bucket, np)]++] = al->a[i];
-	/* (each off[k] now holds where part k ends) */
-	memmove(al->off + 1, al->off, np * sizeof(*al->off));
-	al->off[0] = 0;
-	if (al->n)
-		memcpy(al->a, w->anc, al->n * sizeof(*al->a));
-	al->parted = 1;
-	return WLZ_OK;
-}
-
-/* A block is done with the far table: its list goes in part order for
- * the next round's inserts, which may start once every block of its round
- * is done.
+/* A block is done with the far table: the next round's inserts may start
+ * once every block of its round is done.
  * Once per block, on its own thread: from its parse
  * (wlz_parser_set_far_done), or after it. */
 static void far_release(eng *en, worker *w, blk *bk)
 {
+	(void)w;
 	if (bk->far_done)
 		return;
 	bk->far_done = 1;
-	/* (a block below its own round's far_to is entered by that round's
-	 * inserts, before its parse or, for a block that reads no table,
-	 * maybe beside it: its list is not needed again) */
-	if (en->lp->long_depth && bk->abs_block >= bk->rd->far_to) {
-		const wlz_error err = part_anchors(en, w, bk);
-		if (err != WLZ_OK)
-			set_err(en, err);
-	}
 	pthread_mutex_lock(&en->mu);
 	if (++bk->rd->far_used == bk->rd->nblk)
 		pthread_cond_broadcast(&en->work);
@@ -770,11 +760,9 @@ static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
 	const unsigned part = (unsigned)k, parts = R->parts;
 	for (uint64_t b = R->far_from; b < R->far_to; b++) {
 		const alist *al = &en->lists[b % en->nlists];
-		/* (a block of this round, not yet parsed, still has its list
-		 * in position order: the part is picked out of it) */
-		if (al->parted)
-			wlz_far_insert(&en->far, al->a + al->off[part], al->off[part + 1] - al->off[part],
-				       b << en->bl, part, parts);
+		if (parts > 1)
+			wlz_far_insert_some(&en->far, al->a, al->p + al->off[part], al->off[part + 1] - al->off[part],
+					    b << en->bl);
 		else
 			wlz_far_insert(&en->far, al->a, al->n, b << en->bl, part, parts);
 	}
@@ -1269,6 +1257,7 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	free(en->tfree);
 	for (uint64_t k = 0; en->lists && k < en->nlists; k++) {
 		free(en->lists[k].a);
+		free(en->lists[k].p);
 		free(en->lists[k].off);
 	}
 	free(en->lists);

@@ -223,6 +223,15 @@ size_t wlz_far_anchors(const wlz_far *f, const uint8_t *src, uint64_t from, uint
 	return wlz_far_anchors_with(f, src, from, to, out, 1);
 }
 
+/* Anchor x of a block into its bucket, newest first. */
+static inline void put(wlz_far *f, const wlz_anchor *x, uint64_t block_abs)
+{
+	uint32_t *w = f->slot + (size_t)wlz_anchor_index(x->bucket) * WLZ_FAR_WAYS;
+	for (int k = WLZ_FAR_WAYS - 1; k > 0; k--)
+		w[k] = w[k - 1];
+	w[0] = ((uint32_t)(block_abs + x->pos + 1) & f->pos_mask) | wlz_anchor_tag(f, x->bucket);
+}
+
 void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_abs, unsigned part,
 		    unsigned nparts)
 {
@@ -230,12 +239,16 @@ void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_ab
 		/* The table is far larger than the caches: fetch ahead. */
 		if (i + 16 < n && wlz_far_part(f, a[i + 16].bucket, nparts) == part)
 			__builtin_prefetch(f->slot + (size_t)wlz_anchor_index(a[i + 16].bucket) * WLZ_FAR_WAYS, 1);
-		const uint32_t b = wlz_anchor_index(a[i].bucket);
-		if (wlz_far_part(f, a[i].bucket, nparts) != part)
-			continue;
-		uint32_t *w = f->slot + (size_t)b * WLZ_FAR_WAYS;
-		for (int k = WLZ_FAR_WAYS - 1; k > 0; k--)
-			w[k] = w[k - 1];
-		w[0] = ((uint32_t)(block_abs + a[i].pos + 1) & f->pos_mask) | wlz_anchor_tag(f, a[i].bucket);
+		if (wlz_far_part(f, a[i].bucket, nparts) == part)
+			put(f, &a[i], block_abs);
+	}
+}
+
+void wlz_far_insert_some(wlz_far *f, const wlz_anchor *a, const uint32_t *idx, size_t n, uint64_t block_abs)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i + 16 < n)
+			__builtin_prefetch(f->slot + (size_t)wlz_anchor_index(a[idx[i + 16]].bucket) * WLZ_FAR_WAYS, 1);
+		put(f, &a[idx[i]], block_abs);
 	}
 }

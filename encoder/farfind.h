@@ -129,4 +129,8 @@ static inline unsigned wlz_far_part(const wlz_far *f, uint32_t bucket, unsigned 
 void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_abs, unsigned part,
 		    unsigned nparts);
 
+/* Enters anchors a[idx[0]], ..., a[idx[n - 1]] of a block, in that order
+ * (the indices of one part's anchors, as wlz_far_insert would pick them). */
+void wlz_far_insert_some(wlz_far *f, const wlz_anchor *a, const uint32_t *idx, size_t n, uint64_t block_abs);
+
 #endif
