@@ -397,28 +397,33 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 
 /* ---------------------------------------------------------------- blocks */
 
+/* *p (an array of *cap elements of unit bytes) with room for n; 0 when
+ * it cannot grow (*p is left as it was). */
+static int grow_to(void **p, size_t *cap, size_t n, size_t unit)
+{
+	if (*cap >= n)
+		return 1;
+	void *q = realloc(*p, n * unit);
+	if (!q)
+		return 0;
+	*p = q;
+	*cap = n;
+	return 1;
+}
+
 /* Copies a parse's tokens to the block: they must outlive the parser's
  * next block, until the block's levels are done. */
 static wlz_error keep_tokens(blk *bk, const wlz_token *tok, size_t ntok)
 {
 	tokbuf *tb = bk->tb;
-	if (tb->cap < ntok) {
-		wlz_token *t = realloc(tb->t, ntok * sizeof(*t));
-		if (!t)
-			return WLZ_ERR_NOMEM;
-		tb->t = t;
-		tb->cap = ntok;
-	}
+	if (!grow_to((void **)&tb->t, &tb->cap, ntok, sizeof(*tb->t)))
+		return WLZ_ERR_NOMEM;
 	if (ntok)
 		memcpy(tb->t, tok, ntok * sizeof(*tok));
 	bk->ntok = ntok;
 	return WLZ_OK;
 }
 
-/* Lists the far-table anchors of the block at buffer positions
- * [bstart, bend), of abs_block in the input, with n bytes in the buffer (a
- * task of its own: the table receives them before the blocks of the round
- * that may read them are parsed). */
 /* The list's na anchors a in part order, as indices (a stable counting
  * sort), so that each thread that enters a part reads only its anchors. */
 static wlz_error part_anchors(eng *en, alist *al, const wlz_anchor *a, size_t na)
@@ -426,13 +431,8 @@ static wlz_error part_anchors(eng *en, alist *al, const wlz_anchor *a, size_t na
 	const unsigned np = (unsigned)en->nthreads;
 	if (np == 1 || !en->lp->long_depth)
 		return WLZ_OK;  /* (one part: position order is part order) */
-	if (al->pcap < na) {
-		uint32_t *p = realloc(al->p, na * sizeof(*p));
-		if (!p)
-			return WLZ_ERR_NOMEM;
-		al->p = p;
-		al->pcap = na;
-	}
+	if (!grow_to((void **)&al->p, &al->pcap, na, sizeof(*al->p)))
+		return WLZ_ERR_NOMEM;
 	size_t *off = al->off;
 	for (size_t i = 0; i < na; i++)
 		off[wlz_far_part(&en->far, a[i].bucket, np) + 1]++;
@@ -446,6 +446,10 @@ static wlz_error part_anchors(eng *en, alist *al, const wlz_anchor *a, size_t na
 	return WLZ_OK;
 }
 
+/* Lists the far-table anchors of the block at buffer positions
+ * [bstart, bend), of abs_block in the input, with n bytes in the buffer (a
+ * task of its own: the table receives them before the blocks of the round
+ * that may read them are parsed). */
 static wlz_error list_range(eng *en, worker *w, uint64_t abs_block, uint64_t bstart, uint64_t bend, uint64_t n)
 {
 	alist *al = &en->lists[abs_block % en->nlists];
@@ -457,21 +461,11 @@ static wlz_error list_range(eng *en, worker *w, uint64_t abs_block, uint64_t bst
 	if (to <= bstart)
 		return WLZ_OK;
 	const uint64_t len = to - bstart;
-	if (w->anc_cap < len) {
-		wlz_anchor *a = realloc(w->anc, (size_t)len * sizeof(*a));
-		if (!a)
-			return WLZ_ERR_NOMEM;
-		w->anc = a;
-		w->anc_cap = len;
-	}
+	if (!grow_to((void **)&w->anc, &w->anc_cap, (size_t)len, sizeof(*w->anc)))
+		return WLZ_ERR_NOMEM;
 	const size_t na = wlz_far_anchors(&en->far, en->src, bstart, to, w->anc);
-	if (al->cap < na) {
-		wlz_anchor *a = realloc(al->a, na * sizeof(*a));
-		if (!a)
-			return WLZ_ERR_NOMEM;
-		al->a = a;
-		al->cap = na;
-	}
+	if (!grow_to((void **)&al->a, &al->cap, na, sizeof(*al->a)))
+		return WLZ_ERR_NOMEM;
 	if (na)
 		memcpy(al->a, w->anc, na * sizeof(*al->a));
 	al->n = na;
