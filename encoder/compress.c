@@ -384,7 +384,7 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	/* anchors (8 bytes each, about one in far_rate positions) of the
 	 * blocks kept, and a thread's scratch; on several threads their
 	 * indices in part order too (4 bytes each) */
-	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * (8 * 2 + (t > 1 ? 4 : 0));
+	const uint64_t anchors = 2 * (R + gap + 1) * B / lp->far_rate * (8 + (t > 1 ? 4 : 0)) * 2;
 	/* two rounds' coded blocks, and their tokens (16 bytes each, one per
 	 * WLZ_MINMATCH bytes at most): the next round is parsed while this
 	 * one ends.  (Tokens are held from a block's parse to its levels:
@@ -754,9 +754,11 @@ static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
 	const unsigned part = (unsigned)k, parts = R->parts;
 	for (uint64_t b = R->far_from; b < R->far_to; b++) {
 		const alist *al = &en->lists[b % en->nlists];
-		if (parts > 1)
-			wlz_far_insert_some(&en->far, al->a, al->p + al->off[part], al->off[part + 1] - al->off[part],
-					    b << en->bl);
+		if (parts > 1) {
+			if (al->off[part + 1] > al->off[part])
+				wlz_far_insert_some(&en->far, al->a, al->p + al->off[part],
+						    al->off[part + 1] - al->off[part], b << en->bl);
+		}
 		else
 			wlz_far_insert(&en->far, al->a, al->n, b << en->bl, part, parts);
 	}
