@@ -127,3 +127,15 @@ int wlz_resolve_threads(int threads)
 		return wlz_cpu_count();
 	return threads > 1024 ? 1024 : threads;
 }
+
+int wlz_grow(void **p, size_t *cap, size_t need, size_t unit)
+{
+	if (need <= *cap)
+		return 1;
+	void *q = realloc(*p, need * unit);
+	if (!q)
+		return 0;
+	*p = q;
+	*cap = need;
+	return 1;
+}

@@ -88,6 +88,10 @@ int wlz_cpu_count(void);
 /* threads option -> worker count (0 = all cores), at least 1. */
 int wlz_resolve_threads(int threads);
 
+/* *p (an array of *cap elements of unit bytes) with room for need, grown
+ * to exactly need; 0 when memory runs out (*p and *cap as they were). */
+int wlz_grow(void **p, size_t *cap, size_t need, size_t unit);
+
 /* XXH3-64 of a buffer (xxHash used header-only). */
 uint64_t wlz_xxh3(const void *p, size_t n);
 

@@ -397,26 +397,12 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 
 /* ---------------------------------------------------------------- blocks */
 
-/* *p (an array of *cap elements of unit bytes) with room for n; 0 when
- * it cannot grow (*p is left as it was). */
-static int grow_to(void **p, size_t *cap, size_t n, size_t unit)
-{
-	if (*cap >= n)
-		return 1;
-	void *q = realloc(*p, n * unit);
-	if (!q)
-		return 0;
-	*p = q;
-	*cap = n;
-	return 1;
-}
-
 /* Copies a parse's tokens to the block: they must outlive the parser's
  * next block, until the block's levels are done. */
 static wlz_error keep_tokens(blk *bk, const wlz_token *tok, size_t ntok)
 {
 	tokbuf *tb = bk->tb;
-	if (!grow_to((void **)&tb->t, &tb->cap, ntok, sizeof(*tb->t)))
+	if (!wlz_grow((void **)&tb->t, &tb->cap, ntok, sizeof(*tb->t)))
 		return WLZ_ERR_NOMEM;
 	if (ntok)
 		memcpy(tb->t, tok, ntok * sizeof(*tok));
@@ -431,7 +417,7 @@ static wlz_error part_anchors(eng *en, alist *al, const wlz_anchor *a, size_t na
 	const unsigned np = (unsigned)en->nthreads;
 	if (np == 1 || !en->lp->long_depth)
 		return WLZ_OK;  /* (one part: position order is part order) */
-	if (!grow_to((void **)&al->p, &al->pcap, na, sizeof(*al->p)))
+	if (!wlz_grow((void **)&al->p, &al->pcap, na, sizeof(*al->p)))
 		return WLZ_ERR_NOMEM;
 	size_t *off = al->off;
 	for (size_t i = 0; i < na; i++)
@@ -461,10 +447,10 @@ static wlz_error list_range(eng *en, worker *w, uint64_t abs_block, uint64_t bst
 	if (to <= bstart)
 		return WLZ_OK;
 	const uint64_t len = to - bstart;
-	if (!grow_to((void **)&w->anc, &w->anc_cap, (size_t)len, sizeof(*w->anc)))
+	if (!wlz_grow((void **)&w->anc, &w->anc_cap, (size_t)len, sizeof(*w->anc)))
 		return WLZ_ERR_NOMEM;
 	const size_t na = wlz_far_anchors(&en->far, en->src, bstart, to, w->anc);
-	if (!grow_to((void **)&al->a, &al->cap, na, sizeof(*al->a)))
+	if (!wlz_grow((void **)&al->a, &al->cap, na, sizeof(*al->a)))
 		return WLZ_ERR_NOMEM;
 	if (na)
 		memcpy(al->a, w->anc, na * sizeof(*al->a));
@@ -510,9 +496,8 @@ static wlz_error list_task(eng *en, worker *w, const blk *bk)
  * once every block of its round is done.
  * Once per block, on its own thread: from its parse
  * (wlz_parser_set_far_done), or after it. */
-static void far_release(eng *en, worker *w, blk *bk)
+static void far_release(eng *en, blk *bk)
 {
-	(void)w;
 	if (bk->far_done)
 		return;
 	bk->far_done = 1;
@@ -524,14 +509,13 @@ static void far_release(eng *en, worker *w, blk *bk)
 
 typedef struct far_arg {
 	eng *en;
-	worker *w;
 	blk *bk;
 } far_arg;
 
 static void far_done_cb(void *p)
 {
 	far_arg *fa = p;
-	far_release(fa->en, fa->w, fa->bk);
+	far_release(fa->en, fa->bk);
 }
 
 /* Parse and code one block on one thread; its tokens stay in bk. */
@@ -544,7 +528,7 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 	size_t ntok;
 	const uint8_t *payload;
 	size_t psize;
-	far_arg fa = { en, w, bk };
+	far_arg fa = { en, bk };
 	wlz_parser_set_parallel(w->ps, (int)en->gap + 1, en->diag);
 	if (en->lp->long_depth) {
 		const alist *al = &en->lists[bk->abs_block % en->nlists];
@@ -578,7 +562,7 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 	}
 	/* (parses that read the table throughout are done with it now) */
 	wlz_parser_set_far_done(w->ps, NULL, NULL);
-	far_release(en, w, bk);
+	far_release(en, bk);
 	WLZ_TRY(err);
 	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, bk->tb->t, bk->ntok, &en->bp, &payload,
 				&psize, &bk->e));
@@ -699,7 +683,7 @@ static wlz_error block_task(eng *en, worker *w, blk *bk)
 	if (err == WLZ_OK)
 		err = parse_block(en, w, bk);
 	else
-		far_release(en, w, bk);
+		far_release(en, bk);
 	atomic_store(&bk->ready, err == WLZ_OK ? 1 : 2);
 	run_levels(en);
 	return err;
@@ -751,16 +735,15 @@ static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
 		return list_task(en, w, &R->rb[k]);
 	if (t == T_BLOCK)
 		return block_task(en, w, &R->rb[k]);
-	const unsigned part = (unsigned)k, parts = R->parts;
+	const unsigned part = (unsigned)k;
 	for (uint64_t b = R->far_from; b < R->far_to; b++) {
 		const alist *al = &en->lists[b % en->nlists];
-		if (parts > 1) {
-			if (al->off[part + 1] > al->off[part])
-				wlz_far_insert_some(&en->far, al->a, al->p + al->off[part],
-						    al->off[part + 1] - al->off[part], b << en->bl);
-		}
-		else
-			wlz_far_insert(&en->far, al->a, al->n, b << en->bl, part, parts);
+		/* (one part: the list in position order) */
+		if (R->parts == 1)
+			wlz_far_insert(&en->far, al->a, NULL, al->n, b << en->bl);
+		else if (al->off[part + 1] > al->off[part])
+			wlz_far_insert(&en->far, al->a, al->p + al->off[part], al->off[part + 1] - al->off[part],
+				       b << en->bl);
 	}
 	return WLZ_OK;
 }

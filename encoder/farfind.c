@@ -232,23 +232,14 @@ static inline void put(wlz_far *f, const wlz_anchor *x, uint64_t block_abs)
 	w[0] = ((uint32_t)(block_abs + x->pos + 1) & f->pos_mask) | wlz_anchor_tag(f, x->bucket);
 }
 
-void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_abs, unsigned part,
-		    unsigned nparts)
+void wlz_far_insert(wlz_far *f, const wlz_anchor *a, const uint32_t *idx, size_t n, uint64_t block_abs)
 {
 	for (size_t i = 0; i < n; i++) {
 		/* The table is far larger than the caches: fetch ahead. */
-		if (i + 16 < n && wlz_far_part(f, a[i + 16].bucket, nparts) == part)
-			__builtin_prefetch(f->slot + (size_t)wlz_anchor_index(a[i + 16].bucket) * WLZ_FAR_WAYS, 1);
-		if (wlz_far_part(f, a[i].bucket, nparts) == part)
-			put(f, &a[i], block_abs);
-	}
-}
-
-void wlz_far_insert_some(wlz_far *f, const wlz_anchor *a, const uint32_t *idx, size_t n, uint64_t block_abs)
-{
-	for (size_t i = 0; i < n; i++) {
 		if (i + 16 < n)
-			__builtin_prefetch(f->slot + (size_t)wlz_anchor_index(a[idx[i + 16]].bucket) * WLZ_FAR_WAYS, 1);
-		put(f, &a[idx[i]], block_abs);
+			__builtin_prefetch(f->slot + (size_t)wlz_anchor_index(a[idx ? idx[i + 16] : i + 16].bucket) *
+						     WLZ_FAR_WAYS,
+					   1);
+		put(f, &a[idx ? idx[i] : i], block_abs);
 	}
 }

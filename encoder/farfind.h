@@ -122,15 +122,10 @@ static inline unsigned wlz_far_part(const wlz_far *f, uint32_t bucket, unsigned 
 	return (unsigned)(((uint64_t)wlz_anchor_index(bucket) * nparts) >> f->log);
 }
 
-/* Enters a block's anchors (block_abs: the block's absolute position),
- * those whose bucket belongs to part `part` of `nparts` (wlz_far_part:
- * threads may insert at once, and the table does not depend on their
- * number). */
-void wlz_far_insert(wlz_far *f, const wlz_anchor *a, size_t n, uint64_t block_abs, unsigned part,
-		    unsigned nparts);
-
-/* Enters anchors a[idx[0]], ..., a[idx[n - 1]] of a block, in that order
- * (the indices of one part's anchors, as wlz_far_insert would pick them). */
-void wlz_far_insert_some(wlz_far *f, const wlz_anchor *a, const uint32_t *idx, size_t n, uint64_t block_abs);
+/* Enters n anchors of a block (block_abs: the block's absolute position),
+ * in order: a[0 .. n), or a[idx[0]], ..., a[idx[n - 1]] where idx is set
+ * (the anchors of one part, wlz_far_part: threads may insert disjoint
+ * parts at once, and the table does not depend on their number). */
+void wlz_far_insert(wlz_far *f, const wlz_anchor *a, const uint32_t *idx, size_t n, uint64_t block_abs);
 
 #endif
