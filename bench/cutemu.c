@@ -1,4 +1,4 @@
-/* bench/cutemu.c - a CPU emulation of branch gpu-cut's resolution (flow.cu): rounds of hops,
+/* bench/cutemu.c - a CPU emulation of the GPU decoder's resolution (flow.cu): rounds of hops,
  * one cut, rounds of hops over pieces, the expansion; checks every piece's
  * bytes against the content and computes the longest chain. */
 #define _GNU_SOURCE

@@ -546,8 +546,6 @@ static wlz_error verdict(const wlz_gpu_call *c, const wlz_gpu_piece *p, const ui
 	return wlz_fail(WLZ_ERR_INTERNAL, "GPU: a check failed, no block named");
 }
 
-/* Device bytes of a call cut into pieces, with out bytes of output of our
- * own. */
 /* Whether any of the call's pieces cuts tokens. */
 static int cuts(const wlz_gpu_call *c)
 {
@@ -557,6 +555,8 @@ static int cuts(const wlz_gpu_call *c)
 	return 0;
 }
 
+/* Device bytes of a call cut into pieces, with out bytes of output of our
+ * own. */
 static uint64_t need(const wlz_gpu_call *c, uint64_t out, int two_slots)
 {
 	const uint64_t span = out ? out : c->dtotal;
@@ -665,8 +665,9 @@ static wlz_error buffers(wlz_gdctx *g, int two_slots)
 	WLZ_TRY(grow(g, B_ST, c->max_sbytes + 64));
 	WLZ_TRY(grow(g, B_TOK, (c->max_ntok + 1) * sizeof(wlz_gpu_token)));
 	WLZ_TRY(grow(g, B_SCR, (c->max_nscr + 1) * 4));
-	WLZ_TRY(grow(g, B_FLOW, wlz_gpu_flow_work(cuts(c) ? 2 * c->max_ntok : c->max_ntok, g->slab)));
-	if (cuts(c))
+	const int cut = cuts(c);
+	WLZ_TRY(grow(g, B_FLOW, wlz_gpu_flow_work(cut ? 2 * c->max_ntok : c->max_ntok, g->slab)));
+	if (cut)
 		WLZ_TRY(grow(g, B_OPS, (2 * c->max_ntok + 1) * sizeof(wlz_gpu_token)));
 	WLZ_TRY(grow(g, B_HASH, 2 * c->max_nb * 8 + 8));
 	WLZ_TRY(grow(g, B_HSCR, wlz_gpu_xxh3_scratch(hs)));

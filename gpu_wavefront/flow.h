@@ -34,15 +34,15 @@ size_t wlz_gpu_flow_work(size_t ntok, uint64_t size);
  * on stream; returns nonzero on a CUDA error.  d_streams and every
  * block's s_off must be 16-byte aligned, with 16 readable bytes after each
  * stream, as wlz_gpu_pblock_next lays them out: the literal kernel loads
- * the literal stream 16 bytes at a time. */
+ * the literal stream 16 bytes at a time.  rounds and window: the
+ * resolution below.  d_ops (2 ntok entries; NULL: none), with rounds:
+ * tokens are also cut once where their source runs past the edge of the
+ * match output it starts in, each piece resolved on its own, and the pass
+ * runs over the pieces in d_ops (d_work then sized by
+ * wlz_gpu_flow_work(2 ntok, size)). */
 int wlz_gpu_flow(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, wlz_gpu_token *d_tok, size_t ntok,
 		 const uint8_t *d_streams, uint8_t *d_out, uint64_t size, void *d_work, const uint32_t *d_bad,
 		 uint32_t *d_fail, unsigned rounds, uint64_t window, wlz_gpu_token *d_ops, void *stream);
-
-/* d_ops (2 ntok entries; NULL: none), with rounds: tokens are also cut
- * once where their source runs past the edge of the match output it
- * starts in, each piece resolved on its own, and the pass runs over the
- * pieces in d_ops (d_work then sized by wlz_gpu_flow_work(2 ntok, size)). */
 
 /* Before the pass, rounds rounds of resolving the tokens' sources through
  * the matches that wrote them (0: none; at least 2^rounds - 1 links a

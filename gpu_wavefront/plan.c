@@ -16,12 +16,7 @@ int wlz_gpu_grow(void **p, size_t *cap, size_t need, size_t unit)
 	size_t c = *cap ? *cap : 64;
 	while (c < need)
 		c *= 2;
-	void *q = realloc(*p, c * unit);
-	if (!q)
-		return 0;
-	*p = q;
-	*cap = c;
-	return 1;
+	return wlz_grow(p, cap, c, unit);
 }
 
 void wlz_gpu_call_clear(wlz_gpu_call *c)
@@ -163,7 +158,7 @@ wlz_error wlz_gpu_call_cut_ramp(wlz_gpu_call *c, uint64_t first, uint64_t piece)
 	c->np = c->nrun = 0;
 	c->words = 0;
 	c->max_arc = c->max_sbytes = c->max_ntok = c->max_nscr = c->max_pack = c->max_nb = c->max_content = 0;
-	c->max_lit = c->max_tok = c->max_level = 0;
+	c->max_lit = c->max_tok = 0;
 	for (uint64_t f = 0; f < c->nblk;) {
 		if (!wlz_gpu_grow((void **)&c->pc, &c->pc_cap, c->np + 1, sizeof *c->pc))
 			return wlz_fail(WLZ_ERR_NOMEM, "out of memory");
@@ -222,7 +217,6 @@ wlz_error wlz_gpu_call_cut_ramp(wlz_gpu_call *c, uint64_t first, uint64_t piece)
 		c->max_content = MAXOF(c->max_content, p->d1 - p->d0);
 		c->max_lit = MAXOF(c->max_lit, p->max_lit);
 		c->max_tok = MAXOF(c->max_tok, p->max_tok);
-		c->max_level = MAXOF(c->max_level, p->max_level);
 	}
 	return WLZ_OK;
 }

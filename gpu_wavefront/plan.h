@@ -72,7 +72,6 @@ typedef struct wlz_gpu_call {
 	/* the most of any piece */
 	uint64_t max_arc, max_sbytes, max_ntok, max_nscr, max_pack, max_nb, max_content;
 	uint32_t max_lit, max_tok;
-	unsigned max_level;
 } wlz_gpu_call;
 
 /* *p (an array of *cap elements of unit bytes) with room for need; 0
