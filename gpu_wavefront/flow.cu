@@ -170,6 +170,22 @@ extern "C" size_t wlz_gpu_flow_work(size_t ntok, uint64_t size)
 	return (granules(size) + ntok + 2) * 4;
 }
 
+/* A whole token in two 16-byte accesses (wlz_gpu_token is 16-byte
+ * aligned; field by field a token takes four or five, each a warp-wide
+ * access of its own). */
+__device__ __forceinline__ wlz_gpu_token get_token(const wlz_gpu_token *p)
+{
+	const ulonglong2 a = reinterpret_cast<const ulonglong2 *>(p)[0], b = reinterpret_cast<const ulonglong2 *>(p)[1];
+	return wlz_gpu_token{(uint32_t)a.x, (uint32_t)(a.x >> 32), a.y, b.x, b.y};
+}
+
+__device__ __forceinline__ void put_token(wlz_gpu_token *p, uint32_t lit, uint32_t mlen, uint64_t src, uint64_t pos,
+					  uint64_t lp)
+{
+	reinterpret_cast<ulonglong2 *>(p)[0] = make_ulonglong2((uint64_t)lit | (uint64_t)mlen << 32, src);
+	reinterpret_cast<ulonglong2 *>(p)[1] = make_ulonglong2(pos, lp);
+}
+
 /* The tokens of a block that broke a rule (bad[b]) made empty, at the
  * block's start: they run, reading and writing nothing, so that the
  * other blocks (other archives') decode as if it were not there. */
@@ -180,7 +196,7 @@ __global__ void scrub_kernel(const wlz_gpu_pblock *__restrict__ blk, wlz_gpu_tok
 		return;
 	const wlz_gpu_pblock B = blk[blockIdx.x];
 	for (uint32_t i = threadIdx.x; i < B.ntok; i += blockDim.x)
-		tok[B.tok_off + i] = wlz_gpu_token{0, 0, B.bstart, B.bstart, B.s_off[1]};
+		put_token(tok + B.tok_off + i, 0, 0, B.bstart, B.bstart, B.s_off[1]);
 }
 
 /* Token i's state cleared (i the k-th of this GPU's count tokens of the
@@ -367,7 +383,7 @@ __global__ void cut_kernel(wlz_gpu_token *__restrict__ tok, uint32_t ntok, const
 	const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
 	if (k >= ntok)
 		return;
-	const wlz_gpu_token t = tok[k];
+	const wlz_gpu_token t = get_token(tok + k);
 	const uint64_t dst = t.pos + t.lit, a = t.src, m = t.mlen, t0 = tok[0].pos;
 	tok[k].lp = 0; /* (whole, unless cut below; nothing before read lp) */
 	if (!m || dst - a < m || a < t0)
@@ -464,7 +480,7 @@ __global__ void cut_write_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t
 {
 	const unsigned lane = threadIdx.x & 31, wid = threadIdx.x / 32;
 	const uint32_t k = blockIdx.x * EXP_T + threadIdx.x;
-	const wlz_gpu_token t = k < ntok ? tok[k] : wlz_gpu_token{0, 0, 0, 0, 0};
+	const wlz_gpu_token t = k < ntok ? get_token(tok + k) : wlz_gpu_token{0, 0, 0, 0, 0};
 	const uint64_t c = t.lp >> CUT_SHIFT;
 	const uint32_t ball = __ballot_sync(FULL, k < ntok && c);
 	__shared__ uint32_t wc[EXP_T / 32];
@@ -478,11 +494,11 @@ __global__ void cut_write_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t
 		return;
 	const uint64_t i = (uint64_t)k + before;
 	if (!c) {
-		ops[i] = wlz_gpu_token{t.lit, t.mlen, t.src, t.pos, 0};
+		put_token(ops + i, t.lit, t.mlen, t.src, t.pos, 0);
 		return;
 	}
-	ops[i] = wlz_gpu_token{t.lit, (uint32_t)c, t.src, t.pos, 0};
-	ops[i + 1] = wlz_gpu_token{0, (uint32_t)(t.mlen - c), t.lp & CUT_LOW, t.pos + t.lit + c, 0};
+	put_token(ops + i, t.lit, (uint32_t)c, t.src, t.pos, 0);
+	put_token(ops + i + 1, 0, (uint32_t)(t.mlen - c), t.lp & CUT_LOW, t.pos + t.lit + c, 0);
 }
 
 /* (one empty entry at size after the last piece: nothing reads past the
@@ -769,7 +785,7 @@ __global__ void __launch_bounds__(FT, 8)
 		const bool have = i < tend;
 		wlz_gpu_token t = {0, 0, 0, 0, 0};
 		if (have)
-			t = tok[i];
+			t = get_token(tok + i);
 		const uint64_t cs = __shfl_sync(FULL, t.pos, 0);
 		/* Positions from the chunk's start, in 32 bits unless the chunk
 		 * spans 4 GiB (blocks without tokens between two of its tokens):

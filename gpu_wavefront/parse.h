@@ -32,8 +32,17 @@ typedef struct wlz_gpu_pblock {
 /* A token as the CPU decoder's wlz_dtoken (literals, match length, the
  * match's source in the member), and where it goes: its literals' first
  * byte in the member (pos) and in the streams buffer (lp). */
+#ifdef __cplusplus
+#define WLZ_GPU_ALIGN16 alignas(16)
+#else
+#define WLZ_GPU_ALIGN16 _Alignas(16)
+#endif
+/* (aligned to 16 bytes, so that a whole token moves in two 16-byte loads
+ * or stores, not four or five: every token array starts at an allocation
+ * of its own) */
 typedef struct wlz_gpu_token {
-	uint32_t lit, mlen;
+	WLZ_GPU_ALIGN16 uint32_t lit;
+	uint32_t mlen;
 	uint64_t src, pos, lp;
 } wlz_gpu_token;
 
