@@ -288,7 +288,7 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 	}
 	if (ps->flat)
 		memset(ps->wmap, 0, bend - bstart);
-	chain_reset(ps);
+	chain_start(ps);
 	if (ps->lp.optimal && !lazy_only && !ps->map && ps->flat < 2) {
 		ps->use_stats = 0;
 		wlz_parse_ctx_costs(ps);

@@ -232,12 +232,6 @@ static inline uint64_t depth_cut(const wlz_parser *ps, uint64_t p, uint64_t c, u
 	return L;
 }
 
-static inline void chain_reset(wlz_parser *ps)
-{
-	memset(ps->shead, 0, sizeof(uint32_t) << SHORT_HLOG);
-	ps->ins = ps->ws;
-}
-
 /* Enters positions [ins, p) into the near chain.  pend may sit past n - 16
  * (a block shorter than 16 bytes at the end); hashing reads 8 bytes. */
 static inline void chain_to(wlz_parser *ps, uint64_t p)
@@ -252,6 +246,20 @@ static inline void chain_to(wlz_parser *ps, uint64_t p)
 	}
 	if (q > ps->ins)
 		ps->ins = q;
+}
+
+/* The chain for a new block: the near window's positions entered, but
+ * for the gap blocks just before the block, which hold no source (SPEC 8)
+ * and whose links the search would only walk past. */
+static inline void chain_start(wlz_parser *ps)
+{
+	memset(ps->shead, 0, sizeof(uint32_t) << SHORT_HLOG);
+	ps->ins = ps->ws;
+	if (ps->gap && ps->gap_lo < ps->bstart && ps->ws < ps->bstart) {
+		if (ps->gap_lo > ps->ws)
+			chain_to(ps, ps->gap_lo);
+		ps->ins = ps->bstart;
+	}
 }
 
 /* The first near candidate at p (p entered up to it), 0 = none; and the
