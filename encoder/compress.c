@@ -163,6 +163,9 @@ typedef struct eng {
 	alist *lists;           /* anchors of block b at b % nlists */
 	uint64_t nlists;
 	uint64_t far_block;     /* blocks before it go in the table before the next round */
+	/* The far table is zeroed by the workers, zparts tasks, the first
+	 * they take (no block reads it, nor is anything inserted, before) */
+	unsigned zparts, ztaken, zdone;
 	/* A slide's moves, in waves of chunks the workers copy (under mu):
 	 * in a wave no chunk's bytes are another's source. */
 	uint64_t mv_shift;
@@ -691,7 +694,7 @@ static wlz_error block_task(eng *en, worker *w, blk *bk)
 
 /* ---------------------------------------------------------------- workers */
 
-enum { T_NONE, T_LIST, T_PART, T_BLOCK };
+enum { T_NONE, T_LIST, T_PART, T_BLOCK, T_ZERO };
 
 static int move_one(eng *en);
 
@@ -700,6 +703,12 @@ static int move_one(eng *en);
  * one thread parses the input as it arrives), then the table's parts. */
 static int claim(eng *en, rnd **pr, uint64_t *pk)
 {
+	if (en->ztaken < en->zparts) {
+		*pr = NULL;
+		*pk = en->ztaken++;
+		return T_ZERO;
+	}
+	const int zeroed = en->zdone == en->zparts;
 	for (uint64_t q = en->nwritten; q < en->narmed; q++) {
 		rnd *R = &en->rounds[q & 1];
 		*pr = R;
@@ -709,7 +718,7 @@ static int claim(eng *en, rnd **pr, uint64_t *pk)
 		 * block's lookups.  Under a depth limit the parse also reads
 		 * its sources' levels.) */
 		if (R->blks_taken < R->nblk && R->rb[R->blks_taken].listed &&
-		    (R->parts_done == R->parts || R->abs0 + R->blks_taken <= en->gap) &&
+		    ((R->parts_done == R->parts && zeroed) || R->abs0 + R->blks_taken <= en->gap) &&
 		    (en->cc->opt.depth < 0 || R->abs0 + R->blks_taken <= atomic_load(&en->lvp) + en->gap)) {
 			*pk = R->blks_taken++;
 			return T_BLOCK;
@@ -721,7 +730,7 @@ static int claim(eng *en, rnd **pr, uint64_t *pk)
 		/* The table changes only once the anchors it receives are
 		 * listed and the round before has done with it. */
 		const rnd *P = q > en->nwritten ? &en->rounds[(q - 1) & 1] : NULL;
-		if (R->parts_taken < R->parts && R->lists_low == R->nlow && (!P || P->far_used == P->nblk)) {
+		if (R->parts_taken < R->parts && R->lists_low == R->nlow && (!P || P->far_used == P->nblk) && zeroed) {
 			*pk = R->parts_taken++;
 			return T_PART;
 		}
@@ -731,6 +740,10 @@ static int claim(eng *en, rnd **pr, uint64_t *pk)
 
 static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
 {
+	if (t == T_ZERO) {
+		wlz_far_zero(&en->far, (unsigned)k, en->zparts);
+		return WLZ_OK;
+	}
 	if (t == T_LIST)
 		return list_task(en, w, &R->rb[k]);
 	if (t == T_BLOCK)
@@ -769,7 +782,9 @@ static void *worker_main(void *arg)
 		if (err != WLZ_OK)
 			set_err(en, err);
 		pthread_mutex_lock(&en->mu);
-		if (t == T_LIST) {
+		if (t == T_ZERO) {
+			en->zdone++;
+		} else if (t == T_LIST) {
 			R->rb[k].listed = 1;
 			R->lists_low += R->rb[k].abs_block < R->far_to;
 		}
@@ -1131,6 +1146,11 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	WLZ_TRY(wlz_far_init(&en->far, wlz_far_log_for(span, en->lp->far_rate), en->lp->long_len,
 			     en->lp->far_rate, en->W));
 	en->view = (wlz_view){ en->src, 0, 0, en->W, &en->far };
+	/* (the workers zero it while the first round's bytes are read) */
+	pthread_mutex_lock(&en->mu);
+	en->zparts = (unsigned)en->nthreads;
+	pthread_cond_broadcast(&en->work);
+	pthread_mutex_unlock(&en->mu);
 
 	wlz_header h = {
 		.version = WLZ_FORMAT_VERSION,

@@ -23,14 +23,9 @@ uint64_t wlz_far_memory(unsigned log)
 wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate, uint64_t window)
 {
 	memset(f, 0, sizeof(*f));
-	/* Faulted in here, not as threads first touch it: a page first read
-	 * maps the shared zero page, and the first write then replaces it,
-	 * which interrupts every core running a thread of ours to flush its
-	 * TLB. */
 	f->slot = wlz_large_alloc(wlz_far_memory(log));
 	if (!f->slot)
 		return WLZ_ERR_NOMEM;
-	memset(f->slot, 0, wlz_far_memory(log));
 	f->log = log;
 	f->hash_len = hash_len;
 	/* Distances up to the window need its log2 + 1 bits (modulo that,
@@ -62,6 +57,13 @@ wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rat
 	for (unsigned b = 0; b < 256; b++)
 		f->gear[b] = f->nib[0][b & 15] ^ f->nib[1][b >> 4];
 	return WLZ_OK;
+}
+
+void wlz_far_zero(wlz_far *f, unsigned part, unsigned nparts)
+{
+	const size_t words = (size_t)WLZ_FAR_WAYS << f->log;
+	const size_t lo = words / nparts * part, hi = part + 1 == nparts ? words : words / nparts * (part + 1);
+	memset(f->slot + lo, 0, (hi - lo) * sizeof(*f->slot));
 }
 
 void wlz_far_destroy(wlz_far *f)

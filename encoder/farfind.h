@@ -81,8 +81,15 @@ static inline uint64_t wlz_far_dist(const wlz_far *f, uint64_t ap1, uint32_t e)
 unsigned wlz_far_log_for(uint64_t window, unsigned rate);
 uint64_t wlz_far_memory(unsigned log);
 
-/* window: the largest distance a source may have (a power of two). */
+/* window: the largest distance a source may have (a power of two).  The
+ * table is left for the caller to zero, every part of it (wlz_far_zero),
+ * before its first insert or lookup: its pages are faulted in by the
+ * threads that zero them, at once, and written first (a page first read
+ * would map the shared zero page, whose replacement at the first write
+ * interrupts every core running a thread of ours to flush its TLB). */
 wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate, uint64_t window);
+/* Zeroes part `part` of nparts about equal parts of the table. */
+void wlz_far_zero(wlz_far *f, unsigned part, unsigned nparts);
 void wlz_far_destroy(wlz_far *f);
 
 /* Hash of the bytes at an anchor p: its bucket in the high bits. */

@@ -35,6 +35,7 @@ int main(void)
 			for (unsigned ri = 0; ri < sizeof(rates) / sizeof(rates[0]); ri++) {
 				wlz_far f;
 				TU_CHECK(wlz_far_init(&f, 10, lens[li], rates[ri], (uint64_t)1 << 20) == WLZ_OK, "init");
+				wlz_far_zero(&f, 0, 1);
 				for (int t = 0; t < 24; t++) {
 					uint64_t from = t < 4 ? (uint64_t)t : tu_rng_below(&r, N / 2);
 					uint64_t to = t % 3 == 0 ? N : from + tu_rng_below(&r, N - from);
