@@ -371,6 +371,20 @@ static void summary(struct job *job, const char *name, const char *dst, uint64_t
 		     dt > 0 ? (double)raw / dt / 1e6 : 0.0);
 }
 
+/* A file's output made: kept (finish_output), counted and summed up;
+ * nonzero where keeping it failed (and was said). */
+static int file_done(struct job *job, const char *src, const char *name, const char *dst, fio_input *in,
+		     fio_output *out, const struct sink *sk, double t0, int compressing)
+{
+	if (finish_output(job, src, dst, in, out))
+		return 1;
+	job->files_ok++;
+	job->total_in += in->nread_;
+	job->total_out += sk->n;
+	summary(job, name, dst, in->nread_, sk->n, t0, compressing);
+	return 0;
+}
+
 #ifdef WLZ_HAVE_GPU
 static void read_pinned(const char *name, size_t (*rd)(void *, void *, size_t), void *opaque, size_t cap,
 			uint8_t **buf, size_t *n);
@@ -445,13 +459,7 @@ static int compress_file(struct job *job, const char *src)
 			lib_error(name, e);
 		goto abort;
 	}
-	if (finish_output(job, src, dst, &in, &out))
-		goto unload;
-	ret = 0;
-	job->files_ok++;
-	job->total_in += in.nread_;
-	job->total_out += sk.n;
-	summary(job, name, dst, in.nread_, sk.n, t0, 1);
+	ret = file_done(job, src, name, dst, &in, &out, &sk, t0, 1);
 	goto unload;
 
 abort:
@@ -888,13 +896,7 @@ static int decompress_file(struct job *job, const char *src)
 	t0 = now_sec();
 	if (decode_stream(job, name, &in, &sk))
 		goto abort;
-	if (finish_output(job, src, dst, &in, &out))
-		goto unload;
-	ret = 0;
-	job->files_ok++;
-	job->total_in += in.nread_;
-	job->total_out += sk.n;
-	summary(job, name, dst, in.nread_, sk.n, t0, 0);
+	ret = file_done(job, src, name, dst, &in, &out, &sk, t0, 0);
 	goto unload;
 
 abort:
