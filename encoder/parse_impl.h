@@ -8,6 +8,9 @@
 
 #include "encoder/parse.h"
 #include "format/format.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* A match's base price, 1/16 bits: its command byte, the split of a
  * literal run, and its decode time.  Each token costs about ten literals'
@@ -220,7 +223,24 @@ static inline uint64_t depth_cut(const wlz_parser *ps, uint64_t p, uint64_t c, u
 {
 	uint64_t end = p - c < L ? p - c : L;  /* its own output adds no level */
 	unsigned m = 0;
-	for (uint64_t i = 0; i < end; i++) {
+	uint64_t i = 0;
+#if defined(__SSE2__)
+	/* 16 bytes at a time while none is over max_map (long sources) */
+	const __m128i lim = _mm_set1_epi8((char)ps->max_map);
+	__m128i acc = _mm_setzero_si128();
+	for (; i + 16 <= end; i += 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(ps->map + c + i));
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, lim), lim)) != 0xFFFF)
+			break;
+		acc = _mm_max_epu8(acc, v);
+	}
+	acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 8));
+	acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 4));
+	acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 2));
+	acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 1));
+	m = (unsigned)_mm_cvtsi128_si32(acc) & 0xFF;
+#endif
+	for (; i < end; i++) {
 		if (ps->map[c + i] > ps->max_map) {
 			*lvl = m;
 			return i;
@@ -488,6 +508,17 @@ static inline unsigned far_matches_at(wlz_parser *ps, uint64_t p, const struct w
 		if (ps->fm[k].end > p)
 			m[n++] = &ps->fm[k];
 	return n;
+}
+
+/* How far after p the next far-table anchor lies, if less than step;
+ * else step. */
+static inline uint64_t next_anchor(const wlz_parser *ps, uint64_t p, uint64_t step)
+{
+	const uint64_t rel = p - ps->bstart;
+	size_t k = ps->ak;
+	while (k < ps->nanc && ps->anc[k].pos <= rel)
+		k++;
+	return k < ps->nanc && ps->anc[k].pos - rel < step ? ps->anc[k].pos - rel : step;
 }
 
 /* Finds the block's far matches (parse_far.c) for far_matches_at. */
