@@ -116,7 +116,12 @@ size_t wlz_parse_lazy(wlz_parser *ps)
 	while (p < ps->pend) {
 		cand c = search(ps, p, rep);
 		if (c.gain <= 0) {
-			const uint64_t step = ps->lp.skip ? skip_step(p - anchor, ps->lp.skip, cheap) : 1;
+			uint64_t step = ps->lp.skip ? skip_step(p - anchor, ps->lp.skip, cheap) : 1;
+			/* (in a long run of literals the cheap step grows as the
+			 * plain one, as every anchor passed is looked up: PacBio's
+			 * noisy reads at depth 10, 22% faster for +0.3%) */
+			if (cheap && ps->map && step < 1 + ((p - anchor) >> ps->lp.skip))
+				step = 1 + ((p - anchor) >> ps->lp.skip);
 			if (step == 1 || !ps->map) {
 				p += step;
 				continue;
