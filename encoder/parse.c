@@ -282,7 +282,7 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 	ps->ak = 0;
 	ps->nfm = 0;  /* (no far matches of another block) */
 	ps->fk = 0;
-	if (ps->lp.fast && !ps->map && ps->flat < 2) {
+	if (ps->lp.fast && ps->flat < 2) {
 		*tok = ps->tok;
 		return wlz_parse_fast(ps, ntok);  /* (it does not flatten: no wmap) */
 	}

@@ -68,7 +68,8 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 /* Depth-limited parsing: map is the level map of levels.h, laid out as
  * the view's buffer (final before bstart; the parser writes the block's own
  * entries as it emits tokens), and no match may reach a level above depth.
- * Lazy parse only.  The parser keeps the pointer until the next call. */
+ * The fast parse at levels 1 to 4, the lazy parse above.  The parser keeps
+ * the pointer until the next call. */
 void wlz_parser_set_depth(wlz_parser *ps, uint8_t *map, int depth);
 
 /* The block's far-table anchors (wlz_far_anchors over the block), for the

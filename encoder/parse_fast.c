@@ -7,8 +7,10 @@
  * core's caches.  The far matches of the block (parse_far.c) add the
  * long-distance candidates.  Choices use the same gain model as the lazy
  * parse (parse_impl.h); flattening is not done here (chains only raise
- * dependency levels, which the decoders handle), and depth-limited parses
- * go to the lazy parse, which cuts candidates by level.
+ * dependency levels, which the decoders handle).  Under a depth limit
+ * every candidate, near or far, is cut by level and priced by it
+ * (depth_cut, level_price), and each token's level is written to the map
+ * as it is emitted, as the lazy parse does.
  */
 #include <stdlib.h>
 #include "encoder/parse_impl.h"
@@ -93,10 +95,16 @@ static inline void fast_far(wlz_parser *ps, uint64_t p, uint64_t rep, cand *best
 	const struct wlz_fmatch *m[2];
 	const unsigned nm = far_matches_at(ps, p, m);
 	for (unsigned k = 0; k < nm; k++) {
-		const int64_t g = gain_of(ps, p, m[k]->end - p, m[k]->dist, m[k]->dist == rep);
+		uint64_t L = m[k]->end - p;
+		unsigned lv = 0;
+		if (ps->map)
+			L = depth_cut(ps, p, p - m[k]->dist, L, &lv);
+		if (L < WLZ_MINMATCH)
+			continue;
+		const int64_t g = gain_of(ps, p, L, m[k]->dist, m[k]->dist == rep) - level_price(ps, L, lv);
 		if (g > best->gain) {
 			best->gain = g;
-			best->len = m[k]->end - p;
+			best->len = L;
 			best->dist = m[k]->dist;
 		}
 	}
@@ -141,10 +149,14 @@ static inline __attribute__((always_inline)) uint64_t fast_emit(wlz_parser *ps, 
 {
 	const uint8_t *src = f->src;
 	while (p > anchor && p > c.dist && src[p - 1] == src[p - 1 - c.dist] &&
-	       (p - 1 - c.dist >= ps->bstart || diag_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1)) {
+	       (p - 1 - c.dist >= ps->bstart || diag_cut(ps, p - 1, p - 1 - c.dist, c.len + 1) == c.len + 1) &&
+	       (!ps->map || ps->map[p - 1 - c.dist] <= ps->max_map)) {
 		p--;
 		c.len++;
 	}
+	/* (under a depth limit: the token's level, for the matches after it) */
+	if (ps->map)
+		memset(ps->map + p, wlz_map_value(wlz_match_level(ps->map, p - c.dist, p, c.len)), c.len);
 	wlz_token *t = &ps->tok[(*nt)++];
 	t->lit = (uint32_t)(p - anchor);
 	t->mlen = (uint32_t)c.len;

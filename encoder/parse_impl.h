@@ -479,12 +479,17 @@ static inline __attribute__((always_inline)) void fast_consider(const wlz_parser
 	 * diag_match does, but only a little for far sources: each period
 	 * costs them a cache miss. */
 	uint64_t o = c;
-	const uint64_t L = c >= ps->bstart ? wlz_match_len(src + p, src + c, limit)
-			   : rep ? diag_len(ps, p, c, limit)
-			   : diag_match_n(ps, p, &o, limit, p - c <= 2 * (uint64_t)ps->bsize ? 16 : 1);
+	uint64_t L = c >= ps->bstart ? wlz_match_len(src + p, src + c, limit)
+		     : rep ? diag_len(ps, p, c, limit)
+		     : diag_match_n(ps, p, &o, limit, p - c <= 2 * (uint64_t)ps->bsize ? 16 : 1);
+	/* (under a depth limit: cut at bytes of too high a level, priced by
+	 * the level it takes) */
+	unsigned lv = 0;
+	if (ps->map)
+		L = depth_cut(ps, p, o, L, &lv);
 	if (L < WLZ_MINMATCH)
 		return;
-	const int64_t g = gain_of(ps, p, L, p - o, rep);
+	const int64_t g = gain_of(ps, p, L, p - o, rep) - level_price(ps, L, lv);
 	if (g > best->gain) {
 		best->gain = g;
 		best->len = L;
