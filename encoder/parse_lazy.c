@@ -87,12 +87,13 @@ static cand search(wlz_parser *ps, uint64_t p, uint64_t rep)
 	return best;
 }
 
-/* A skipping step of a depth-limited parse from p (no match there): the
- * far table is still looked up at the anchors it passes, where another
- * copy of the bytes may lie anywhere in the window (a skip that passed
- * them made archives of FASTQ resampled from real reads 8 to 14% larger
- * at depths 2 and 10).  Returns where to go on, and in *c a match found
- * there, if any. */
+/* A skipping step of a depth-limited parse from p (no match there; levels
+ * 1 to 4 with --flatten=full, the only skipping parse here under a depth
+ * limit): the far table is still looked up at the anchors it passes,
+ * where another copy of the bytes may lie anywhere in the window (a skip
+ * that passed them made archives of FASTQ resampled from real reads 8 to
+ * 14% larger at depths 2 and 10).  Returns where to go on, and in *c a
+ * match found there, if any. */
 static uint64_t step_far(wlz_parser *ps, uint64_t p, uint64_t step, cand *c)
 {
 	const uint64_t end = p + step < ps->pend ? p + step : ps->pend;
