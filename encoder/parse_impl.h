@@ -234,11 +234,13 @@ static inline uint64_t depth_cut(const wlz_parser *ps, uint64_t p, uint64_t c, u
 			break;
 		acc = _mm_max_epu8(acc, v);
 	}
-	acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 8));
-	acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 4));
-	acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 2));
-	acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 1));
-	m = (unsigned)_mm_cvtsi128_si32(acc) & 0xFF;
+	if (i) {  /* (most sources are shorter: no reduction for them) */
+		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 8));
+		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 4));
+		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 2));
+		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 1));
+		m = (unsigned)_mm_cvtsi128_si32(acc) & 0xFF;
+	}
 #endif
 	for (; i < end; i++) {
 		if (ps->map[c + i] > ps->max_map) {
@@ -513,17 +515,6 @@ static inline unsigned far_matches_at(wlz_parser *ps, uint64_t p, const struct w
 		if (ps->fm[k].end > p)
 			m[n++] = &ps->fm[k];
 	return n;
-}
-
-/* How far after p the next far-table anchor lies, if less than step;
- * else step. */
-static inline uint64_t next_anchor(const wlz_parser *ps, uint64_t p, uint64_t step)
-{
-	const uint64_t rel = p - ps->bstart;
-	size_t k = ps->ak;
-	while (k < ps->nanc && ps->anc[k].pos <= rel)
-		k++;
-	return k < ps->nanc && ps->anc[k].pos - rel < step ? ps->anc[k].pos - rel : step;
 }
 
 /* Finds the block's far matches (parse_far.c) for far_matches_at. */

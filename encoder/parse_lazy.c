@@ -87,6 +87,17 @@ static cand search(wlz_parser *ps, uint64_t p, uint64_t rep)
 	return best;
 }
 
+/* How far after p the next far-table anchor lies, if less than step;
+ * else step. */
+static inline uint64_t next_anchor(const wlz_parser *ps, uint64_t p, uint64_t step)
+{
+	const uint64_t rel = p - ps->bstart;
+	size_t k = ps->ak;
+	while (k < ps->nanc && ps->anc[k].pos <= rel)
+		k++;
+	return k < ps->nanc && ps->anc[k].pos - rel < step ? ps->anc[k].pos - rel : step;
+}
+
 /* A skipping step of a depth-limited parse from p (no match there; levels
  * 1 to 4 with --flatten=full, the only skipping parse here under a depth
  * limit): the far table is still looked up at the anchors it passes,
@@ -119,8 +130,10 @@ size_t wlz_parse_lazy(wlz_parser *ps)
 		if (c.gain <= 0) {
 			uint64_t step = ps->lp.skip ? skip_step(p - anchor, ps->lp.skip, cheap) : 1;
 			/* (in a long run of literals the cheap step grows as the
-			 * plain one, as every anchor passed is looked up: PacBio's
-			 * noisy reads at depth 10, 22% faster for +0.3%) */
+			 * plain one, as every anchor passed is looked up: measured
+			 * while this parse served every depth-limited archive of
+			 * levels 1 to 4, PacBio's noisy reads at depth 10 ran 22%
+			 * faster for +0.3%) */
 			if (cheap && ps->map && step < 1 + ((p - anchor) >> ps->lp.skip))
 				step = 1 + ((p - anchor) >> ps->lp.skip);
 			if (step == 1 || !ps->map) {
