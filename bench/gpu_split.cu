@@ -151,7 +151,8 @@ struct share {
 	std::vector<uint32_t> rfirst, rtok, rchunk;
 	uint32_t *d_rfirst, *d_rtok, *d_rchunk;
 	cudaEvent_t ev[5];      /* start, parsed, prepared, pass, checksums (timed) */
-	cudaStream_t st;
+	cudaEvent_t pev[5];     /* inside step 1 (flow.h's prep_ev) */
+	cudaStream_t st, side;  /* side: step 1's copy to the other GPUs */
 	cudaEvent_t parsed, prepped;
 	wlz_gpu_ent_plan plan;
 	std::vector<wlz_gpu_pblock> blk;
@@ -174,7 +175,11 @@ struct share {
 struct run_result {
 	double best_s;
 	bool ok;
-	std::vector<std::vector<float>> stage;   /* per GPU, the best run's: entropy and parse, prepare, pass, checksums */
+	/* per GPU, the best run's: entropy and parse, prepare, pass, checksums;
+	 * then inside prepare: waiting for the other GPUs' parse, scrub and
+	 * ownership, index, literals, and the copy to the other GPUs beside
+	 * the literals */
+	std::vector<std::vector<float>> stage;
 };
 
 /* Decodes the member on ng GPUs, groups of `group` blocks dealt in turn
@@ -250,9 +255,14 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	for (share &s : sh) {
 		CK(cudaSetDevice(s.dev));
 		CK(cudaStreamCreateWithFlags(&s.st, cudaStreamNonBlocking));
+		int lo, hi;
+		CK(cudaDeviceGetStreamPriorityRange(&lo, &hi));
+		CK(cudaStreamCreateWithPriority(&s.side, cudaStreamNonBlocking, hi));
 		CK(cudaEventCreateWithFlags(&s.parsed, cudaEventDisableTiming));
 		CK(cudaEventCreateWithFlags(&s.prepped, cudaEventDisableTiming));
 		for (cudaEvent_t &e : s.ev)
+			CK(cudaEventCreate(&e));
+		for (cudaEvent_t &e : s.pev)
 			CK(cudaEventCreate(&e));
 		const size_t nr = s.rfirst.size();
 		CK(cudaMalloc(&s.d_rfirst, nr * 4 + 4));
@@ -320,10 +330,11 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			}
 		x.ticket = s.d_ticket;
 		x.stats = s.d_stats;
+		x.prep_ev = (void *)sh[d].pev;
 	}
 
 	double best = 1e30;
-	std::vector<std::vector<float>> stage(ng, std::vector<float>(4, 0));
+	std::vector<std::vector<float>> stage(ng, std::vector<float>(9, 0));
 	for (int r = 0; r <= reps; r++) {
 		for (share &s : sh) {
 			CK(cudaSetDevice(s.dev));
@@ -356,7 +367,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 				if (o != d)
 					CK(cudaStreamWaitEvent(s.st, sh[o].parsed, 0));
 			if (wlz_gpu_flow_split_prep(s.d_blk, s.blk.size(), s.max_lit, &sp[d], s.d_st, out, size, s.d_bad,
-						    s.d_fail, s.st))
+						    s.d_fail, s.st, s.side))
 				exit(3);
 			CK(cudaEventRecord(s.prepped, s.st));
 		}
@@ -400,6 +411,14 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 				CK(cudaSetDevice(sh[d].dev));
 				for (int k = 0; k < 4; k++)
 					CK(cudaEventElapsedTime(&stage[d][k], sh[d].ev[k], sh[d].ev[k + 1]));
+				if (split) {
+					CK(cudaEventElapsedTime(&stage[d][4], sh[d].ev[1], sh[d].pev[0]));
+					const cudaEvent_t *e = sh[d].pev;
+					CK(cudaEventElapsedTime(&stage[d][5], e[0], e[1]));
+					CK(cudaEventElapsedTime(&stage[d][6], e[1], e[3]));
+					CK(cudaEventElapsedTime(&stage[d][7], e[3], e[2]));
+					CK(cudaEventElapsedTime(&stage[d][8], e[3], e[4]));
+				}
 			}
 		}
 	}
@@ -459,7 +478,10 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		cudaFree(s.d_stats);
 		for (cudaEvent_t &e : s.ev)
 			cudaEventDestroy(e);
+		for (cudaEvent_t &e : s.pev)
+			cudaEventDestroy(e);
 		cudaStreamDestroy(s.st);
+		cudaStreamDestroy(s.side);
 		cudaEventDestroy(s.parsed);
 		cudaEventDestroy(s.prepped);
 		wlz_gpu_ent_plan_free(&s.plan);
@@ -553,9 +575,11 @@ int main(int argc, char **argv)
 	for (int pass = 0; pass < 3; pass++) {
 		const run_result &x = pass == 2 ? all : pass ? self : one;
 		for (size_t d = 0; d < x.stage.size(); d++)
-			fprintf(stderr, "gpu_split: %s GPU %zu: entropy and parse %.3f ms, prepare %.3f, pass %.3f, checksums %.3f\n",
+			fprintf(stderr, "gpu_split: %s GPU %zu: entropy and parse %.3f ms, prepare %.3f (wait %.3f, scrub and "
+				"ownership %.3f, index %.3f, literals %.3f, beside them the copy %.3f), pass %.3f, checksums %.3f\n",
 				pass == 2 ? "split" : pass ? "alone, split's steps" : "alone", d, x.stage[d][0], x.stage[d][1],
-				x.stage[d][2], x.stage[d][3]);
+				x.stage[d][4], x.stage[d][5], x.stage[d][6], x.stage[d][7], x.stage[d][8], x.stage[d][2],
+				x.stage[d][3]);
 	}
 	if (want_self)
 		fprintf(stderr, "gpu_split: alone through the split's steps: %.1f GB/s\n", size / self.best_s / 1e9);

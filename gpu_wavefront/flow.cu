@@ -203,7 +203,8 @@ __global__ void scrub_kernel(const wlz_gpu_pblock *__restrict__ blk, wlz_gpu_tok
  * ntok in tok), and the granules (64 bytes) whose first byte
  * lies in it or in the tail after it: gidx[q] is the last token starting
  * at or before byte q << GRAN_BITS (token 0 from the granule holding its first
- * byte: the output before it is final, and not indexed). */
+ * byte: the output before it is final, and not indexed).  This GPU's
+ * tables only: mirror_kernel copies a split's to the other GPUs. */
 __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t count,
 			     uint64_t size, flow_area A)
 {
@@ -228,15 +229,49 @@ __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nto
 	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? tok[i + 1].pos : size;
 	const uint64_t G = 1u << GRAN_BITS;
 	A.state[i] = 0;
-	if (A.tpos) {
+	if (A.tpos)
 		A.tpos[i] = s;
-		for (unsigned g = 0; g < A.npeers; g++)
-			A.peer_tpos[g][i] = s;
-	}
-	for (uint64_t q = i ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS; q < (e + G - 1) >> GRAN_BITS; q++) {
+	for (uint64_t q = i ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS; q < (e + G - 1) >> GRAN_BITS; q++)
 		A.gidx[q] = i;
-		for (unsigned g = 0; g < A.npeers; g++)
-			A.peer_gidx[g][q] = i;
+}
+
+/* n words from src to dst (16-byte aligned alike), by the block's
+ * threads, 16 bytes a move where they can. */
+__device__ __forceinline__ void copy_words(uint32_t *dst, const uint32_t *src, uint64_t n)
+{
+	uint64_t head = ((16 - ((uintptr_t)src & 15)) & 15) / 4;
+	if (head > n)
+		head = n;
+	const uint64_t nv = (n - head) / 4;
+	for (uint64_t k = threadIdx.x; k < head; k += blockDim.x)
+		dst[k] = src[k];
+	const uint4 *s4 = (const uint4 *)(src + head);
+	uint4 *d4 = (uint4 *)(dst + head);
+	for (uint64_t k = threadIdx.x; k < nv; k += blockDim.x)
+		d4[k] = s4[k];
+	for (uint64_t k = head + 4 * nv + threadIdx.x; k < n; k += blockDim.x)
+		dst[k] = src[k];
+}
+
+/* This GPU's token positions and granules (index_kernel's, written here
+ * only) copied into every other GPU's tables: whole runs of words move
+ * over NVLink faster than index_kernel's scattered stores did.  Range r
+ * of R (blockIdx.x) in gridDim.y slices. */
+__global__ void mirror_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint64_t size,
+			      flow_area A)
+{
+	const uint64_t G = 1u << GRAN_BITS;
+	const uint32_t r = blockIdx.x, t0 = R.first[r], cnt = R.tok[r + 1] - R.tok[r];
+	if (!cnt)
+		return;
+	/* (the range's granules: index_kernel's over its tokens) */
+	const uint64_t s = A.tpos[t0], e = t0 + cnt < ntok ? tok[t0 + cnt].pos : size;
+	const uint64_t g0 = t0 ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS, g1 = (e + G - 1) >> GRAN_BITS;
+	const uint64_t nw = 2 * (uint64_t)cnt, ng = g1 > g0 ? g1 - g0 : 0, y = blockIdx.y, Y = gridDim.y;
+	const uint64_t w0 = nw * y / Y, w1 = nw * (y + 1) / Y, q0 = g0 + ng * y / Y, q1 = g0 + ng * (y + 1) / Y;
+	for (unsigned g = 0; g < A.npeers; g++) {
+		copy_words((uint32_t *)(A.peer_tpos[g] + t0) + w0, (const uint32_t *)(A.tpos + t0) + w0, w1 - w0);
+		copy_words(A.peer_gidx[g] + q0, A.gidx + q0, q1 - q0);
 	}
 }
 
@@ -1042,10 +1077,66 @@ static flow_area split_area(const wlz_gpu_flow_split *sp)
 
 extern "C" int wlz_gpu_flow_split_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit,
 				       const wlz_gpu_flow_split *sp, const uint8_t *d_streams, uint8_t *d_out,
-				       uint64_t size, const uint32_t *d_bad, uint32_t *d_fail, void *stream)
+				       uint64_t size, const uint32_t *d_bad, uint32_t *d_fail, void *stream, void *side)
 {
-	return flow_prep(d_blk, n, max_lit, sp->tok, sp->ntok, split_ranges(sp), sp->count, d_streams, d_out, size,
-			 split_area(sp), d_bad, d_fail, (cudaStream_t)stream);
+	cudaStream_t st = (cudaStream_t)stream, sd = side ? (cudaStream_t)side : st;
+	cudaEvent_t *ev = (cudaEvent_t *)sp->prep_ev;
+	const tranges R = split_ranges(sp);
+	const flow_area A = split_area(sp);
+	const uint64_t ntok = sp->ntok, count = sp->count;
+	/* The tables first (after the scrub, whose tokens they index), alone
+	 * on the GPU; then their copy to the other GPUs on the side stream
+	 * while this one places the literals. */
+	if (ev)
+		cudaEventRecord(ev[0], st);
+	if (cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess ||
+	    cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess)
+		return 1;
+	if (n)
+		scrub_kernel<<<(unsigned)n, 256, 0, st>>>(d_blk, sp->tok, d_bad);
+	if (R.n)
+		own_kernel<<<(unsigned)((ntok / 32 + 256) / 256), 256, 0, st>>>(R, (uint32_t)ntok, A.own);
+	if (ev)
+		cudaEventRecord(ev[1], st);
+	flow_area L = A;
+	L.npeers = 0;
+	if (count)
+		index_kernel<<<(unsigned)((count + 255) / 256), 256, 0, st>>>(sp->tok, (uint32_t)ntok, R, (uint32_t)count,
+									      size, L);
+	if (ev)
+		cudaEventRecord(ev[3], st);
+	cudaEvent_t fork = NULL, join = NULL;
+	if (sd != st) {
+		if (cudaEventCreateWithFlags(&fork, cudaEventDisableTiming) != cudaSuccess)
+			return 1;
+		if (cudaEventCreateWithFlags(&join, cudaEventDisableTiming) != cudaSuccess) {
+			cudaEventDestroy(fork);
+			return 1;
+		}
+		cudaEventRecord(fork, st);
+		cudaStreamWaitEvent(sd, fork, 0);
+	}
+	if (A.npeers && R.n) {
+		/* (about two blocks an SM however few the ranges) */
+		const unsigned y = R.n >= 256 ? 1 : (256 + R.n - 1) / R.n;
+		mirror_kernel<<<dim3(R.n, y), 256, 0, sd>>>(sp->tok, (uint32_t)ntok, R, size, A);
+	}
+	if (ev)
+		cudaEventRecord(ev[4], sd);
+	const unsigned per = LIT_TILE * (FT / 32);
+	if (n && max_lit)
+		lits_kernel<<<dim3((unsigned)n, (max_lit + per - 1) / per), FT, 0, st>>>(d_blk, sp->tok, d_streams,
+											   d_out, d_bad);
+	if (ev)
+		cudaEventRecord(ev[2], st);
+	if (sd != st) {
+		cudaEventRecord(join, sd);
+		cudaStreamWaitEvent(st, join, 0);
+		/* (released once both have fired) */
+		cudaEventDestroy(fork);
+		cudaEventDestroy(join);
+	}
+	return cudaGetLastError() != cudaSuccess;
 }
 
 extern "C" int wlz_gpu_flow_split_run(const wlz_gpu_flow_split *sp, uint8_t *d_out, uint32_t *d_fail, void *stream)

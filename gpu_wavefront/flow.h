@@ -102,6 +102,11 @@ typedef struct wlz_gpu_flow_split {
 	 * whose first waiting lane waits on another GPU's token, on one of
 	 * this GPU's earlier chunks, on a token of its own chunk). */
 	unsigned long long *stats;
+	/* A diagnostic (bench/gpu_split.cu), NULL in the library: 5
+	 * cudaEvent_t of this GPU that step 1 records: at its start, after
+	 * the scrub and ownership, after the literals, after the index, and
+	 * after the copy to the other GPUs (on side, beside the literals). */
+	void *prep_ev;
 	/* The other GPUs' gidx and rstate, where this one writes its own. */
 	uint32_t *peer_gidx[WLZ_GPU_FLOW_PEERS], *peer_rstate[WLZ_GPU_FLOW_PEERS];
 	unsigned npeers;
@@ -113,12 +118,14 @@ typedef struct wlz_gpu_flow_split {
 
 size_t wlz_gpu_flow_granules(uint64_t size);
 
-/* Step 1 on one GPU (its n blocks d_blk, their streams d_streams):
- * literals, and the granules and states of its tokens.  It reads the
- * token after each of its ranges: every GPU's parse must be done. */
+/* Step 1 on one GPU (its n blocks d_blk, their streams d_streams): the
+ * granules and states of its tokens, then literals, while the tables are
+ * copied into the other GPUs' on side (a second stream of this GPU, or
+ * NULL: all on stream); it is all done when stream gets there.  It reads the token after each of its ranges: every GPU's
+ * parse must be done. */
 int wlz_gpu_flow_split_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, const wlz_gpu_flow_split *sp,
 			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, const uint32_t *d_bad,
-			    uint32_t *d_fail, void *stream);
+			    uint32_t *d_fail, void *stream, void *side);
 /* Step 2: the pass over this GPU's tokens.  Step 1 must be done on every
  * GPU before it starts on any. */
 int wlz_gpu_flow_split_run(const wlz_gpu_flow_split *sp, uint8_t *d_out, uint32_t *d_fail, void *stream);

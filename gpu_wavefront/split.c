@@ -162,7 +162,7 @@ static int spread_alloc(const struct vmm *v, struct spread *m, size_t size, cons
 /* One GPU's share of a member. */
 struct share {
 	int dev;
-	cudaStream_t st;
+	cudaStream_t st, side;  /* side: step 1's copy of the tables to the other GPUs */
 	cudaEvent_t parsed, prepped;
 	wlz_gpu_ent_plan plan;
 	wlz_gpu_pblock *blk;
@@ -194,6 +194,8 @@ static void share_free(struct share *s)
 			cudaFree(d[i]);
 	if (s->st)
 		cudaStreamDestroy(s->st);
+	if (s->side)
+		cudaStreamDestroy(s->side);
 	if (s->parsed)
 		cudaEventDestroy(s->parsed);
 	if (s->prepped)
@@ -358,6 +360,11 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		const wlz_gpu_ent_plan *pl = &s->plan;
 		TRY_CU(cudaSetDevice(s->dev), "device");
 		TRY_CU(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking), "stream");
+		/* (first in line for the SMs: its copy beside the literals
+		 * would otherwise wait for their blocks) */
+		int lo, hi;
+		TRY_CU(cudaDeviceGetStreamPriorityRange(&lo, &hi), "stream");
+		TRY_CU(cudaStreamCreateWithPriority(&s->side, cudaStreamNonBlocking, hi), "stream");
 		TRY_CU(cudaEventCreateWithFlags(&s->parsed, cudaEventDisableTiming), "event");
 		TRY_CU(cudaEventCreateWithFlags(&s->prepped, cudaEventDisableTiming), "event");
 		DMALLOC(s->d_in, m->size);
@@ -439,7 +446,7 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 			if (o != d)
 				TRY_CU(cudaStreamWaitEvent(s->st, sh[o].parsed, 0), "event");
 		TRY_LAUNCH(wlz_gpu_flow_split_prep(s->d_blk, s->nb, s->max_lit, &sp[d], s->d_st, out, size, s->d_bad,
-						   s->d_fail, s->st),
+						   s->d_fail, s->st, s->side),
 			   "launch");
 		TRY_CU(cudaEventRecord(s->prepped, s->st), "event");
 	}
