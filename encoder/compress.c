@@ -24,6 +24,10 @@
  * level map of its sources, so a round is then gap + 1 blocks, none of
  * which reads another.
  *
+ * A round of fewer than WLZ_PIECE_TARGET blocks (a small input's, or an
+ * input's last) cuts each block's fast parse into pieces, parsed on
+ * several threads and joined by the last one before the block is coded.
+ *
  * Two rounds are in flight at once: the next round's table inserts start
  * as soon as every block of this round has found its far matches (which
  * its parse does first), and its blocks start on the threads this round's
@@ -81,6 +85,23 @@ typedef struct tokbuf {
 	size_t cap;
 } tokbuf;
 
+/* A round of fewer blocks than WLZ_PIECE_TARGET cuts each block's parse
+ * into up to WLZ_PIECES_MAX pieces (the fast parse only, and not under a
+ * depth limit), parsed on several threads at once: otherwise a small
+ * input, or a round at the end of one, leaves threads idle for a block's
+ * whole parse (bench/host/issue13-r15.md).  Both counts do not depend on
+ * the threads, so neither do the bytes written. */
+#define WLZ_PIECE_TARGET 16
+#define WLZ_PIECES_MAX 2
+#define WLZ_PIECE_MIN ((uint64_t)64 << 10)
+
+/* A piece's tokens, until its block's last piece joins them. */
+typedef struct piece {
+	wlz_token *t;
+	size_t n, cap;
+	uint64_t from, to;      /* its bytes */
+} piece;
+
 typedef struct blk {
 	uint64_t bstart, bend;  /* buffer positions */
 	uint64_t abs_block;     /* block number in the input */
@@ -94,6 +115,11 @@ typedef struct blk {
 	int far_done;           /* (its parse no longer reads the far table) */
 	int listed;             /* (its list task is done) */
 	struct rnd *rd;         /* its round */
+	unsigned npc;           /* pieces its parse is cut into (1: one task) */
+	piece *pc;              /* WLZ_PIECES_MAX of them */
+	atomic_uint pc_left;    /* pieces not yet parsed */
+	atomic_uint pc_far;     /* pieces not yet done with the far table */
+	atomic_int pc_err;      /* a piece's failure */
 } blk;
 
 /* A round in flight.  Its tasks (claim gives their order): list the
@@ -112,6 +138,7 @@ typedef struct rnd {
 	uint64_t nlow, lists_low;  /* its blocks the inserts enter (below far_to), listed */
 	unsigned parts, parts_taken, parts_done;
 	uint64_t blks_taken;
+	unsigned pc_taken;      /* pieces of block blks_taken taken */
 	uint64_t far_used;      /* blocks done with the far table */
 	uint64_t complete;      /* blocks with their levels */
 } rnd;
@@ -155,6 +182,7 @@ typedef struct eng {
 	rnd rounds[2];
 	blk *blks;              /* 2 * rblocks */
 	tokbuf *tbs;            /* 2 * rblocks */
+	piece *pcs;             /* 2 * rblocks * WLZ_PIECES_MAX */
 	tokbuf **tfree;         /* the pool: tbs not in use, under mu */
 	uint64_t ntfree;
 	uint64_t narmed, nwritten;  /* rounds armed, and written */
@@ -521,6 +549,39 @@ static void far_done_cb(void *p)
 	far_release(fa->en, fa->bk);
 }
 
+/* The parser set for a block of this round: gap and diagonal rule, the
+ * block's anchors, the level map under a depth limit. */
+static void parser_for(eng *en, worker *w, const blk *bk)
+{
+	const int depth = en->cc->opt.depth;
+	wlz_parser_set_parallel(w->ps, (int)en->gap + 1, en->diag);
+	if (en->lp->long_depth) {
+		const alist *al = &en->lists[bk->abs_block % en->nlists];
+		wlz_parser_set_anchors(w->ps, al->a, al->n);
+	}
+	wlz_parser_set_depth(w->ps, depth >= 0 ? en->map : NULL, depth);
+}
+
+/* Codes the block's tokens (bk->tb) into its payload. */
+static wlz_error code_block(eng *en, worker *w, blk *bk)
+{
+	const uint8_t *payload;
+	size_t psize;
+	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, bk->tb->t, bk->ntok, &en->bp, &payload,
+				&psize, &bk->e));
+	if (bk->cap < psize) {
+		uint8_t *d = realloc(bk->data, psize);
+		if (!d)
+			return WLZ_ERR_NOMEM;
+		bk->data = d;
+		bk->cap = psize;
+	}
+	memcpy(bk->data, payload, psize);
+	bk->size = psize;
+	bk->e.length = (uint32_t)(bk->bend - bk->bstart);
+	return WLZ_OK;
+}
+
 /* Parse and code one block on one thread; its tokens stay in bk. */
 static wlz_error parse_block(eng *en, worker *w, blk *bk)
 {
@@ -532,12 +593,7 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 	const uint8_t *payload;
 	size_t psize;
 	far_arg fa = { en, bk };
-	wlz_parser_set_parallel(w->ps, (int)en->gap + 1, en->diag);
-	if (en->lp->long_depth) {
-		const alist *al = &en->lists[bk->abs_block % en->nlists];
-		wlz_parser_set_anchors(w->ps, al->a, al->n);
-	}
-	wlz_parser_set_depth(w->ps, depth >= 0 ? en->map : NULL, depth);
+	parser_for(en, w, bk);
 	wlz_parser_set_far_done(w->ps, far_done_cb, &fa);
 	wlz_error err = WLZ_OK;
 	if (lp->optimal && depth < 0) {
@@ -567,19 +623,7 @@ static wlz_error parse_block(eng *en, worker *w, blk *bk)
 	wlz_parser_set_far_done(w->ps, NULL, NULL);
 	far_release(en, bk);
 	WLZ_TRY(err);
-	WLZ_TRY(wlz_benc_encode(w->be, en->src, bk->bstart, bk->bend, bk->tb->t, bk->ntok, &en->bp, &payload,
-				&psize, &bk->e));
-	if (bk->cap < psize) {
-		uint8_t *d = realloc(bk->data, psize);
-		if (!d)
-			return WLZ_ERR_NOMEM;
-		bk->data = d;
-		bk->cap = psize;
-	}
-	memcpy(bk->data, payload, psize);
-	bk->size = psize;
-	bk->e.length = (uint32_t)(bk->bend - bk->bstart);
-	return WLZ_OK;
+	return code_block(en, w, bk);
 }
 
 /* Levels of one block (parsed and coded), from its tokens. */
@@ -673,14 +717,20 @@ static void run_levels(eng *en)
 
 /* Parse and code a block, then give levels to whatever blocks are ready
  * (levels read those of the blocks before). */
-static wlz_error block_task(eng *en, worker *w, blk *bk)
+static tokbuf *take_tokbuf(eng *en)
 {
-	wlz_error err = block_bytes(en, bk);
 	pthread_mutex_lock(&en->mu);
 	/* (never empty: the blocks of the two rounds in flight hold one
 	 * each at most) */
-	bk->tb = en->ntfree ? en->tfree[--en->ntfree] : NULL;
+	tokbuf *tb = en->ntfree ? en->tfree[--en->ntfree] : NULL;
 	pthread_mutex_unlock(&en->mu);
+	return tb;
+}
+
+static wlz_error block_task(eng *en, worker *w, blk *bk)
+{
+	wlz_error err = block_bytes(en, bk);
+	bk->tb = take_tokbuf(en);
 	if (!bk->tb && err == WLZ_OK)
 		err = WLZ_ERR_INTERNAL;
 	if (err == WLZ_OK)
@@ -692,9 +742,110 @@ static wlz_error block_task(eng *en, worker *w, blk *bk)
 	return err;
 }
 
+/* A piece's share of its block's use of the far table: the last piece
+ * done with it releases the block's. */
+typedef struct piece_arg {
+	eng *en;
+	blk *bk;
+	int done;
+} piece_arg;
+
+static void piece_far_done(void *p)
+{
+	piece_arg *pa = p;
+	pa->done = 1;
+	if (atomic_fetch_sub(&pa->bk->pc_far, 1) == 1)
+		far_release(pa->en, pa->bk);
+}
+
+/* Piece j of the block parsed; its tokens kept in the piece. */
+static wlz_error parse_piece(eng *en, worker *w, blk *bk, unsigned j, piece_arg *pa)
+{
+	piece *pc = &bk->pc[j];
+	const uint64_t len = bk->bend - bk->bstart;
+	pc->from = bk->bstart + len * j / bk->npc;
+	pc->to = bk->bstart + len * (j + 1) / bk->npc;
+	pc->n = 0;
+	parser_for(en, w, bk);
+	if (!wlz_parse_can_piece(w->ps))
+		return WLZ_ERR_INTERNAL;
+	wlz_parser_set_far_done(w->ps, piece_far_done, pa);
+	const wlz_token *tok;
+	size_t ntok;
+	wlz_error err = wlz_parse_piece(w->ps, &bk->rd->view, bk->bstart, bk->bend, pc->from, pc->to, &tok, &ntok);
+	wlz_parser_set_far_done(w->ps, NULL, NULL);
+	if (err == WLZ_OK && !wlz_grow((void **)&pc->t, &pc->cap, ntok, sizeof(*pc->t)))
+		err = WLZ_ERR_NOMEM;
+	if (err == WLZ_OK && ntok) {
+		memcpy(pc->t, tok, ntok * sizeof(*tok));
+		pc->n = ntok;
+	}
+	return err;
+}
+
+/* The block's tokens from its pieces': a piece's literals after its last
+ * match open the next piece's first run (or the block's tail). */
+static wlz_error join_pieces(blk *bk)
+{
+	size_t n = 0;
+	for (unsigned j = 0; j < bk->npc; j++)
+		n += bk->pc[j].n;
+	tokbuf *tb = bk->tb;
+	if (!wlz_grow((void **)&tb->t, &tb->cap, n, sizeof(*tb->t)))
+		return WLZ_ERR_NOMEM;
+	uint64_t carry = 0;
+	size_t at = 0;
+	for (unsigned j = 0; j < bk->npc; j++) {
+		const piece *pc = &bk->pc[j];
+		if (!pc->n) {
+			carry += pc->to - pc->from;
+			continue;
+		}
+		uint64_t used = 0;
+		for (size_t i = 0; i < pc->n; i++)
+			used += (uint64_t)pc->t[i].lit + pc->t[i].mlen;
+		if (used > pc->to - pc->from)
+			return WLZ_ERR_INTERNAL;
+		memcpy(tb->t + at, pc->t, pc->n * sizeof(*pc->t));
+		tb->t[at].lit += (uint32_t)carry;
+		at += pc->n;
+		carry = pc->to - pc->from - used;
+	}
+	bk->ntok = n;
+	return WLZ_OK;
+}
+
+/* Piece j of a block cut into pieces; the last piece parsed joins them,
+ * codes the block and gives levels, as block_task does. */
+static wlz_error piece_task(eng *en, worker *w, blk *bk, unsigned j)
+{
+	piece_arg pa = { en, bk, 0 };
+	wlz_error err = block_bytes(en, bk);
+	if (err == WLZ_OK)
+		err = parse_piece(en, w, bk, j, &pa);
+	if (!pa.done)
+		piece_far_done(&pa);
+	if (err != WLZ_OK)
+		atomic_store(&bk->pc_err, (int)err);
+	/* (acq_rel: the last one sees every piece's tokens) */
+	if (atomic_fetch_sub_explicit(&bk->pc_left, 1, memory_order_acq_rel) != 1)
+		return err;
+	wlz_error berr = (wlz_error)atomic_load(&bk->pc_err);
+	bk->tb = take_tokbuf(en);
+	if (berr == WLZ_OK && !bk->tb)
+		berr = WLZ_ERR_INTERNAL;
+	if (berr == WLZ_OK)
+		berr = join_pieces(bk);
+	if (berr == WLZ_OK)
+		berr = code_block(en, w, bk);
+	atomic_store(&bk->ready, berr == WLZ_OK ? 1 : 2);
+	run_levels(en);
+	return err != WLZ_OK ? err : berr;
+}
+
 /* ---------------------------------------------------------------- workers */
 
-enum { T_NONE, T_LIST, T_PART, T_BLOCK, T_ZERO };
+enum { T_NONE, T_LIST, T_PART, T_BLOCK, T_ZERO, T_PIECE };
 
 static int move_one(eng *en);
 
@@ -720,8 +871,18 @@ static int claim(eng *en, rnd **pr, uint64_t *pk)
 		if (R->blks_taken < R->nblk && R->rb[R->blks_taken].listed &&
 		    ((R->parts_done == R->parts && zeroed) || R->abs0 + R->blks_taken <= en->gap) &&
 		    (en->cc->opt.depth < 0 || R->abs0 + R->blks_taken <= atomic_load(&en->lvp) + en->gap)) {
-			*pk = R->blks_taken++;
-			return T_BLOCK;
+			const blk *bk = &R->rb[R->blks_taken];
+			if (bk->npc <= 1) {
+				*pk = R->blks_taken++;
+				return T_BLOCK;
+			}
+			/* (a piece: block * WLZ_PIECES_MAX + piece) */
+			*pk = R->blks_taken * WLZ_PIECES_MAX + R->pc_taken;
+			if (++R->pc_taken == bk->npc) {
+				R->pc_taken = 0;
+				R->blks_taken++;
+			}
+			return T_PIECE;
 		}
 		if (R->lists_taken < R->nblk) {
 			*pk = R->lists_taken++;
@@ -748,6 +909,8 @@ static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
 		return list_task(en, w, &R->rb[k]);
 	if (t == T_BLOCK)
 		return block_task(en, w, &R->rb[k]);
+	if (t == T_PIECE)
+		return piece_task(en, w, &R->rb[k / WLZ_PIECES_MAX], (unsigned)(k % WLZ_PIECES_MAX));
 	const unsigned part = (unsigned)k;
 	for (uint64_t b = R->far_from; b < R->far_to; b++) {
 		const alist *al = &en->lists[b % en->nlists];
@@ -794,7 +957,7 @@ static void *worker_main(void *arg)
 		 * end its round, or give levels that depth-limited blocks
 		 * wait on) */
 		pthread_cond_broadcast(&en->work);
-		if (t == T_BLOCK)
+		if (t == T_BLOCK || t == T_PIECE)
 			pthread_cond_signal(&en->coord);
 	}
 	pthread_mutex_unlock(&en->mu);
@@ -970,6 +1133,22 @@ static uint64_t input_end(const eng *en)
 	return UINT64_MAX;
 }
 
+/* Pieces for a block of len bytes in a round of nblk blocks: enough that
+ * the round has about WLZ_PIECE_TARGET tasks, none under WLZ_PIECE_MIN
+ * bytes; 1 where the parse cannot be cut (price-based and lazy parses,
+ * depth limits, no flattening allowed). */
+static unsigned pieces_for(const eng *en, uint64_t nblk, uint64_t len)
+{
+	if (!en->lp->fast || en->cc->opt.depth >= 0 || en->cc->opt.flatten >= 2 || nblk >= WLZ_PIECE_TARGET)
+		return 1;
+	uint64_t k = (WLZ_PIECE_TARGET + nblk - 1) / nblk;
+	if (k > WLZ_PIECES_MAX)
+		k = WLZ_PIECES_MAX;
+	if (k > len / WLZ_PIECE_MIN)
+		k = len / WLZ_PIECE_MIN;
+	return k > 1 ? (unsigned)k : 1;
+}
+
 /* Arms the next round if it can be (under mu): a slot is free, its bytes
  * fit the buffer without a slide (or nothing is in flight, so the slide
  * may be done), and where it ends is known.  Returns whether it did; *end
@@ -1017,6 +1196,14 @@ static int arm_next(eng *en, int *end)
 		bk->rd = R;
 		atomic_store(&bk->ready, 0);
 		atomic_store(&bk->lv, 0);
+	}
+	for (uint64_t k = 0; k < R->nblk; k++) {
+		blk *bk = &rb[k];
+		bk->npc = pieces_for(en, R->nblk, bk->bend - bk->bstart);
+		bk->pc = en->pcs + (size_t)(bk - en->blks) * WLZ_PIECES_MAX;
+		atomic_store(&bk->pc_left, bk->npc);
+		atomic_store(&bk->pc_far, bk->npc);
+		atomic_store(&bk->pc_err, WLZ_OK);
 	}
 	if (!en->lp->long_depth)
 		R->lists_taken = R->nblk;
@@ -1126,12 +1313,13 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->map = wlz_large_alloc((size_t)en->cap);
 	en->blks = calloc(2 * (size_t)en->rblocks, sizeof(blk));
 	en->tbs = calloc(2 * (size_t)en->rblocks, sizeof(tokbuf));
+	en->pcs = calloc(2 * (size_t)en->rblocks * WLZ_PIECES_MAX, sizeof(piece));
 	en->tfree = calloc(2 * (size_t)en->rblocks, sizeof(tokbuf *));
 	/* lists live from their listing until the table has them: at most
 	 * two rounds and a gap */
 	en->nlists = 2 * (en->rblocks + en->gap + 1);
 	en->lists = calloc((size_t)en->nlists, sizeof(alist));
-	if (!en->map || !en->blks || !en->tbs || !en->tfree || !en->lists)
+	if (!en->map || !en->blks || !en->tbs || !en->pcs || !en->tfree || !en->lists)
 		return WLZ_ERR_NOMEM;
 	for (uint64_t k = 0; k < 2 * en->rblocks; k++)
 		en->tfree[en->ntfree++] = &en->tbs[2 * en->rblocks - 1 - k];
@@ -1253,6 +1441,9 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	for (uint64_t k = 0; en->tbs && k < 2 * en->rblocks; k++)
 		free(en->tbs[k].t);
 	free(en->tbs);
+	for (uint64_t k = 0; en->pcs && k < 2 * en->rblocks * WLZ_PIECES_MAX; k++)
+		free(en->pcs[k].t);
+	free(en->pcs);
 	free(en->tfree);
 	for (uint64_t k = 0; en->lists && k < en->nlists; k++) {
 		free(en->lists[k].a);

@@ -253,15 +253,14 @@ void wlz_parser_set_anchors(wlz_parser *ps, const wlz_anchor *a, size_t n)
 	ps->nanc = n;
 }
 
-wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64_t bend,
-			  int lazy_only, const wlz_token **tok, size_t *ntok)
+/* The view of a block's parse: ends, gap, near window, the last position
+ * searched. */
+static void set_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64_t bend)
 {
-	if (bend - bstart > ps->bsize || v->window < ps->bsize)
-		return WLZ_ERR_INTERNAL;
 	ps->src = v->src;
 	ps->n = v->n;
 	ps->v = v;
-	ps->bstart = bstart;
+	ps->bstart = ps->pstart = bstart;
 	ps->gap_lo = bstart > ps->gap * ps->bsize ? bstart - ps->gap * ps->bsize : 0;
 	ps->bend = bend;
 	/* Near candidates stay inside the window from every position of the
@@ -273,6 +272,44 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 	ps->pend = bend < safe ? bend : safe;
 	if (ps->pend < bstart)
 		ps->pend = bstart;
+}
+
+int wlz_parse_can_piece(const wlz_parser *ps)
+{
+	return ps->lp.fast && ps->flat < 2 && !ps->map;
+}
+
+wlz_error wlz_parse_piece(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64_t bend, uint64_t from,
+			  uint64_t to, const wlz_token **tok, size_t *ntok)
+{
+	if (bend - bstart > ps->bsize || v->window < ps->bsize || !wlz_parse_can_piece(ps) || from < bstart ||
+	    to < from || to > bend)
+		return WLZ_ERR_INTERNAL;
+	set_block(ps, v, bstart, bend);
+	/* (the block's literal prices, as its whole parse has them) */
+	wlz_parse_build_costs(ps);
+	ps->cached_ws = ps->ws;
+	ps->cached_bend = bend;
+	ps->pstart = from;
+	ps->bend = to;
+	if (ps->pend > to)
+		ps->pend = to;
+	if (ps->pend < from)
+		ps->pend = from;
+	ps->nw = 0;
+	ps->ak = 0;
+	ps->nfm = 0;
+	ps->fk = 0;
+	*tok = ps->tok;
+	return wlz_parse_fast(ps, ntok);
+}
+
+wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64_t bend,
+			  int lazy_only, const wlz_token **tok, size_t *ntok)
+{
+	if (bend - bstart > ps->bsize || v->window < ps->bsize)
+		return WLZ_ERR_INTERNAL;
+	set_block(ps, v, bstart, bend);
 	if (!lazy_only || !ps->lp.optimal || ps->ws != ps->cached_ws || bend != ps->cached_bend) {
 		wlz_parse_build_costs(ps);
 		ps->cached_ws = ps->ws;

@@ -65,6 +65,18 @@ void wlz_parser_free(wlz_parser *ps);
 wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64_t bend,
 			  int lazy_only, const wlz_token **tok, size_t *ntok);
 
+/* Parses the piece src[from..to) of the block src[bstart..bend) as the
+ * block's parse would, but that no match crosses the piece's ends: a
+ * block's pieces parse on several threads at once.  The near tables are
+ * filled from the near window before from (the block's bytes, and where
+ * the gap allows those before it), and the far matches are the anchors'
+ * in the piece.  Only where the fast parse runs (wlz_parse_can_piece).
+ * The tokens' first literal run counts from from; the bytes after the
+ * last match to `to` are literals. */
+int wlz_parse_can_piece(const wlz_parser *ps);
+wlz_error wlz_parse_piece(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64_t bend, uint64_t from,
+			  uint64_t to, const wlz_token **tok, size_t *ntok);
+
 /* Depth-limited parsing: map is the level map of levels.h, laid out as
  * the view's buffer (final before bstart; the parser writes the block's own
  * entries as it emits tokens), and no match may reach a level above depth.

@@ -26,7 +26,16 @@ static wlz_error prepass(wlz_parser *ps)
 	}
 	const uint8_t *src = ps->src;
 	const uint64_t bstart = ps->bstart, pend = ps->pend;
-	uint64_t covered = bstart, floor = bstart;
+	uint64_t covered = ps->pstart, floor = ps->pstart;
+	/* (a piece: its anchors only, the first found by bisection) */
+	size_t k0 = 0;
+	for (size_t hi = ps->nanc; k0 < hi;) {
+		const size_t m = k0 + (hi - k0) / 2;
+		if (bstart + ps->anc[m].pos < ps->pstart)
+			k0 = m + 1;
+		else
+			hi = m;
+	}
 	/* Two stages ahead: the bucket, then the bytes its entries name; the
 	 * candidates read for the second stage are kept for their anchor's
 	 * turn, in a ring of twice AHEAD (a power of two) so that the slot
@@ -34,9 +43,9 @@ static wlz_error prepass(wlz_parser *ps)
 	enum { AHEAD = 8, RING = 2 * AHEAD };
 	uint64_t ring[RING][WLZ_FAR_WAYS];
 	unsigned rn[RING];
-	for (size_t k = 0; k < AHEAD && k < ps->nanc; k++)
-		rn[k] = far_bucket_cands(ps, k, bstart + ps->anc[k].pos, ring[k]);
-	for (size_t k = 0; k < ps->nanc; k++) {
+	for (size_t k = k0; k < k0 + AHEAD && k < ps->nanc; k++)
+		rn[k % RING] = far_bucket_cands(ps, k, bstart + ps->anc[k].pos, ring[k % RING]);
+	for (size_t k = k0; k < ps->nanc; k++) {
 		if (k + 2 * AHEAD < ps->nanc)
 			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 2 * AHEAD].bucket));
 		if (k + AHEAD < ps->nanc) {

@@ -441,7 +441,7 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 	WLZ_TRY(wlz_parse_far_prepass(ps));
 	fstate f = {ps->src, ps->fst, ps->lp.fast >= 2 ? ps->flt : NULL, short_log(ps), long_log(ps),
 		    ps->lp.short_len, short_ways_log(ps), 0};
-	const uint64_t bstart = ps->bstart, pend = ps->pend;
+	const uint64_t bstart = ps->bstart, pend = ps->pend, p = ps->pstart;
 	if (ps->n >= UINT32_MAX)
 		return WLZ_ERR_INTERNAL;  /* (a buffer position would not fit an entry) */
 	/* Without a gap the bytes just before the block are near sources too. */
@@ -450,9 +450,12 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog));
 	if (f.lt)
 		memset(f.lt, 0, sizeof(uint32_t) << f.llog);
-	for (uint64_t q = pre; q < bstart && q + 16 <= ps->n; q++)
+	/* (a piece after the block's first: the near window before it, as
+	 * far back as the block's parse would look from there) */
+	const uint64_t near = ps->lp.near < ps->v->window - ps->bsize ? ps->lp.near : ps->v->window - ps->bsize;
+	const uint64_t from = p - pre > near ? p - near : pre;
+	for (uint64_t q = from; q < p && q + 16 <= ps->n; q++)
 		fast_insert(&f, q);
-	const uint64_t p = bstart;
 	if (p >= pend) {
 		*ntok = 0;
 		return WLZ_OK;

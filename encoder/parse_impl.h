@@ -79,6 +79,7 @@ struct wlz_parser {
 	/* per-call view */
 	const uint8_t *src;
 	uint64_t n, ws, bstart, bend, pend;
+	uint64_t pstart;        /* where the parse starts: bstart, or a piece's start (bend then its end) */
 	uint64_t cached_ws, cached_bend;  /* costs already built for this block */
 	uint8_t *map;           /* depth-limited parsing: level map, else NULL */
 	int flat;               /* price reading bytes a match of this block wrote */

@@ -1032,7 +1032,7 @@ static int compress_child(const uint8_t *src, size_t n, const wlz_options *opt, 
 	return waited && WIFEXITED(status) && WEXITSTATUS(status) == 0 && got;
 }
 
-/* Two edges of compression on threads, each found by a review:
+/* Edges of compression on threads, the first two found by reviews:
  *  - an input whose end falls in the last 64 bytes of the input buffer
  *    (49 blocks of 64 KiB and 64 bytes with a 1 MiB window: after its
  *    slides, the last round ends at the buffer's end), whose last blocks
@@ -1040,10 +1040,11 @@ static int compress_child(const uint8_t *src, size_t n, const wlz_options *opt, 
  *  - --flatten=full at a price-based level, where both of a block's
  *    passes look up the far table: the next round's inserts must wait for
  *    the second.
+ *  - blocks parsed in pieces (small inputs' rounds at levels 1 to 4).
  * The archive must not depend on the thread count. */
 /* src compressed on 1, 2 and 4 threads: the same archive each time. */
-static void same_on_threads(const uint8_t *src, size_t n, int level, int flatten, unsigned window_log,
-			    const char *what)
+static void same_on_threads(const uint8_t *src, size_t n, int level, int flatten, unsigned block_log,
+			    unsigned window_log, const char *what)
 {
 	static const int threads[] = { 1, 2, 4 };
 	uint64_t first = 0;
@@ -1051,7 +1052,7 @@ static void same_on_threads(const uint8_t *src, size_t n, int level, int flatten
 		wlz_options opt;
 		wlz_options_init(&opt);
 		opt.level = level;
-		opt.block_log = 16;
+		opt.block_log = block_log;
 		opt.window_log = window_log;
 		opt.flatten = flatten;
 		opt.threads = threads[t];
@@ -1071,13 +1072,24 @@ static void compress_edges(uint64_t seed)
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
 		uint8_t *src = tu_xmalloc(sizes[i]);
 		tu_fill(TU_FASTQ, src, sizes[i], seed + 21 + i);
-		same_on_threads(src, sizes[i], 1, 1, 20, "level 1, 64 KiB blocks, 1 MiB window");
+		same_on_threads(src, sizes[i], 1, 1, 16, 20, "level 1, 64 KiB blocks, 1 MiB window");
 		free(src);
 	}
 	const size_t n = 2 << 20;
 	uint8_t *src = tu_xmalloc(n);
 	tu_fill(TU_FASTQ, src, n, seed + 31);
-	same_on_threads(src, n, 10, 2, 0, "level 10, --flatten=full, 64 KiB blocks");
+	same_on_threads(src, n, 10, 2, 16, 0, "level 10, --flatten=full, 64 KiB blocks");
+	free(src);
+	/* Rounds of fewer than 16 blocks (a small input's) parse each 1 MiB
+	 * block in pieces on several threads: text (near matches across the
+	 * pieces' ends) and FASTQ, a short last block parsed whole. */
+	const size_t m = (5 << 20) + 70001;
+	src = tu_xmalloc(m);
+	tu_fill(TU_TEXT, src, m, seed + 41);
+	same_on_threads(src, m, 1, 1, 20, 0, "level 1, text in pieces");
+	same_on_threads(src, m, 4, 1, 20, 0, "level 4, text in pieces");
+	tu_fill(TU_FASTQ, src, m, seed + 43);
+	same_on_threads(src, m, 3, 0, 20, 0, "level 3, FASTQ in pieces");
 	free(src);
 }
 
