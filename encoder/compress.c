@@ -24,9 +24,10 @@
  * level map of its sources, so a round is then gap + 1 blocks, none of
  * which reads another.
  *
- * A round of fewer than WLZ_PIECE_TARGET blocks (a small input's, or an
- * input's last) cuts each block's fast parse into pieces, parsed on
- * several threads and joined by the last one before the block is coded.
+ * A round of fewer than WLZ_PIECE_TARGET blocks (a small input's or
+ * window's, or an input's last) cuts each block's fast parse into pieces,
+ * parsed on several threads and joined by the last one before the block
+ * is coded.
  *
  * Two rounds are in flight at once: the next round's table inserts start
  * as soon as every block of this round has found its far matches (which
@@ -86,11 +87,15 @@ typedef struct tokbuf {
 } tokbuf;
 
 /* A round of fewer blocks than WLZ_PIECE_TARGET cuts each block's parse
- * into up to WLZ_PIECES_MAX pieces (the fast parse only, and not under a
- * depth limit), parsed on several threads at once: otherwise a small
- * input, or a round at the end of one, leaves threads idle for a block's
- * whole parse (bench/host/issue13-r15.md).  Both counts do not depend on
- * the threads, so neither do the bytes written. */
+ * into up to WLZ_PIECES_MAX pieces (the fast parse only, not under a
+ * depth limit nor --flatten=full), parsed on several threads at once:
+ * otherwise the round leaves threads idle for a block's whole parse.
+ * Such rounds are a small input's (a quarter of its window), a window of
+ * under 64 blocks' (--window, --parallel), and an input's last
+ * (bench/host/issue13-r15.md).  Each piece after the first enters the
+ * block's bytes before it into its tables again (a few percent more time
+ * on one thread).  The counts do not depend on the threads, so neither do
+ * the bytes written. */
 #define WLZ_PIECE_TARGET 16
 #define WLZ_PIECES_MAX 2
 #define WLZ_PIECE_MIN ((uint64_t)64 << 10)
@@ -423,7 +428,11 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	 * most.) */
 	const uint64_t tokens = R * (B / WLZ_MINMATCH + 1) * sizeof(wlz_token);
 	const uint64_t round = 2 * R * B + (t > 1 ? 2 : 1) * tokens;
-	return 2 * cap + far + anchors + t * (per + 8 * B) + round;
+	/* blocks parsed in pieces: each piece's tokens too, kept by its slot
+	 * (pieces_for) */
+	const uint64_t pieces = lp->fast && o.depth < 0 && o.flatten < 2 && R < WLZ_PIECE_TARGET
+					? 2 * R * (B / WLZ_MINMATCH + WLZ_PIECES_MAX) * sizeof(wlz_token) : 0;
+	return 2 * cap + far + anchors + t * (per + 8 * B) + round + pieces;
 }
 
 /* ---------------------------------------------------------------- blocks */
@@ -525,8 +534,9 @@ static wlz_error list_task(eng *en, worker *w, const blk *bk)
 
 /* A block is done with the far table: the next round's inserts may start
  * once every block of its round is done.
- * Once per block, on its own thread: from its parse
- * (wlz_parser_set_far_done), or after it. */
+ * Once per block: on its own thread, from its parse
+ * (wlz_parser_set_far_done) or after it; for a block in pieces, on the
+ * thread of the last piece done with the table. */
 static void far_release(eng *en, blk *bk)
 {
 	if (bk->far_done)
@@ -715,8 +725,7 @@ static void run_levels(eng *en)
 	}
 }
 
-/* Parse and code a block, then give levels to whatever blocks are ready
- * (levels read those of the blocks before). */
+/* A token buffer from the pool, for a block about to be coded. */
 static tokbuf *take_tokbuf(eng *en)
 {
 	pthread_mutex_lock(&en->mu);
@@ -727,6 +736,8 @@ static tokbuf *take_tokbuf(eng *en)
 	return tb;
 }
 
+/* Parse and code a block, then give levels to whatever blocks are ready
+ * (levels read those of the blocks before). */
 static wlz_error block_task(eng *en, worker *w, blk *bk)
 {
 	wlz_error err = block_bytes(en, bk);
@@ -1136,7 +1147,7 @@ static uint64_t input_end(const eng *en)
 /* Pieces for a block of len bytes in a round of nblk blocks: enough that
  * the round has about WLZ_PIECE_TARGET tasks, none under WLZ_PIECE_MIN
  * bytes; 1 where the parse cannot be cut (price-based and lazy parses,
- * depth limits, no flattening allowed). */
+ * depth limits, --flatten=full). */
 static unsigned pieces_for(const eng *en, uint64_t nblk, uint64_t len)
 {
 	if (!en->lp->fast || en->cc->opt.depth >= 0 || en->cc->opt.flatten >= 2 || nblk >= WLZ_PIECE_TARGET)

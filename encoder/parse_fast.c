@@ -450,11 +450,10 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog));
 	if (f.lt)
 		memset(f.lt, 0, sizeof(uint32_t) << f.llog);
-	/* (a piece after the block's first: the near window before it, as
-	 * far back as the block's parse would look from there) */
-	const uint64_t near = ps->lp.near < ps->v->window - ps->bsize ? ps->lp.near : ps->v->window - ps->bsize;
-	const uint64_t from = p - pre > near ? p - near : pre;
-	for (uint64_t q = from; q < p && q + 16 <= ps->n; q++)
+	/* (a piece after the block's first: the block's bytes before it
+	 * too, every position, which the block's parse would hold there, as
+	 * far back as that parse reaches) */
+	for (uint64_t q = pre; q < p && q + 16 <= ps->n; q++)
 		fast_insert(&f, q);
 	if (p >= pend) {
 		*ntok = 0;

@@ -235,8 +235,9 @@ __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nto
 		A.gidx[q] = i;
 }
 
-/* n words from src to dst (16-byte aligned alike), by the block's
- * threads, 16 bytes a move where they can. */
+/* n words from src to dst (16-byte aligned alike: the tables of each GPU
+ * are cudaMalloc'd apart, each range at the same offset in all), by the
+ * block's threads, 16 bytes a move where they can. */
 __device__ __forceinline__ void copy_words(uint32_t *dst, const uint32_t *src, uint64_t n)
 {
 	uint64_t head = ((16 - ((uintptr_t)src & 15)) & 15) / 4;
@@ -254,9 +255,9 @@ __device__ __forceinline__ void copy_words(uint32_t *dst, const uint32_t *src, u
 }
 
 /* This GPU's token positions and granules (index_kernel's, written here
- * only) copied into every other GPU's tables: whole runs of words move
- * over NVLink faster than index_kernel's scattered stores did.  Range r
- * of R (blockIdx.x) in gridDim.y slices. */
+ * only; a split always has tpos) copied into every other GPU's tables:
+ * whole runs of words move over NVLink faster than index_kernel's
+ * scattered stores did.  Range r of R (blockIdx.x) in gridDim.y slices. */
 __global__ void mirror_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint64_t size,
 			      flow_area A)
 {

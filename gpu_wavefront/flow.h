@@ -107,7 +107,8 @@ typedef struct wlz_gpu_flow_split {
 	 * the scrub and ownership, after the literals, after the index, and
 	 * after the copy to the other GPUs (on side, beside the literals). */
 	void *prep_ev;
-	/* The other GPUs' gidx and rstate, where this one writes its own. */
+	/* The other GPUs' gidx and rstate, where this one writes its own
+	 * (the granules by step 1's copy, the states by the pass). */
 	uint32_t *peer_gidx[WLZ_GPU_FLOW_PEERS], *peer_rstate[WLZ_GPU_FLOW_PEERS];
 	unsigned npeers;
 	/* A done token's rstate in this call: rstate is zeroed once, and each
@@ -121,8 +122,8 @@ size_t wlz_gpu_flow_granules(uint64_t size);
 /* Step 1 on one GPU (its n blocks d_blk, their streams d_streams): the
  * granules and states of its tokens, then literals, while the tables are
  * copied into the other GPUs' on side (a second stream of this GPU, or
- * NULL: all on stream); it is all done when stream gets there.  It reads the token after each of its ranges: every GPU's
- * parse must be done. */
+ * NULL: all on stream); it is all done when stream gets there.  It reads
+ * the token after each of its ranges: every GPU's parse must be done. */
 int wlz_gpu_flow_split_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, const wlz_gpu_flow_split *sp,
 			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, const uint32_t *d_bad,
 			    uint32_t *d_fail, void *stream, void *side);

@@ -362,7 +362,7 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		TRY_CU(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking), "stream");
 		/* (first in line for the SMs: its copy beside the literals
 		 * would otherwise wait for their blocks) */
-		int lo, hi;
+		int lo, hi;  /* (least and greatest priority: hi is the lower number) */
 		TRY_CU(cudaDeviceGetStreamPriorityRange(&lo, &hi), "stream");
 		TRY_CU(cudaStreamCreateWithPriority(&s->side, cudaStreamNonBlocking, hi), "stream");
 		TRY_CU(cudaEventCreateWithFlags(&s->parsed, cudaEventDisableTiming), "event");
