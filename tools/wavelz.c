@@ -1550,10 +1550,11 @@ int main(int argc, char **argv)
 			     (has_stdin && !p.out_name);
 	}
 
-	/* Like zstd: results go unannounced when stdout carries the data or
-	 * nobody watches stderr, unless -v asked for them. */
+	/* Like zstd: results go unannounced when stdout carries the data,
+	 * unless -v asked for them (where nobody watches stderr, only the
+	 * progress line is left out: job.progress_ok). */
 	verbosity_asked = g_verbosity;
-	if (g_verbosity == 2 && (has_stdout || !isatty(STDERR_FILENO)))
+	if (g_verbosity == 2 && has_stdout)
 		g_verbosity = 1;
 
 	if (has_stdin && !p.force && isatty(STDIN_FILENO)) {
