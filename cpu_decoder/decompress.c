@@ -23,6 +23,8 @@ struct wlz_dctx {
 	uint64_t done, total;  /* progress: bytes before this run; 0 = unknown */
 	uint64_t memory_limit;
 	int write_thread;      /* wlz_dctx_set_write_thread */
+	wlz_member_fn member_fn;
+	void *member_opaque;
 };
 
 WLZ_EXPORT wlz_dctx *wlz_dctx_create(int threads)
@@ -50,6 +52,14 @@ WLZ_EXPORT void wlz_dctx_free(wlz_dctx *dc)
 		wlz_bdec_free(dc->bd[t]);
 	free(dc->bd);
 	free(dc);
+}
+
+WLZ_EXPORT void wlz_dctx_set_member_fn(wlz_dctx *dc, wlz_member_fn fn, void *opaque)
+{
+	if (!dc)
+		return;
+	dc->member_fn = fn;
+	dc->member_opaque = opaque;
 }
 
 WLZ_EXPORT void wlz_dctx_set_write_thread(wlz_dctx *dc, int on)
@@ -509,6 +519,7 @@ typedef struct sdec {
 	wlz_block_entry *e;           /* the batch's blocks */
 	wlz_blocklist bl;             /* every block so far, for the index */
 	uint64_t pos;                 /* member bytes read */
+	uint64_t msize;               /* the member's size, once its footer is read */
 	uint64_t out;                 /* content bytes decoded and written */
 	int last_short;               /* a block shorter than B was seen */
 	awriter *aw;                  /* the writer thread, or NULL: wr here */
@@ -592,6 +603,7 @@ static wlz_error read_end(sdec *sd)
 	if (err == WLZ_OK && sd->h.content_size != WLZ_SIZE_UNKNOWN && sd->h.content_size != sd->out)
 		err = wlz_fail(WLZ_ERR_BAD_HEADER, "the header says %llu content bytes, the blocks hold %llu",
 			       (unsigned long long)sd->h.content_size, (unsigned long long)sd->out);
+	sd->msize = msize;
 	free(idx);
 	return err;
 }
@@ -719,6 +731,8 @@ WLZ_EXPORT wlz_error wlz_decompress_stream(wlz_dctx *dc, wlz_read_fn rd, void *r
 		/* (a run handed over is written before its window goes) */
 		if (sd.aw && awriter_wait(sd.aw) && err == WLZ_OK)
 			err = wlz_fail(WLZ_ERR_WRITE, "writing the output failed");
+		if (err == WLZ_OK && dc->member_fn)
+			dc->member_fn(dc->member_opaque, (unsigned)members, sd.msize, sd.out);
 		ring_free(&sd.rg);
 		free(sd.pay);
 		free(sd.e);

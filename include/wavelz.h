@@ -199,6 +199,13 @@ wlz_error wlz_decompress(wlz_dctx *dctx, void *dst, size_t dst_capacity,
  * decoding time).  Default 0: from the caller's thread. */
 void wlz_dctx_set_write_thread(wlz_dctx *dctx, int on);
 
+/* fn(opaque, k, archive_bytes, content_bytes) after each member k (from
+ * 0) that wlz_decompress_stream has decoded and judged whole (its content
+ * written, its index and footer checked): concatenated archives' members
+ * one by one.  NULL: none. */
+typedef void (*wlz_member_fn)(void *opaque, unsigned member, uint64_t archive_bytes, uint64_t content_bytes);
+void wlz_dctx_set_member_fn(wlz_dctx *dctx, wlz_member_fn fn, void *opaque);
+
 /* The largest window a streaming decode accepts (0 = the default,
  * WLZ_MEMORY_LIMIT_DEFAULT); decoding memory is about the window plus the
  * blocks in flight. */

@@ -146,6 +146,23 @@ must "$W" -t a.wlz o.wlz m1.wlz
 must_not "$W" -t bad.wlz
 must_not "$W" -t a.wlz bad.wlz
 
+# Concatenated archives (cat, or -c with several files) decode to their
+# contents one after the other; -t and -l show each member.
+cat a.orig b.orig >ab.orig
+cat a.wlz m2.wlz >cat.wlz
+must "$W" -d -c cat.wlz
+same out.txt ab.orig
+must "$W" -c a.orig b.orig
+mv out.txt cab.wlz
+must "$W" -d -c cab.wlz
+same out.txt ab.orig
+must "$W" -t cat.wlz
+{ grep -q "cat.wlz (member 1)" err.txt && grep -q "cat.wlz (member 2)" err.txt; } ||
+  { fail "-t does not show each member"; show_err; }
+must "$W" -l cat.wlz
+grep -q "(member 2)" out.txt || fail "-l does not show each member"
+rm -f ab.orig cat.wlz cab.wlz
+
 # -l names the content size (digits possibly grouped); -v may be needed.
 must "$W" -l a.wlz
 if ! tr -d ",'_" <out.txt | grep -qw 314159; then

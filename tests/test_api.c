@@ -526,6 +526,23 @@ static void error_detail(const uint8_t *arc, size_t asize, size_t n)
 /* A reader over a buffer that hands out odd pieces: 1 byte, 7 bytes, or a
  * random size (up to 100 KiB) each call; optionally fails at byte fail_at. */
 enum { PIECE_1 = 1, PIECE_7 = 7, PIECE_RANDOM = 0 };
+/* The calls of a member function (wlz_dctx_set_member_fn). */
+typedef struct member_log {
+	unsigned n;
+	uint64_t m[8][3];  /* member, archive bytes, content bytes */
+} member_log;
+
+static void log_member(void *opaque, unsigned member, uint64_t archive_bytes, uint64_t content_bytes)
+{
+	member_log *ml = opaque;
+	if (ml->n < 8) {
+		ml->m[ml->n][0] = member;
+		ml->m[ml->n][1] = archive_bytes;
+		ml->m[ml->n][2] = content_bytes;
+	}
+	ml->n++;
+}
+
 typedef struct reader {
 	const uint8_t *p;
 	size_t n, at;
@@ -793,6 +810,45 @@ static void streaming(uint64_t seed, const uint8_t *src, size_t n, const uint8_t
 	}
 	wlz_dctx_set_write_thread(d1, 0);
 	wlz_dctx_set_write_thread(d3, 0);
+	/* Members back to back: the member function hears of each whole one,
+	 * in order, with its sizes, and of none that fails. */
+	{
+		size_t s0 = 0;
+		uint8_t *a0 = make_archive(src, 0, 16, 3, 0, &s0);
+		uint8_t *cat = tu_xmalloc(2 * asize + s0);
+		memcpy(cat, arc, asize);
+		memcpy(cat + asize, arc, asize);
+		if (a0)
+			memcpy(cat + 2 * asize, a0, s0);
+		for (int wt = 0; a0 && wt < 2; wt++) {
+			member_log ml = { 0, { { 0 } } };
+			wlz_dctx_set_write_thread(d3, wt);
+			wlz_dctx_set_member_fn(d3, log_member, &ml);
+			reader_init(&rd, cat, 2 * asize + s0, PIECE_RANDOM, seed + 7);
+			sink_init(&sk, (size_t)-1);
+			CHECK_ERR(wlz_decompress_stream(d3, piece_read, &rd, sink_write, &sk, &cs), WLZ_OK);
+			TU_CHECK(ml.n == 3 && ml.m[0][0] == 0 && ml.m[1][0] == 1 && ml.m[2][0] == 2,
+				 "members: %u calls%s", ml.n, wt ? " (writer thread)" : "");
+			TU_CHECK(ml.m[0][1] == asize && ml.m[0][2] == n && ml.m[1][1] == asize && ml.m[1][2] == n &&
+				 ml.m[2][1] == s0 && ml.m[2][2] == 0,
+				 "members' sizes: %llu/%llu, %llu/%llu, %llu/%llu", (unsigned long long)ml.m[0][1],
+				 (unsigned long long)ml.m[0][2], (unsigned long long)ml.m[1][1],
+				 (unsigned long long)ml.m[1][2], (unsigned long long)ml.m[2][1],
+				 (unsigned long long)ml.m[2][2]);
+			free(sk.p);
+			/* The second member cut short: only the first is heard of. */
+			ml.n = 0;
+			reader_init(&rd, cat, 2 * asize - 1, PIECE_RANDOM, seed + 8);
+			sink_init(&sk, (size_t)-1);
+			CHECK_NOT_OK(wlz_decompress_stream(d3, piece_read, &rd, sink_write, &sk, &cs));
+			TU_CHECK(ml.n == 1, "a cut second member: %u member calls", ml.n);
+			free(sk.p);
+			wlz_dctx_set_member_fn(d3, NULL, NULL);
+		}
+		wlz_dctx_set_write_thread(d3, 0);
+		free(cat);
+		free(a0);
+	}
 	/* A reader that fails: WLZ_ERR_READ, and what was written is right. */
 	{
 		static const size_t at[] = { 0, 5, 40, 20000 };

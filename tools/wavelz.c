@@ -908,10 +908,34 @@ free_name:
 	return ret;
 }
 
+/* The members of a concatenated archive, as the decoder judges them. */
+struct members {
+	uint64_t (*m)[2];       /* archive and content bytes of each */
+	size_t n, cap;
+};
+
+static void on_member(void *opaque, unsigned k, uint64_t archive_bytes, uint64_t content_bytes)
+{
+	struct members *ms = opaque;
+	(void)k;
+	if (ms->n == ms->cap) {
+		size_t cap = ms->cap ? 2 * ms->cap : 8;
+		uint64_t(*m)[2] = realloc(ms->m, cap * sizeof *m);
+		if (!m)
+			return;  /* (only the lines are lost) */
+		ms->m = m;
+		ms->cap = cap;
+	}
+	ms->m[ms->n][0] = archive_bytes;
+	ms->m[ms->n][1] = content_bytes;
+	ms->n++;
+}
+
 static int test_file(struct job *job, const char *src)
 {
 	const char *name = display_name(src);
 	struct sink sk = { NULL, 0, 0 };
+	struct members ms = { NULL, 0, 0 };
 	unsigned long long size;
 	fio_input in;
 	double t0 = now_sec();
@@ -922,13 +946,25 @@ static int test_file(struct job *job, const char *src)
 		file_error(name, "%s", fio_strerror(err));
 		return 1;
 	}
+	wlz_dctx_set_member_fn(job->dctx, on_member, &ms);
 	err = decode_stream(job, name, &in, &sk);
+	wlz_dctx_set_member_fn(job->dctx, NULL, NULL);
 	if (!err) {
 		job->files_ok++;
 		job->total_in += in.nread_;
 		job->total_out += sk.n;
+		/* (concatenated archives: a line for each member, then the
+		 * file's) */
+		for (size_t k = 0; ms.n > 1 && k < ms.n; k++) {
+			char label[64], a[16], b[16];
+			snprintf(label, sizeof label, "%s (member %zu)", name, k + 1);
+			DISPLAYLEVEL(2, "%-20s :%6.2f%%   (%6s => %6s, OK)\n", label,
+				     (double)ms.m[k][0] * 100.0 / (double)(ms.m[k][1] ? ms.m[k][1] : 1),
+				     human_size(a, sizeof(a), ms.m[k][0]), human_size(b, sizeof(b), ms.m[k][1]));
+		}
 		summary(job, name, NULL, in.nread_, sk.n, t0, 0);
 	}
+	free(ms.m);
 	fio_close_stream(&in);
 	return err;
 }
