@@ -5,8 +5,9 @@
  * piece's tokens stay inside the piece and every match reads bytes equal
  * to its own; and the pieces leave about as many literals as the whole
  * parse, which they do only if each piece sees the block's bytes before it
- * as sources, however far back (a piece that saw only a near window
- * before it left 13% more on text: a review of the first version).
+ * as sources, however far back (the first version's pieces saw only a
+ * near window before them, and lost sources on text: bench/host/
+ * issue13-r15.md).
  *   test_pieces TEXT.zst FASTQ.zst
  */
 #include "testutil.h"
