@@ -35,13 +35,8 @@ static inline unsigned own_level16(const uint8_t *map, uint64_t src, uint64_t n)
 	static const uint8_t lead[32] = {
 		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
 	};
-	__m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)(map + src)),
-				  _mm_loadu_si128((const __m128i *)(lead + 16 - n)));
-	v = _mm_max_epu8(v, _mm_srli_si128(v, 8));
-	v = _mm_max_epu8(v, _mm_srli_si128(v, 4));
-	v = _mm_max_epu8(v, _mm_srli_si128(v, 2));
-	v = _mm_max_epu8(v, _mm_srli_si128(v, 1));
-	return (unsigned)_mm_cvtsi128_si32(v) & 0xFF;
+	return wlz_max_u8x16(_mm_and_si128(_mm_loadu_si128((const __m128i *)(map + src)),
+					   _mm_loadu_si128((const __m128i *)(lead + 16 - n))));
 }
 #endif
 

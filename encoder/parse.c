@@ -254,7 +254,7 @@ void wlz_parser_set_anchors(wlz_parser *ps, const wlz_anchor *a, size_t n)
 }
 
 /* The view of a block's parse: ends, gap, near window, the last position
- * searched. */
+ * searched; nothing of another block's parse kept. */
 static void set_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64_t bend)
 {
 	ps->src = v->src;
@@ -272,6 +272,10 @@ static void set_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, uint64
 	ps->pend = bend < safe ? bend : safe;
 	if (ps->pend < bstart)
 		ps->pend = bstart;
+	ps->nw = 0;
+	ps->ak = 0;
+	ps->nfm = 0;  /* (no far matches of another block) */
+	ps->fk = 0;
 }
 
 int wlz_parse_can_piece(const wlz_parser *ps)
@@ -296,10 +300,6 @@ wlz_error wlz_parse_piece(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 		ps->pend = to;
 	if (ps->pend < from)
 		ps->pend = from;
-	ps->nw = 0;
-	ps->ak = 0;
-	ps->nfm = 0;
-	ps->fk = 0;
 	*tok = ps->tok;
 	return wlz_parse_fast(ps, ntok);
 }
@@ -315,10 +315,6 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 		ps->cached_ws = ps->ws;
 		ps->cached_bend = bend;
 	}
-	ps->nw = 0;
-	ps->ak = 0;
-	ps->nfm = 0;  /* (no far matches of another block) */
-	ps->fk = 0;
 	if (ps->lp.fast && ps->flat < 2) {
 		*tok = ps->tok;
 		return wlz_parse_fast(ps, ntok);  /* (it does not flatten: no wmap) */

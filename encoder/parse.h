@@ -67,10 +67,10 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 
 /* Parses the piece src[from..to) of the block src[bstart..bend) as the
  * block's parse would, but that no match crosses the piece's ends: a
- * block's pieces parse on several threads at once.  The near tables are
- * filled from the near window before from (the block's bytes, and where
- * the gap allows those before it), and the far matches are the anchors'
- * in the piece.  Only where the fast parse runs (wlz_parse_can_piece).
+ * block's pieces parse on several threads at once.  The near tables first
+ * get every position of the block before from (and the near window before
+ * the block, where the gap allows it), and the far matches are the
+ * anchors' in the piece.  Only where the fast parse runs (wlz_parse_can_piece).
  * The tokens' first literal run counts from from; the bytes after the
  * last match to `to` are literals. */
 int wlz_parse_can_piece(const wlz_parser *ps);

@@ -8,9 +8,6 @@
 
 #include "encoder/parse.h"
 #include "format/format.h"
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* A match's base price, 1/16 bits: its command byte, the split of a
  * literal run, and its decode time.  Each token costs about ten literals'
@@ -225,7 +222,7 @@ static inline uint64_t depth_cut(const wlz_parser *ps, uint64_t p, uint64_t c, u
 	uint64_t end = p - c < L ? p - c : L;  /* its own output adds no level */
 	unsigned m = 0;
 	uint64_t i = 0;
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(__CUDACC__)
 	/* 16 bytes at a time while none is over max_map (long sources) */
 	const __m128i lim = _mm_set1_epi8((char)ps->max_map);
 	__m128i acc = _mm_setzero_si128();
@@ -235,13 +232,8 @@ static inline uint64_t depth_cut(const wlz_parser *ps, uint64_t p, uint64_t c, u
 			break;
 		acc = _mm_max_epu8(acc, v);
 	}
-	if (i) {  /* (most sources are shorter: no reduction for them) */
-		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 8));
-		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 4));
-		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 2));
-		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 1));
-		m = (unsigned)_mm_cvtsi128_si32(acc) & 0xFF;
-	}
+	if (i)  /* (most sources are shorter: no reduction for them) */
+		m = wlz_max_u8x16(acc);
 #endif
 	for (; i < end; i++) {
 		if (ps->map[c + i] > ps->max_map) {

@@ -65,6 +65,18 @@ static inline uint8_t wlz_off_head(uint64_t x, unsigned k)
 	return (uint8_t)(k << 5 | (x >> (8 * k)));
 }
 
+#if defined(__SSE2__) && !defined(__CUDACC__)
+/* The largest of the 16 bytes of v. */
+static inline unsigned wlz_max_u8x16(__m128i v)
+{
+	v = _mm_max_epu8(v, _mm_srli_si128(v, 8));
+	v = _mm_max_epu8(v, _mm_srli_si128(v, 4));
+	v = _mm_max_epu8(v, _mm_srli_si128(v, 2));
+	v = _mm_max_epu8(v, _mm_srli_si128(v, 1));
+	return (unsigned)_mm_cvtsi128_si32(v) & 0xFF;
+}
+#endif
+
 /* The dependency rule (SPEC.md, section 6.1), the one place it is written:
  * map[q] is 0 for a literal byte and k + 1 for a byte a level-k match
  * wrote; a match at dst reading mlen bytes from src has the largest map
@@ -87,11 +99,7 @@ static inline unsigned wlz_match_level(const uint8_t *map, uint64_t src, uint64_
 			for (; q + 16 <= end; q += 16)
 				acc = _mm_max_epu8(acc, _mm_loadu_si128((const __m128i *)(map + q)));
 		}
-		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 8));
-		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 4));
-		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 2));
-		acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 1));
-		return (unsigned)(_mm_cvtsi128_si32(acc) & 0xFF);
+		return wlz_max_u8x16(acc);
 	}
 #endif
 	unsigned m = 0;

@@ -357,18 +357,30 @@ static int write_cb(void *opaque, const void *buf, size_t n)
 	return 0;
 }
 
+/* A file's (or, t0 < 0, a member's: no speed) one-line summary. */
 static void summary(struct job *job, const char *name, const char *dst, uint64_t in_size, uint64_t out_size,
 		    double t0, int compressing)
 {
-	char a[16], b[16];
+	char a[16], b[16], speed[32] = "";
 	double dt = now_sec() - t0;
 	uint64_t raw = compressing ? in_size : out_size, arc = compressing ? out_size : in_size;
 
-	DISPLAYLEVEL(2, "%-20s :%6.2f%%   (%6s => %6s, %s) %.1f MB/s\n", name,
+	if (t0 >= 0)
+		snprintf(speed, sizeof speed, " %.1f MB/s", dt > 0 ? (double)raw / dt / 1e6 : 0.0);
+	DISPLAYLEVEL(2, "%-20s :%6.2f%%   (%6s => %6s, %s)%s\n", name,
 		     (double)arc * 100.0 / (double)(raw ? raw : 1),
 		     human_size(a, sizeof(a), in_size), human_size(b, sizeof(b), out_size),
-		     dst ? dst : (compressing || job->p->op != OP_TEST ? STDOUT_DISPLAY : "OK"),
-		     dt > 0 ? (double)raw / dt / 1e6 : 0.0);
+		     dst ? dst : (compressing || job->p->op != OP_TEST ? STDOUT_DISPLAY : "OK"), speed);
+}
+
+/* A file done: counted, summed up and summarized. */
+static void file_counted(struct job *job, const char *name, const char *dst, uint64_t in_size, uint64_t out_size,
+			 double t0, int compressing)
+{
+	job->files_ok++;
+	job->total_in += in_size;
+	job->total_out += out_size;
+	summary(job, name, dst, in_size, out_size, t0, compressing);
 }
 
 /* A file's output made: kept (finish_output), counted and summed up;
@@ -378,10 +390,7 @@ static int file_done(struct job *job, const char *src, const char *name, const c
 {
 	if (finish_output(job, src, dst, in, out))
 		return 1;
-	job->files_ok++;
-	job->total_in += in->nread_;
-	job->total_out += sk->n;
-	summary(job, name, dst, in->nread_, sk->n, t0, compressing);
+	file_counted(job, name, dst, in->nread_, sk->n, t0, compressing);
 	return 0;
 }
 
@@ -852,10 +861,7 @@ static int decode_batch_gpu(struct job *job, const char **files, size_t nfiles)
 				fio_abort(&b[j].out);
 				ret = 1;
 			} else if (!b[j].has_out || !finish_output(job, b[j].src, b[j].dst, &b[j].in, &b[j].out)) {
-				job->files_ok++;
-				job->total_in += b[j].n;
-				job->total_out += it[j].content_size;
-				summary(job, name, b[j].dst, b[j].n, it[j].content_size, b[j].t0, 0);
+				file_counted(job, name, b[j].dst, b[j].n, it[j].content_size, b[j].t0, 0);
 			} else {
 				ret = 1;
 			}
@@ -950,19 +956,14 @@ static int test_file(struct job *job, const char *src)
 	err = decode_stream(job, name, &in, &sk);
 	wlz_dctx_set_member_fn(job->dctx, NULL, NULL);
 	if (!err) {
-		job->files_ok++;
-		job->total_in += in.nread_;
-		job->total_out += sk.n;
 		/* (concatenated archives: a line for each member, then the
 		 * file's) */
 		for (size_t k = 0; ms.n > 1 && k < ms.n; k++) {
-			char label[64], a[16], b[16];
+			char label[64];
 			snprintf(label, sizeof label, "%s (member %zu)", name, k + 1);
-			DISPLAYLEVEL(2, "%-20s :%6.2f%%   (%6s => %6s, OK)\n", label,
-				     (double)ms.m[k][0] * 100.0 / (double)(ms.m[k][1] ? ms.m[k][1] : 1),
-				     human_size(a, sizeof(a), ms.m[k][0]), human_size(b, sizeof(b), ms.m[k][1]));
+			summary(job, label, NULL, ms.m[k][0], ms.m[k][1], -1, 0);
 		}
-		summary(job, name, NULL, in.nread_, sk.n, t0, 0);
+		file_counted(job, name, NULL, in.nread_, sk.n, t0, 0);
 	}
 	free(ms.m);
 	fio_close_stream(&in);
