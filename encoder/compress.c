@@ -87,15 +87,17 @@ typedef struct tokbuf {
 } tokbuf;
 
 /* A round of fewer blocks than WLZ_PIECE_TARGET cuts each block's parse
- * into up to WLZ_PIECES_MAX pieces (the fast parse only, not under a
- * depth limit nor --flatten=full), parsed on several threads at once:
- * otherwise the round leaves threads idle for a block's whole parse.
+ * into up to WLZ_PIECES_MAX pieces (the fast parse with its 8-byte table,
+ * levels 2 to 4; not under a depth limit nor --flatten=full), parsed on
+ * several threads at once: otherwise the round leaves threads idle for a
+ * block's whole parse.
  * Such rounds are a small input's (a quarter of its window), a window of
  * under 64 blocks' (--window, --parallel), and an input's last
  * (bench/host/issue13-r15.md).  Each piece after the first enters the
- * block's bytes before it into its tables again (a few percent more time
- * on one thread).  The counts do not depend on the threads, so neither do
- * the bytes written. */
+ * block's bytes before it into its tables again: at level 1, whose parse
+ * is little more than those entries, that costs more on one thread than
+ * the second thread gains.  The counts do not depend on the threads, so
+ * neither do the bytes written. */
 #define WLZ_PIECE_TARGET 16
 #define WLZ_PIECES_MAX 2
 #define WLZ_PIECE_MIN ((uint64_t)64 << 10)
@@ -430,7 +432,7 @@ WLZ_EXPORT uint64_t wlz_compress_memory(const wlz_options *opt)
 	const uint64_t round = 2 * R * B + (t > 1 ? 2 : 1) * tokens;
 	/* blocks parsed in pieces: each piece's tokens too, kept by its slot
 	 * (pieces_for) */
-	const uint64_t pieces = lp->fast && o.depth < 0 && o.flatten < 2 && R < WLZ_PIECE_TARGET
+	const uint64_t pieces = lp->fast >= 2 && o.depth < 0 && o.flatten < 2 && R < WLZ_PIECE_TARGET
 					? 2 * R * (B / WLZ_MINMATCH + WLZ_PIECES_MAX) * sizeof(wlz_token) : 0;
 	return 2 * cap + far + anchors + t * (per + 8 * B) + round + pieces;
 }
@@ -1147,10 +1149,10 @@ static uint64_t input_end(const eng *en)
 /* Pieces for a block of len bytes in a round of nblk blocks: enough that
  * the round has about WLZ_PIECE_TARGET tasks, none under WLZ_PIECE_MIN
  * bytes; 1 where the parse cannot be cut (price-based and lazy parses,
- * depth limits, --flatten=full). */
+ * depth limits, --flatten=full) or is not worth cutting (level 1). */
 static unsigned pieces_for(const eng *en, uint64_t nblk, uint64_t len)
 {
-	if (!en->lp->fast || en->cc->opt.depth >= 0 || en->cc->opt.flatten >= 2 || nblk >= WLZ_PIECE_TARGET)
+	if (en->lp->fast < 2 || en->cc->opt.depth >= 0 || en->cc->opt.flatten >= 2 || nblk >= WLZ_PIECE_TARGET)
 		return 1;
 	uint64_t k = (WLZ_PIECE_TARGET + nblk - 1) / nblk;
 	if (k > WLZ_PIECES_MAX)
