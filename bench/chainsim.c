@@ -41,6 +41,7 @@
  * further; then the GPU's resolution's figures; then chain_split,
  * split_pieces and the bytes of matches overlapping themselves.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +150,7 @@ typedef struct check {
  * sources jumped first, as rounds() does, through any earlier match;
  * resolve 2: as the GPU would (below). */
 static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double *mean, unsigned *top,
-		   uint32_t *chain, uint64_t back[7], check *ck)
+		   uint32_t *chain, uint64_t back[7], check *ck, uint8_t *out)
 {
 	/* (levels uncapped: the longest chain of matches reading matches) */
 	uint32_t *lv = malloc((n ? n : 1) * sizeof *lv), longest = 0;
@@ -219,6 +220,8 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 		lv[k] = l;
 		longest = l > longest ? l : longest;
 		l = l > 255 ? 255 : l; /* (the format's level saturates) */
+		if (out)
+			out[k] = (uint8_t)l;
 		z += l == 0;
 		sum += l;
 		hi = l > hi ? l : hi;
@@ -229,6 +232,34 @@ static void levels(const tk *t, uint64_t n, int resolve, uint64_t *zero, double 
 	*chain = longest;
 	free(lv);
 	free(rs);
+}
+
+/* What a stream of every token's level would cost (CHAINSIM_LEVELS=1, to
+ * stderr): order-0 entropy, and given the token before's level, in bits a
+ * token and bytes in all (a bound for a coder of either order, tables
+ * not counted). */
+static void level_entropy(const char *name, const uint8_t *lv, uint64_t n)
+{
+	static uint64_t c1[256][256];
+	uint64_t c0[256] = {0};
+	memset(c1, 0, sizeof c1);
+	for (uint64_t k = 0; k < n; k++) {
+		c0[lv[k]]++;
+		c1[k ? lv[k - 1] : 0][lv[k]]++;
+	}
+	double h0 = 0, h1 = 0;
+	for (unsigned a = 0; a < 256; a++) {
+		if (c0[a])
+			h0 -= (double)c0[a] * log2((double)c0[a] / (double)n);
+		uint64_t row = 0;
+		for (unsigned b = 0; b < 256; b++)
+			row += c1[a][b];
+		for (unsigned b = 0; b < 256 && row; b++)
+			if (c1[a][b])
+				h1 -= (double)c1[a][b] * log2((double)c1[a][b] / (double)row);
+	}
+	fprintf(stderr, "%s: %llu tokens, levels: order 0 %.3f bits a token (%.0f bytes), order 1 %.3f (%.0f bytes)\n",
+		name, (unsigned long long)n, n ? h0 / (double)n : 0, h0 / 8, n ? h1 / (double)n : 0, h1 / 8);
 }
 
 /* The longest chain if every source were resolved byte by byte: a plain
@@ -456,15 +487,20 @@ int main(int argc, char **argv)
 			double mean;
 			unsigned top;
 			uint32_t ch;
-			levels(all, mt, 0, &z, &mean, &top, &ch, back, NULL);
+			uint8_t *lvout = getenv("CHAINSIM_LEVELS") ? malloc(mt ? mt : 1) : NULL;
+			levels(all, mt, 0, &z, &mean, &top, &ch, back, NULL, lvout);
+			if (lvout) {
+				level_entropy(argv[f], lvout, mt);
+				free(lvout);
+			}
 			z0 += z, s0 += mean * (double)mt, t0 = top > t0 ? top : t0, c0 = ch > c0 ? ch : c0;
 			ck.content = content + cbase;
-			levels(all, mt, 1, &z, &mean, &top, &ch, NULL, &ck);
+			levels(all, mt, 1, &z, &mean, &top, &ch, NULL, &ck, NULL);
 			z1 += z, s1 += mean * (double)mt, t1 = top > t1 ? top : t1, c1 = ch > c1 ? ch : c1;
 			{
 				check k2 = ck;
 				k2.moved = k2.differ = k2.past = 0;
-				levels(all, mt, 2, &z, &mean, &top, &ch, NULL, &k2);
+				levels(all, mt, 2, &z, &mean, &top, &ch, NULL, &k2, NULL);
 				c2 = ch > c2 ? ch : c2;
 				d2 += k2.differ;
 			}
