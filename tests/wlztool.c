@@ -16,6 +16,15 @@
  *                                payload size, content length; exit 1 if
  *                                the walk fails or disagrees with the index
  *   wlztool flip FILE POS MASK   xor the byte at POS with MASK, in place
+ *   wlztool forge FILE OUT SEED N
+ *                                FILE with N bytes of its first member's
+ *                                block payloads xored with random masks
+ *                                and each damaged block's payload and
+ *                                header checksums computed again, to OUT:
+ *                                damage that reaches the entropy decoder
+ *                                and the token parser (a CPU's or a GPU's)
+ *                                and must be refused by their rules or by
+ *                                the content checksum
  */
 #include "testutil.h"
 #include "wavelz.h"
@@ -177,6 +186,56 @@ static int flip(const char *path, const char *pos_s, const char *mask_s)
 	return fclose(f) == 0 ? 0 : 1;
 }
 
+static int forge(const char *path, const char *out, const char *seed_s, const char *n_s)
+{
+	size_t n = 0, index_at = 0;
+	unsigned char *buf = slurp(path, &n);
+	const unsigned long flips = strtoul(n_s, NULL, 0);
+	long nb;
+
+	if (!buf)
+		return 1;
+	nb = tu_walk_blocks(buf, n, 0, NULL, 0, &index_at);
+	if (nb <= 0) {
+		fprintf(stderr, "wlztool: %s: no block to damage\n", path);
+		free(buf);
+		return 1;
+	}
+	tu_block *b = tu_xmalloc((size_t)nb * sizeof *b);
+	unsigned char *hit = tu_xmalloc((size_t)nb);
+	size_t total = 0;
+	tu_walk_blocks(buf, n, 0, b, (size_t)nb, NULL);
+	for (long k = 0; k < nb; k++)
+		total += b[k].psize;
+	memset(hit, 0, (size_t)nb);
+	tu_rng r;
+	tu_rng_seed(&r, strtoull(seed_s, NULL, 0));
+	/* Positions uniform over all payload bytes, so big blocks take most. */
+	for (unsigned long i = 0; total && i < flips; i++) {
+		size_t x = (size_t)tu_rng_below(&r, total);
+		long k = 0;
+		while (x >= b[k].psize)
+			x -= b[k++].psize;
+		buf[b[k].payload + x] ^= (unsigned char)(1 + tu_rng_below(&r, 255));
+		hit[k] = 1;
+	}
+	for (long k = 0; k < nb; k++)
+		if (hit[k]) {
+			tu_wr64(buf + b[k].head + 64, tu_xxh3(buf + b[k].payload, b[k].psize));
+			tu_fix_bhead(buf + b[k].head);
+		}
+	FILE *f = fopen(out, "wb");
+	int rc = !f || fwrite(buf, 1, n, f) != n;
+	if (f && fclose(f) != 0)
+		rc = 1;
+	if (rc)
+		fprintf(stderr, "wlztool: cannot write %s\n", out);
+	free(hit);
+	free(b);
+	free(buf);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && strcmp(argv[1], "gen") == 0)
@@ -187,6 +246,9 @@ int main(int argc, char **argv)
 		return blocks(argv[2]);
 	if (argc == 5 && strcmp(argv[1], "flip") == 0)
 		return flip(argv[2], argv[3], argv[4]);
-	fprintf(stderr, "usage: wlztool gen KIND SIZE SEED | info FILE | blocks FILE | flip FILE POS MASK\n");
+	if (argc == 6 && strcmp(argv[1], "forge") == 0)
+		return forge(argv[2], argv[3], argv[4], argv[5]);
+	fprintf(stderr, "usage: wlztool gen KIND SIZE SEED | info FILE | blocks FILE | flip FILE POS MASK | "
+		"forge FILE OUT SEED N\n");
 	return 2;
 }
