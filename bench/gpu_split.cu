@@ -167,6 +167,7 @@ struct share {
 	wlz_gpu_pblock *d_blk;
 	uint32_t *d_scr, *d_bad, *d_fail, *d_ticket;
 	uint32_t *d_gidx, *d_state, *d_rstate, *d_own; /* split: this GPU's copies */
+	uint32_t *d_gflag, *d_gcount;                  /* split: a group's publication */
 	uint64_t *d_tpos;
 	unsigned long long *d_stats;             /* GPU_SPLIT_STATS */
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
@@ -240,6 +241,18 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		if (!wlz_gpu_ent_plan_finish(&s.plan))
 			exit(2);
 	}
+	/* Group publication (a build with WLZ_GPU_FLOW_GROUPPUB; the
+	 * library's pass ignores it otherwise): groups of a power of two of
+	 * equal blocks, so that a position's group is a shift. */
+	uint32_t gshift = 0;
+	{
+		const uint64_t bsz = nb > 1 ? bi[1].bstart - bi[0].bstart : 0;
+		bool even = bsz && !(bsz & (bsz - 1)) && !(group & (group - 1)) && bi[0].bstart == 0;
+		for (size_t b = 0; even && b < nb; b++)
+			even = bi[b].bstart == b * bsz;
+		if (even)
+			gshift = (uint32_t)(__builtin_ctzll(bsz) + __builtin_ctzll(group));
+	}
 	const size_t gran = wlz_gpu_flow_granules(size);
 	const std::vector<size_t> zero = {0};
 	const std::vector<int> gpu0 = {0};
@@ -292,6 +305,12 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		CK(cudaMalloc(&s.d_fail, WLZ_GPU_FLOW_FAIL * 4));
 		CK(cudaMalloc(&s.d_ticket, 4));
 		s.d_gidx = s.d_state = s.d_rstate = s.d_own = NULL;
+		s.d_gflag = s.d_gcount = NULL;
+		if (split && gshift) {
+			CK(cudaMalloc(&s.d_gflag, (nb / group + 2) * 4));
+			CK(cudaMemset(s.d_gflag, 0, (nb / group + 2) * 4));
+			CK(cudaMalloc(&s.d_gcount, (s.rfirst.size() + 1) * 4));
+		}
 		s.d_tpos = NULL;
 		s.d_stats = NULL;
 		if (stats)
@@ -330,6 +349,13 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			}
 		x.ticket = s.d_ticket;
 		x.stats = s.d_stats;
+		if (s.d_gflag) {
+			x.gflag = s.d_gflag, x.gcount = s.d_gcount;
+			x.gshift = gshift, x.gpu = (uint32_t)d, x.ngpus = (uint32_t)ng;
+			for (int o = 0, k = 0; o < ng; o++)
+				if (o != d)
+					x.peer_gflag[k++] = sh[o].d_gflag;
+		}
 		x.prep_ev = (void *)sh[d].pev;
 	}
 
@@ -475,6 +501,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		cudaFree(s.d_hscr);
 		cudaFree(s.d_rfirst), cudaFree(s.d_rtok), cudaFree(s.d_rchunk);
 		cudaFree(s.d_gidx), cudaFree(s.d_state), cudaFree(s.d_rstate), cudaFree(s.d_own), cudaFree(s.d_tpos);
+		cudaFree(s.d_gflag), cudaFree(s.d_gcount);
 		cudaFree(s.d_stats);
 		for (cudaEvent_t &e : s.ev)
 			cudaEventDestroy(e);
