@@ -71,6 +71,8 @@ struct flow_area {
 	/* where set (flow.h, WLZ_GPU_FLOW_GROUPPUB): a group's publication */
 	uint32_t *gflag, *peer_gflag[WLZ_GPU_FLOW_PEERS], *gcount;
 	uint32_t gshift, gpu, ngpus;
+	/* where set (flow.h): the other GPU's own token array */
+	const wlz_gpu_token *peer_tok[WLZ_GPU_FLOW_PEERS];
 };
 
 static size_t granules(uint64_t size)
@@ -90,6 +92,8 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	a.tpos = NULL;
 	a.stats = NULL;
 	a.gflag = a.gcount = NULL;
+	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
+		a.peer_tok[g] = NULL;
 	a.gshift = a.gpu = 0, a.ngpus = 1;
 	a.npeers = 0;
 	a.epoch = 1;
@@ -212,6 +216,15 @@ __global__ void scrub_kernel(const wlz_gpu_pblock *__restrict__ blk, wlz_gpu_tok
  * at or before byte q << GRAN_BITS (token 0 from the granule holding its first
  * byte: the output before it is final, and not indexed).  This GPU's
  * tables only: mirror_kernel copies a split's to the other GPUs. */
+/* Token j where this GPU's array may hold its own tokens only (flow.h's
+ * peer_tok): another GPU's from that GPU's array. */
+__device__ __forceinline__ const wlz_gpu_token *any_token(const wlz_gpu_token *tok, const flow_area &A, uint32_t j)
+{
+	if (A.peer_tok[0] && !(__ldg(A.own + (j >> 5)) >> (j & 31) & 1))
+		return A.peer_tok[0] + j;
+	return tok + j;
+}
+
 __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t count,
 			     uint64_t size, flow_area A)
 {
@@ -233,7 +246,7 @@ __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nto
 			r++;
 		i = R.first[r] + (k - R.tok[r]);
 	}
-	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? tok[i + 1].pos : size;
+	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? any_token(tok, A, i + 1)->pos : size;
 	const uint64_t G = 1u << GRAN_BITS;
 	A.state[i] = 0;
 	if (A.tpos)
@@ -273,7 +286,7 @@ __global__ void mirror_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nt
 	if (!cnt)
 		return;
 	/* (the range's granules: index_kernel's over its tokens) */
-	const uint64_t s = A.tpos[t0], e = t0 + cnt < ntok ? tok[t0 + cnt].pos : size;
+	const uint64_t s = A.tpos[t0], e = t0 + cnt < ntok ? any_token(tok, A, t0 + cnt)->pos : size;
 	const uint64_t g0 = t0 ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS, g1 = (e + G - 1) >> GRAN_BITS;
 	const uint64_t nw = 2 * (uint64_t)cnt, ng = g1 > g0 ? g1 - g0 : 0, y = blockIdx.y, Y = gridDim.y;
 	const uint64_t w0 = nw * y / Y, w1 = nw * (y + 1) / Y, q0 = g0 + ng * y / Y, q1 = g0 + ng * (y + 1) / Y;
@@ -807,7 +820,7 @@ __global__ void __launch_bounds__(FT, 8)
 	unsigned long long n_chunk = 0, n_peer = 0, n_own = 0, n_in = 0;
 	/* (tok holds all ntok tokens of the member; this GPU's are R's) */
 	/* (bytes before the first token are final: an earlier piece's) */
-	const uint64_t t0 = tok[0].pos;
+	const uint64_t t0 = SYS ? A.tpos[0] : tok[0].pos;
 	if (A.count) {
 		ntok = *A.count;
 		nch = (ntok + 31) / 32;
@@ -857,7 +870,7 @@ __global__ void __launch_bounds__(FT, 8)
 			/* (its reads end in last's literals: last's match is not
 			 * read; all before the first token: a tail) */
 			const uint64_t lp = tpos<SYS>(tok, A, last);
-			if (lp > e || e < lp + tok[last].lit) {
+			if (lp > e || e < lp + any_token(tok, A, last)->lit) {
 				if (last == next || lp > e)
 					next = 1, last = 0;
 				else
@@ -1114,6 +1127,8 @@ static flow_area split_area(const wlz_gpu_flow_split *sp)
 	A.gshift = sp->gshift, A.gpu = sp->gpu, A.ngpus = sp->ngpus ? sp->ngpus : 1;
 	for (unsigned g = 0; g < A.npeers; g++)
 		A.peer_gflag[g] = sp->peer_gflag[g];
+	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
+		A.peer_tok[g] = sp->peer_tok[g];
 	for (unsigned g = 0; g < A.npeers; g++)
 		A.peer_gidx[g] = sp->peer_gidx[g], A.peer_rstate[g] = sp->peer_rstate[g], A.peer_tpos[g] = sp->peer_tpos[g];
 	A.ticket = sp->ticket;

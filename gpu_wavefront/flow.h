@@ -125,6 +125,12 @@ typedef struct wlz_gpu_flow_split {
 	 * chunk's states published as above. */
 	uint32_t *gflag, *peer_gflag[WLZ_GPU_FLOW_PEERS], *gcount;
 	uint32_t gshift, gpu, ngpus;
+	/* Where set (an experiment, two GPUs): tok is this GPU's own array,
+	 * holding its own tokens only (at their member indices), and
+	 * peer_tok[0] the other GPU's; the pass then reads the other GPU's
+	 * tokens only there (a source token's literal length, the token after
+	 * a range), and every other token read stays in this GPU's memory. */
+	const wlz_gpu_token *peer_tok[WLZ_GPU_FLOW_PEERS];
 } wlz_gpu_flow_split;
 
 size_t wlz_gpu_flow_granules(uint64_t size);
