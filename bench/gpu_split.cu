@@ -167,6 +167,8 @@ struct share {
 	wlz_gpu_pblock *d_blk;
 	uint32_t *d_scr, *d_bad, *d_fail, *d_ticket;
 	uint32_t *d_gidx, *d_state, *d_rstate, *d_own; /* split: this GPU's copies */
+	uint32_t *d_gflag, *d_gcount;                  /* split: a group's publication */
+	wlz_gpu_token *d_tok;                          /* GPU_SPLIT_LOCALTOK: its own tokens */
 	uint64_t *d_tpos;
 	unsigned long long *d_stats;             /* GPU_SPLIT_STATS */
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
@@ -240,6 +242,18 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		if (!wlz_gpu_ent_plan_finish(&s.plan))
 			exit(2);
 	}
+	/* Group publication (a build with WLZ_GPU_FLOW_GROUPPUB; the
+	 * library's pass ignores it otherwise): groups of a power of two of
+	 * equal blocks, so that a position's group is a shift. */
+	uint32_t gshift = 0;
+	{
+		const uint64_t bsz = nb > 1 ? bi[1].bstart - bi[0].bstart : 0;
+		bool even = bsz && !(bsz & (bsz - 1)) && !(group & (group - 1)) && bi[0].bstart == 0;
+		for (size_t b = 0; even && b < nb; b++)
+			even = bi[b].bstart == b * bsz;
+		if (even)
+			gshift = (uint32_t)(__builtin_ctzll(bsz) + __builtin_ctzll(group));
+	}
 	const size_t gran = wlz_gpu_flow_granules(size);
 	const std::vector<size_t> zero = {0};
 	const std::vector<int> gpu0 = {0};
@@ -250,6 +264,10 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	spread_mem m_work = !split ? spread_alloc(wlz_gpu_flow_work(ntok, size), zero, gpu0, 1) : spread_mem();
 	uint8_t *out = (uint8_t *)m_out.base;
 	wlz_gpu_token *tok = (wlz_gpu_token *)m_tok.base;
+	/* GPU_SPLIT_LOCALTOK=1 (two GPUs): each GPU's own tokens in an array
+	 * of its own memory (flow.h's peer_tok), instead of the spread array,
+	 * whose pages at each group's edges lie on one GPU only. */
+	const bool localtok = split && ng == 2 && getenv("GPU_SPLIT_LOCALTOK") && atoi(getenv("GPU_SPLIT_LOCALTOK"));
 	uint32_t *work = (uint32_t *)m_work.base;
 
 	for (share &s : sh) {
@@ -292,6 +310,15 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		CK(cudaMalloc(&s.d_fail, WLZ_GPU_FLOW_FAIL * 4));
 		CK(cudaMalloc(&s.d_ticket, 4));
 		s.d_gidx = s.d_state = s.d_rstate = s.d_own = NULL;
+		s.d_gflag = s.d_gcount = NULL;
+		s.d_tok = NULL;
+		if (localtok)
+			CK(cudaMalloc(&s.d_tok, (ntok + 1) * sizeof(wlz_gpu_token)));
+		if (split && gshift) {
+			CK(cudaMalloc(&s.d_gflag, (nb / group + 2) * 4));
+			CK(cudaMemset(s.d_gflag, 0, (nb / group + 2) * 4));
+			CK(cudaMalloc(&s.d_gcount, (s.rfirst.size() + 1) * 4));
+		}
 		s.d_tpos = NULL;
 		s.d_stats = NULL;
 		if (stats)
@@ -317,7 +344,9 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		const uint32_t nr = (uint32_t)s.rfirst.size();
 		wlz_gpu_flow_split &x = sp[d];
 		memset(&x, 0, sizeof x);
-		x.tok = tok, x.ntok = ntok;
+		x.tok = s.d_tok ? s.d_tok : tok, x.ntok = ntok;
+		if (s.d_tok)
+			x.peer_tok[0] = sh[1 - d].d_tok;
 		x.rfirst = s.d_rfirst, x.rtok = s.d_rtok, x.rchunk = s.d_rchunk, x.nr = nr;
 		x.count = s.ntok, x.nchunk = s.rchunk[nr];
 		x.gidx = s.d_gidx, x.state = s.d_state, x.rstate = s.d_rstate;
@@ -330,6 +359,13 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			}
 		x.ticket = s.d_ticket;
 		x.stats = s.d_stats;
+		if (s.d_gflag) {
+			x.gflag = s.d_gflag, x.gcount = s.d_gcount;
+			x.gshift = gshift, x.gpu = (uint32_t)d, x.ngpus = (uint32_t)ng;
+			for (int o = 0, k = 0; o < ng; o++)
+				if (o != d)
+					x.peer_gflag[k++] = sh[o].d_gflag;
+		}
 		x.prep_ev = (void *)sh[d].pev;
 	}
 
@@ -353,7 +389,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 			const size_t n = s.blk.size();
 			if (wlz_gpu_ent_tables(s.d_codes, s.plan.ntab, s.d_tab, s.st) ||
 			    wlz_gpu_ent_launch(&s.plan, s.d_seg, s.d_grp, s.d_tab, s.d_in, s.d_st, s.d_err, NULL, s.st) ||
-			    wlz_gpu_parse(s.d_blk, n, s.max_tok, s.d_st, s.d_scr, tok, s.d_bad, s.st))
+			    wlz_gpu_parse(s.d_blk, n, s.max_tok, s.d_st, s.d_scr, s.d_tok ? s.d_tok : tok, s.d_bad, s.st))
 				exit(3);
 			CK(cudaEventRecord(s.parsed, s.st));
 			CK(cudaEventRecord(s.ev[1], s.st));
@@ -475,6 +511,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		cudaFree(s.d_hscr);
 		cudaFree(s.d_rfirst), cudaFree(s.d_rtok), cudaFree(s.d_rchunk);
 		cudaFree(s.d_gidx), cudaFree(s.d_state), cudaFree(s.d_rstate), cudaFree(s.d_own), cudaFree(s.d_tpos);
+		cudaFree(s.d_gflag), cudaFree(s.d_gcount), cudaFree(s.d_tok);
 		cudaFree(s.d_stats);
 		for (cudaEvent_t &e : s.ev)
 			cudaEventDestroy(e);

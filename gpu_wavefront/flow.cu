@@ -68,6 +68,11 @@ struct flow_area {
 	uint64_t *tpos, *peer_tpos[WLZ_GPU_FLOW_PEERS];
 	/* where set (flow.h): the pass's wait counters */
 	unsigned long long *stats;
+	/* where set (flow.h, WLZ_GPU_FLOW_GROUPPUB): a group's publication */
+	uint32_t *gflag, *peer_gflag[WLZ_GPU_FLOW_PEERS], *gcount;
+	uint32_t gshift, gpu, ngpus;
+	/* where set (flow.h): the other GPU's own token array */
+	const wlz_gpu_token *peer_tok[WLZ_GPU_FLOW_PEERS];
 };
 
 static size_t granules(uint64_t size)
@@ -86,6 +91,10 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	a.own = NULL;
 	a.tpos = NULL;
 	a.stats = NULL;
+	a.gflag = a.gcount = NULL;
+	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
+		a.peer_tok[g] = NULL;
+	a.gshift = a.gpu = 0, a.ngpus = 1;
 	a.npeers = 0;
 	a.epoch = 1;
 	return a;
@@ -115,8 +124,9 @@ __device__ __forceinline__ uint32_t last_at_or_below(const uint32_t *v, uint32_t
 
 /* Chunk c's first token, and its range's first and end. */
 __device__ __forceinline__ void chunk_tokens(const tranges &R, uint32_t ntok, uint32_t c, uint32_t *i0,
-					     uint32_t *first, uint32_t *end)
+					     uint32_t *first, uint32_t *end, uint32_t *range)
 {
+	*range = 0;
 	if (!R.n) {
 		*i0 = c * 32;
 		*first = 0;
@@ -124,6 +134,7 @@ __device__ __forceinline__ void chunk_tokens(const tranges &R, uint32_t ntok, ui
 		return;
 	}
 	const uint32_t r = last_at_or_below(R.chunk, R.n, c);
+	*range = r;
 	*first = R.first[r];
 	*i0 = R.first[r] + (c - R.chunk[r]) * 32;
 	*end = R.first[r] + (R.tok[r + 1] - R.tok[r]);
@@ -205,6 +216,15 @@ __global__ void scrub_kernel(const wlz_gpu_pblock *__restrict__ blk, wlz_gpu_tok
  * at or before byte q << GRAN_BITS (token 0 from the granule holding its first
  * byte: the output before it is final, and not indexed).  This GPU's
  * tables only: mirror_kernel copies a split's to the other GPUs. */
+/* Token j where this GPU's array may hold its own tokens only (flow.h's
+ * peer_tok): another GPU's from that GPU's array. */
+__device__ __forceinline__ const wlz_gpu_token *any_token(const wlz_gpu_token *tok, const flow_area &A, uint32_t j)
+{
+	if (A.peer_tok[0] && !(__ldg(A.own + (j >> 5)) >> (j & 31) & 1))
+		return A.peer_tok[0] + j;
+	return tok + j;
+}
+
 __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t count,
 			     uint64_t size, flow_area A)
 {
@@ -226,7 +246,7 @@ __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nto
 			r++;
 		i = R.first[r] + (k - R.tok[r]);
 	}
-	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? tok[i + 1].pos : size;
+	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? any_token(tok, A, i + 1)->pos : size;
 	const uint64_t G = 1u << GRAN_BITS;
 	A.state[i] = 0;
 	if (A.tpos)
@@ -266,7 +286,7 @@ __global__ void mirror_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nt
 	if (!cnt)
 		return;
 	/* (the range's granules: index_kernel's over its tokens) */
-	const uint64_t s = A.tpos[t0], e = t0 + cnt < ntok ? tok[t0 + cnt].pos : size;
+	const uint64_t s = A.tpos[t0], e = t0 + cnt < ntok ? any_token(tok, A, t0 + cnt)->pos : size;
 	const uint64_t g0 = t0 ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS, g1 = (e + G - 1) >> GRAN_BITS;
 	const uint64_t nw = 2 * (uint64_t)cnt, ng = g1 > g0 ? g1 - g0 : 0, y = blockIdx.y, Y = gridDim.y;
 	const uint64_t w0 = nw * y / Y, w1 = nw * (y + 1) / Y, q0 = g0 + ng * y / Y, q1 = g0 + ng * (y + 1) / Y;
@@ -779,6 +799,10 @@ __device__ __forceinline__ uint32_t poll(const uint32_t *p)
 	return v;
 }
 
+#ifndef WLZ_GPU_FLOW_GROUPPUB
+#define WLZ_GPU_FLOW_GROUPPUB 0
+#endif
+
 /* (8 blocks an SM: 32 registers, a few spilled, measured faster than 46
  * registers at 5 blocks; so were acquire loads than relaxed polls and a
  * fence) */
@@ -788,13 +812,15 @@ __global__ void __launch_bounds__(FT, 8)
 		    flow_area A, uint32_t *fail)
 {
 	const unsigned lane = threadIdx.x & 31;
+	/* (group publication: an experiment's build, and only where set) */
+	const bool GPUB = SYS && WLZ_GPU_FLOW_GROUPPUB && A.gflag;
 	/* (ST, a diagnostic: chunks, and the warp's stalled polls by what the
 	 * first stalled lane waits on: another GPU's token, one of its own
 	 * GPU's earlier chunks, one of its own chunk) */
 	unsigned long long n_chunk = 0, n_peer = 0, n_own = 0, n_in = 0;
 	/* (tok holds all ntok tokens of the member; this GPU's are R's) */
 	/* (bytes before the first token are final: an earlier piece's) */
-	const uint64_t t0 = tok[0].pos;
+	const uint64_t t0 = SYS ? A.tpos[0] : tok[0].pos;
 	if (A.count) {
 		ntok = *A.count;
 		nch = (ntok + 31) / 32;
@@ -816,7 +842,8 @@ __global__ void __launch_bounds__(FT, 8)
 		n_chunk++;
 		/* (tokens rlo.. of the range, up to the chunk, are this GPU's) */
 		uint32_t i0, rlo, tend;
-		chunk_tokens(R, ntok, c, &i0, &rlo, &tend);
+		uint32_t rng;
+		chunk_tokens(R, ntok, c, &i0, &rlo, &tend, &rng);
 		const uint32_t i = i0 + lane;
 		const bool have = i < tend;
 		wlz_gpu_token t = {0, 0, 0, 0, 0};
@@ -843,7 +870,7 @@ __global__ void __launch_bounds__(FT, 8)
 			/* (its reads end in last's literals: last's match is not
 			 * read; all before the first token: a tail) */
 			const uint64_t lp = tpos<SYS>(tok, A, last);
-			if (lp > e || e < lp + tok[last].lit) {
+			if (lp > e || e < lp + any_token(tok, A, last)->lit) {
 				if (last == next || lp > e)
 					next = 1, last = 0;
 				else
@@ -870,8 +897,12 @@ __global__ void __launch_bounds__(FT, 8)
 			while (mine && next <= last) {
 				/* (another GPU's token: its chunk's state, written
 				 * here at system scope once the chunk is done) */
-				const bool done = SYS && !own_token(A.own, rlo, next) ? poll<true>(A.rstate + next) == A.epoch
-										  : poll<false>(A.state + next) != 0;
+				bool done;
+				if (GPUB && !own_token(A.own, rlo, next))
+					done = poll<true>(A.gflag + (uint32_t)(tpos<SYS>(tok, A, next) >> A.gshift)) == A.epoch;
+				else
+					done = SYS && !own_token(A.own, rlo, next) ? poll<true>(A.rstate + next) == A.epoch
+										   : poll<false>(A.state + next) != 0;
 				if (!done)
 					break;
 				next++;
@@ -937,9 +968,31 @@ __global__ void __launch_bounds__(FT, 8)
 		 * at system scope once (a release at system scope costs far
 		 * more than at the GPU's, and a chunk publishes about ten
 		 * rounds; states polled across NVLink cost more again). */
-		if (SYS)
+		if (GPUB) {
+			/* The range's last chunk done publishes its group: its
+			 * count taken with acquire and release at the GPU's scope
+			 * (every chunk's bytes before it), then one fence at
+			 * system scope before the other GPUs' flags. */
+			__syncwarp();
+			if (lane == 0) {
+				uint32_t old;
+				asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
+					     : "=r"(old)
+					     : "l"(A.gcount + rng)
+					     : "memory");
+				if (old + 1 == R.chunk[rng + 1] - R.chunk[rng]) {
+					asm volatile("fence.sc.sys;" ::: "memory");
+					const uint32_t gid = rng * A.ngpus + A.gpu;
+					for (unsigned g = 0; g < A.npeers; g++)
+						asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.peer_gflag[g] + gid),
+							     "r"(A.epoch)
+							     : "memory");
+				}
+			}
+		} else if (SYS) {
 			for (unsigned g = 0; g < A.npeers; g++)
 				publish<true>(A.peer_rstate[g], i, have, A.epoch);
+		}
 	}
 }
 
@@ -1070,6 +1123,12 @@ static flow_area split_area(const wlz_gpu_flow_split *sp)
 	A.own = sp->own;
 	A.tpos = sp->tpos;
 	A.stats = sp->stats;
+	A.gflag = sp->gflag, A.gcount = sp->gcount;
+	A.gshift = sp->gshift, A.gpu = sp->gpu, A.ngpus = sp->ngpus ? sp->ngpus : 1;
+	for (unsigned g = 0; g < A.npeers; g++)
+		A.peer_gflag[g] = sp->peer_gflag[g];
+	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
+		A.peer_tok[g] = sp->peer_tok[g];
 	for (unsigned g = 0; g < A.npeers; g++)
 		A.peer_gidx[g] = sp->peer_gidx[g], A.peer_rstate[g] = sp->peer_rstate[g], A.peer_tpos[g] = sp->peer_tpos[g];
 	A.ticket = sp->ticket;
@@ -1091,7 +1150,8 @@ extern "C" int wlz_gpu_flow_split_prep(const wlz_gpu_pblock *d_blk, size_t n, ui
 	if (ev)
 		cudaEventRecord(ev[0], st);
 	if (cudaMemsetAsync(d_fail, 0, WLZ_GPU_FLOW_FAIL * 4, st) != cudaSuccess ||
-	    cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess)
+	    cudaMemsetAsync(A.ticket, 0, 4, st) != cudaSuccess ||
+	    (A.gcount && cudaMemsetAsync(A.gcount, 0, (size_t)R.n * 4 + 4, st) != cudaSuccess))
 		return 1;
 	if (n)
 		scrub_kernel<<<(unsigned)n, 256, 0, st>>>(d_blk, sp->tok, d_bad);

@@ -115,6 +115,22 @@ typedef struct wlz_gpu_flow_split {
 	 * call has a new epoch (so that no GPU clears another's words). */
 	uint32_t epoch;
 	uint32_t *ticket;        /* one word, this GPU's */
+	/* Publication a group at a time (an experiment, built with
+	 * WLZ_GPU_FLOW_GROUPPUB): blocks are dealt to the GPUs in groups of
+	 * 2^gshift output bytes, group k to GPU k % ngpus, range r of this GPU
+	 * being group r * ngpus + gpu.  gflag (this GPU's memory, a word a
+	 * group, zeroed once): a group of another GPU is done once its word
+	 * holds epoch; peer_gflag: the other GPUs' gflag; gcount (nr words,
+	 * zeroed by step 1): this GPU's chunks done a range.  NULL: every
+	 * chunk's states published as above. */
+	uint32_t *gflag, *peer_gflag[WLZ_GPU_FLOW_PEERS], *gcount;
+	uint32_t gshift, gpu, ngpus;
+	/* Where set (an experiment, two GPUs): tok is this GPU's own array,
+	 * holding its own tokens only (at their member indices), and
+	 * peer_tok[0] the other GPU's; the pass then reads the other GPU's
+	 * tokens only there (a source token's literal length, the token after
+	 * a range), and every other token read stays in this GPU's memory. */
+	const wlz_gpu_token *peer_tok[WLZ_GPU_FLOW_PEERS];
 } wlz_gpu_flow_split;
 
 size_t wlz_gpu_flow_granules(uint64_t size);
