@@ -168,7 +168,7 @@ struct share {
 	uint32_t *d_scr, *d_bad, *d_fail, *d_ticket;
 	uint32_t *d_gidx, *d_state, *d_rstate, *d_own; /* split: this GPU's copies */
 	uint32_t *d_gflag, *d_gcount;                  /* split: a group's publication */
-	wlz_gpu_token *d_tok;                          /* GPU_SPLIT_LOCALTOK: its own tokens */
+	wlz_gpu_token *d_tok;                          /* split, group publication: its own tokens */
 	uint64_t *d_tpos;
 	unsigned long long *d_stats;             /* GPU_SPLIT_STATS */
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr;
@@ -242,18 +242,31 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		if (!wlz_gpu_ent_plan_finish(&s.plan))
 			exit(2);
 	}
-	/* Group publication (a build with WLZ_GPU_FLOW_GROUPPUB; the
-	 * library's pass ignores it otherwise): groups of a power of two of
-	 * equal blocks, so that a position's group is a shift. */
+	/* Group publication (flow.h; GPU_SPLIT_GROUPPUB=0: every chunk's
+	 * states instead): groups of a power of two of blocks of one power of
+	 * two, so that a position's group is a shift, and tokens in every
+	 * group, as the library has it (gpu_wavefront/split.c).  Each GPU's
+	 * tokens then lie in its own array. */
 	uint32_t gshift = 0;
-	{
+	if (split && !(getenv("GPU_SPLIT_GROUPPUB") && !atoi(getenv("GPU_SPLIT_GROUPPUB")))) {
 		const uint64_t bsz = nb > 1 ? bi[1].bstart - bi[0].bstart : 0;
-		bool even = bsz && !(bsz & (bsz - 1)) && !(group & (group - 1)) && bi[0].bstart == 0;
-		for (size_t b = 0; even && b < nb; b++)
-			even = bi[b].bstart == b * bsz;
+		bool even = bsz >= 64 && !(bsz & (bsz - 1)) && !(group & (group - 1)) && bi[0].bstart == 0;
+		std::vector<uint64_t> gt(nb / group + 1, 0);
+		for (size_t b = 0; even && b < nb; b++) {
+			even = bi[b].bstart == b * bsz && bi[b].e->length <= bsz;
+			gt[b / group] += bi[b].e->token_count;
+		}
+		for (size_t g = 0; even && g * group < nb; g++)
+			even = gt[g] != 0;
 		if (even)
 			gshift = (uint32_t)(__builtin_ctzll(bsz) + __builtin_ctzll(group));
 	}
+	uint64_t first_pos = 0; /* (the member's first token's place) */
+	for (size_t b = 0; b < nb; b++)
+		if (bi[b].e->token_count) {
+			first_pos = bi[b].bstart;
+			break;
+		}
 	const size_t gran = wlz_gpu_flow_granules(size);
 	const std::vector<size_t> zero = {0};
 	const std::vector<int> gpu0 = {0};
@@ -264,10 +277,6 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	spread_mem m_work = !split ? spread_alloc(wlz_gpu_flow_work(ntok, size), zero, gpu0, 1) : spread_mem();
 	uint8_t *out = (uint8_t *)m_out.base;
 	wlz_gpu_token *tok = (wlz_gpu_token *)m_tok.base;
-	/* GPU_SPLIT_LOCALTOK=1 (two GPUs): each GPU's own tokens in an array
-	 * of its own memory (flow.h's peer_tok), instead of the spread array,
-	 * whose pages at each group's edges lie on one GPU only. */
-	const bool localtok = split && ng == 2 && getenv("GPU_SPLIT_LOCALTOK") && atoi(getenv("GPU_SPLIT_LOCALTOK"));
 	uint32_t *work = (uint32_t *)m_work.base;
 
 	for (share &s : sh) {
@@ -312,9 +321,8 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		s.d_gidx = s.d_state = s.d_rstate = s.d_own = NULL;
 		s.d_gflag = s.d_gcount = NULL;
 		s.d_tok = NULL;
-		if (localtok)
+		if (gshift) {
 			CK(cudaMalloc(&s.d_tok, (ntok + 1) * sizeof(wlz_gpu_token)));
-		if (split && gshift) {
 			CK(cudaMalloc(&s.d_gflag, (nb / group + 2) * 4));
 			CK(cudaMemset(s.d_gflag, 0, (nb / group + 2) * 4));
 			CK(cudaMalloc(&s.d_gcount, (s.rfirst.size() + 1) * 4));
@@ -345,8 +353,6 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		wlz_gpu_flow_split &x = sp[d];
 		memset(&x, 0, sizeof x);
 		x.tok = s.d_tok ? s.d_tok : tok, x.ntok = ntok;
-		if (s.d_tok)
-			x.peer_tok[0] = sh[1 - d].d_tok;
 		x.rfirst = s.d_rfirst, x.rtok = s.d_rtok, x.rchunk = s.d_rchunk, x.nr = nr;
 		x.count = s.ntok, x.nchunk = s.rchunk[nr];
 		x.gidx = s.d_gidx, x.state = s.d_state, x.rstate = s.d_rstate;
@@ -362,6 +368,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		if (s.d_gflag) {
 			x.gflag = s.d_gflag, x.gcount = s.d_gcount;
 			x.gshift = gshift, x.gpu = (uint32_t)d, x.ngpus = (uint32_t)ng;
+			x.t0 = first_pos;
 			for (int o = 0, k = 0; o < ng; o++)
 				if (o != d)
 					x.peer_gflag[k++] = sh[o].d_gflag;
@@ -397,9 +404,9 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		for (int d = 0; split && d < ng; d++) {
 			share &s = sh[d];
 			CK(cudaSetDevice(s.dev));
-			/* (the granules of each range's last token read the next
-			 * token's place, another GPU's) */
-			for (int o = 0; o < ng; o++)
+			/* (without group publication the granules of each range's
+			 * last token read the next token's place, another GPU's) */
+			for (int o = 0; o < ng && !gshift; o++)
 				if (o != d)
 					CK(cudaStreamWaitEvent(s.st, sh[o].parsed, 0));
 			if (wlz_gpu_flow_split_prep(s.d_blk, s.blk.size(), s.max_lit, &sp[d], s.d_st, out, size, s.d_bad,

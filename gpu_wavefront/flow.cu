@@ -68,11 +68,11 @@ struct flow_area {
 	uint64_t *tpos, *peer_tpos[WLZ_GPU_FLOW_PEERS];
 	/* where set (flow.h): the pass's wait counters */
 	unsigned long long *stats;
-	/* where set (flow.h, WLZ_GPU_FLOW_GROUPPUB): a group's publication */
+	/* where set (flow.h): a group's publication, and then the first
+	 * token's position (this GPU's tokens only are in its memory) */
 	uint32_t *gflag, *peer_gflag[WLZ_GPU_FLOW_PEERS], *gcount;
 	uint32_t gshift, gpu, ngpus;
-	/* where set (flow.h): the other GPU's own token array */
-	const wlz_gpu_token *peer_tok[WLZ_GPU_FLOW_PEERS];
+	uint64_t t0;
 };
 
 static size_t granules(uint64_t size)
@@ -92,9 +92,8 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	a.tpos = NULL;
 	a.stats = NULL;
 	a.gflag = a.gcount = NULL;
-	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
-		a.peer_tok[g] = NULL;
 	a.gshift = a.gpu = 0, a.ngpus = 1;
+	a.t0 = 0;
 	a.npeers = 0;
 	a.epoch = 1;
 	return a;
@@ -216,15 +215,6 @@ __global__ void scrub_kernel(const wlz_gpu_pblock *__restrict__ blk, wlz_gpu_tok
  * at or before byte q << GRAN_BITS (token 0 from the granule holding its first
  * byte: the output before it is final, and not indexed).  This GPU's
  * tables only: mirror_kernel copies a split's to the other GPUs. */
-/* Token j where this GPU's array may hold its own tokens only (flow.h's
- * peer_tok): another GPU's from that GPU's array. */
-__device__ __forceinline__ const wlz_gpu_token *any_token(const wlz_gpu_token *tok, const flow_area &A, uint32_t j)
-{
-	if (A.peer_tok[0] && !(__ldg(A.own + (j >> 5)) >> (j & 31) & 1))
-		return A.peer_tok[0] + j;
-	return tok + j;
-}
-
 __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t count,
 			     uint64_t size, flow_area A)
 {
@@ -245,8 +235,28 @@ __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nto
 		while (R.tok[r + 1] <= k)
 			r++;
 		i = R.first[r] + (k - R.tok[r]);
+		if (A.gflag) {
+			/* Group publication: tok holds this GPU's tokens only, a
+			 * range is a group (none without tokens), and only its own
+			 * bytes are looked up here.  Its first token takes the
+			 * granules from the group's start (bytes before it are
+			 * a tail, final), its last those up to the group's end,
+			 * and the next token's place (another GPU's) the group's
+			 * end, so that walks stop there. */
+			const uint64_t G = 1u << GRAN_BITS, gs = (uint64_t)(r * A.ngpus + A.gpu) << A.gshift,
+				       ge = gs + ((uint64_t)1 << A.gshift) < size ? gs + ((uint64_t)1 << A.gshift) : size;
+			const bool end = k + 1 == R.tok[r + 1];
+			const uint64_t s = tok[i].pos, e = end ? ge : tok[i + 1].pos;
+			if (end && i + 1 < ntok && !(A.own[(i + 1) >> 5] >> ((i + 1) & 31) & 1))
+				A.tpos[i + 1] = ge;
+			A.state[i] = 0;
+			A.tpos[i] = s;
+			for (uint64_t q = k == R.tok[r] ? gs >> GRAN_BITS : (s + G - 1) >> GRAN_BITS; q < (e + G - 1) >> GRAN_BITS; q++)
+				A.gidx[q] = i;
+			return;
+		}
 	}
-	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? any_token(tok, A, i + 1)->pos : size;
+	const uint64_t s = tok[i].pos, e = i + 1 < ntok ? tok[i + 1].pos : size;
 	const uint64_t G = 1u << GRAN_BITS;
 	A.state[i] = 0;
 	if (A.tpos)
@@ -286,7 +296,7 @@ __global__ void mirror_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nt
 	if (!cnt)
 		return;
 	/* (the range's granules: index_kernel's over its tokens) */
-	const uint64_t s = A.tpos[t0], e = t0 + cnt < ntok ? any_token(tok, A, t0 + cnt)->pos : size;
+	const uint64_t s = A.tpos[t0], e = t0 + cnt < ntok ? tok[t0 + cnt].pos : size;
 	const uint64_t g0 = t0 ? (s + G - 1) >> GRAN_BITS : s >> GRAN_BITS, g1 = (e + G - 1) >> GRAN_BITS;
 	const uint64_t nw = 2 * (uint64_t)cnt, ng = g1 > g0 ? g1 - g0 : 0, y = blockIdx.y, Y = gridDim.y;
 	const uint64_t w0 = nw * y / Y, w1 = nw * (y + 1) / Y, q0 = g0 + ng * y / Y, q1 = g0 + ng * (y + 1) / Y;
@@ -799,28 +809,22 @@ __device__ __forceinline__ uint32_t poll(const uint32_t *p)
 	return v;
 }
 
-#ifndef WLZ_GPU_FLOW_GROUPPUB
-#define WLZ_GPU_FLOW_GROUPPUB 0
-#endif
-
 /* (8 blocks an SM: 32 registers, a few spilled, measured faster than 46
  * registers at 5 blocks; so were acquire loads than relaxed polls and a
  * fence) */
-template <bool SYS, bool ST = false>
+template <bool SYS, bool ST = false, bool GP = false>
 __global__ void __launch_bounds__(FT, 8)
 	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t nch, uint8_t *out,
 		    flow_area A, uint32_t *fail)
 {
 	const unsigned lane = threadIdx.x & 31;
-	/* (group publication: an experiment's build, and only where set) */
-	const bool GPUB = SYS && WLZ_GPU_FLOW_GROUPPUB && A.gflag;
 	/* (ST, a diagnostic: chunks, and the warp's stalled polls by what the
 	 * first stalled lane waits on: another GPU's token, one of its own
 	 * GPU's earlier chunks, one of its own chunk) */
 	unsigned long long n_chunk = 0, n_peer = 0, n_own = 0, n_in = 0;
 	/* (tok holds all ntok tokens of the member; this GPU's are R's) */
 	/* (bytes before the first token are final: an earlier piece's) */
-	const uint64_t t0 = SYS ? A.tpos[0] : tok[0].pos;
+	const uint64_t t0 = GP ? A.t0 : SYS ? A.tpos[0] : tok[0].pos;
 	if (A.count) {
 		ntok = *A.count;
 		nch = (ntok + 31) / 32;
@@ -863,18 +867,37 @@ __global__ void __launch_bounds__(FT, 8)
 		const uint32_t own = have ? (uint32_t)(dist < t.mlen ? dist : t.mlen) : 0;
 		const uint64_t a = t.src, b = t.src + own, a0 = a > t0 ? a : t0;
 		uint32_t next = 1, last = 0;
+		/* (GP: another GPU's groups it reads, waited on by their flags:
+		 * the first's number << 2 | how many, consecutive) */
+		uint32_t wait = 0;
 		if (own && a0 < cs && b > t0) {
-			const uint64_t e = (b < cs ? b : cs) - 1;
-			next = walk<SYS>(tok, A, ntok, A.gidx[a0 >> GRAN_BITS], a0);
-			last = walk<SYS>(tok, A, ntok, next, e);
-			/* (its reads end in last's literals: last's match is not
-			 * read; all before the first token: a tail) */
-			const uint64_t lp = tpos<SYS>(tok, A, last);
-			if (lp > e || e < lp + any_token(tok, A, last)->lit) {
-				if (last == next || lp > e)
-					next = 1, last = 0;
-				else
-					last--;
+			uint64_t w0 = a0, e = (b < cs ? b : cs) - 1;
+			if (GP) {
+				/* (a source is no longer than a match, a match than
+				 * its block, a block than a group: two groups at most) */
+				const uint32_t ga = (uint32_t)(a0 >> A.gshift), ge = (uint32_t)(e >> A.gshift);
+				const bool oa = ga % A.ngpus == A.gpu, oe = ge % A.ngpus == A.gpu;
+				if (!oa) {
+					wait = ga << 2 | 1;
+					w0 = (uint64_t)(ga + 1) << A.gshift;
+				}
+				if (!oe && ge != ga) {
+					wait = oa ? ge << 2 | 1 : wait + 1;
+					e = ((uint64_t)ge << A.gshift) - 1;
+				}
+			}
+			if (w0 <= e) {
+				next = walk<SYS>(tok, A, ntok, A.gidx[w0 >> GRAN_BITS], w0);
+				last = walk<SYS>(tok, A, ntok, next, e);
+				/* (its reads end in last's literals: last's match is not
+				 * read; all before the first token: a tail) */
+				const uint64_t lp = tpos<SYS>(tok, A, last);
+				if (lp > e || e < lp + tok[last].lit) {
+					if (last == next || lp > e)
+						next = 1, last = 0;
+					else
+						last--;
+				}
 			}
 		}
 		const bool inside = own && b > cs;
@@ -894,20 +917,20 @@ __global__ void __launch_bounds__(FT, 8)
 		uint32_t fin = __ballot_sync(FULL, !have);
 		while (fin != FULL) {
 			const bool mine = !(fin >> lane & 1);
-			while (mine && next <= last) {
+			/* (GP: the groups first, then its own GPU's tokens) */
+			while (GP && mine && (wait & 3) && poll<true>(A.gflag + (wait >> 2)) == A.epoch)
+				wait += 3; /* (the next group, one fewer) */
+			while (mine && !(wait & 3) && next <= last) {
 				/* (another GPU's token: its chunk's state, written
 				 * here at system scope once the chunk is done) */
-				bool done;
-				if (GPUB && !own_token(A.own, rlo, next))
-					done = poll<true>(A.gflag + (uint32_t)(tpos<SYS>(tok, A, next) >> A.gshift)) == A.epoch;
-				else
-					done = SYS && !own_token(A.own, rlo, next) ? poll<true>(A.rstate + next) == A.epoch
-										   : poll<false>(A.state + next) != 0;
+				const bool done = SYS && !GP && !own_token(A.own, rlo, next)
+							  ? poll<true>(A.rstate + next) == A.epoch
+							  : poll<false>(A.state + next) != 0;
 				if (!done)
 					break;
 				next++;
 			}
-			const bool go = mine && next > last && !(need & ~fin);
+			const bool go = mine && !(wait & 3) && next > last && !(need & ~fin);
 			const uint32_t ready = __ballot_sync(FULL, go);
 			if (!ready) {
 				if (ST) {
@@ -968,7 +991,7 @@ __global__ void __launch_bounds__(FT, 8)
 		 * at system scope once (a release at system scope costs far
 		 * more than at the GPU's, and a chunk publishes about ten
 		 * rounds; states polled across NVLink cost more again). */
-		if (GPUB) {
+		if (GP) {
 			/* The range's last chunk done publishes its group: its
 			 * count taken with acquire and release at the GPU's scope
 			 * (every chunk's bytes before it), then one fence at
@@ -1035,7 +1058,7 @@ static int flow_run(const wlz_gpu_token *tok, uint64_t ntok, const tranges &R, u
 		return 1;
 	if (dev < 0 || dev >= 64 || !known[dev]) {
 		if (cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, flow_kernel<SYS>, FT, 0) != cudaSuccess)
+		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, flow_kernel<SYS, false, SYS>, FT, 0) != cudaSuccess)
 			return 1;
 		if (dev >= 0 && dev < 64)
 			sms[dev] = nsm, fits[dev] = fit, known[dev] = 1;
@@ -1046,10 +1069,14 @@ static int flow_run(const wlz_gpu_token *tok, uint64_t ntok, const tranges &R, u
 	const uint32_t want = (nch + FT / 32 - 1) / (FT / 32), most = (uint32_t)(nsm * (fit > 0 ? fit : 1));
 	const unsigned grid = want < most ? want : most;
 	if constexpr (SYS) {
-		if (A.stats) {
+		if (A.stats && A.gflag)
+			flow_kernel<true, true, true><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
+		else if (A.stats)
 			flow_kernel<true, true><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
+		else if (A.gflag)
+			flow_kernel<true, false, true><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
+		if (A.stats || A.gflag)
 			return cudaGetLastError() != cudaSuccess;
-		}
 	}
 	flow_kernel<SYS><<<grid, FT, 0, st>>>(tok, (uint32_t)ntok, R, nch, d_out, A, d_fail);
 	return cudaGetLastError() != cudaSuccess;
@@ -1127,8 +1154,7 @@ static flow_area split_area(const wlz_gpu_flow_split *sp)
 	A.gshift = sp->gshift, A.gpu = sp->gpu, A.ngpus = sp->ngpus ? sp->ngpus : 1;
 	for (unsigned g = 0; g < A.npeers; g++)
 		A.peer_gflag[g] = sp->peer_gflag[g];
-	for (unsigned g = 0; g < WLZ_GPU_FLOW_PEERS; g++)
-		A.peer_tok[g] = sp->peer_tok[g];
+	A.t0 = sp->t0;
 	for (unsigned g = 0; g < A.npeers; g++)
 		A.peer_gidx[g] = sp->peer_gidx[g], A.peer_rstate[g] = sp->peer_rstate[g], A.peer_tpos[g] = sp->peer_tpos[g];
 	A.ticket = sp->ticket;
@@ -1177,7 +1203,7 @@ extern "C" int wlz_gpu_flow_split_prep(const wlz_gpu_pblock *d_blk, size_t n, ui
 		cudaEventRecord(fork, st);
 		cudaStreamWaitEvent(sd, fork, 0);
 	}
-	if (A.npeers && R.n) {
+	if (A.npeers && R.n && !A.gflag) {
 		/* (about two blocks an SM however few the ranges) */
 		const unsigned y = R.n >= 256 ? 1 : (256 + R.n - 1) / R.n;
 		mirror_kernel<<<dim3(R.n, y), 256, 0, sd>>>(sp->tok, (uint32_t)ntok, R, size, A);

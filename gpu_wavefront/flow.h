@@ -115,22 +115,23 @@ typedef struct wlz_gpu_flow_split {
 	 * call has a new epoch (so that no GPU clears another's words). */
 	uint32_t epoch;
 	uint32_t *ticket;        /* one word, this GPU's */
-	/* Publication a group at a time (an experiment, built with
-	 * WLZ_GPU_FLOW_GROUPPUB): blocks are dealt to the GPUs in groups of
-	 * 2^gshift output bytes, group k to GPU k % ngpus, range r of this GPU
-	 * being group r * ngpus + gpu.  gflag (this GPU's memory, a word a
-	 * group, zeroed once): a group of another GPU is done once its word
-	 * holds epoch; peer_gflag: the other GPUs' gflag; gcount (nr words,
-	 * zeroed by step 1): this GPU's chunks done a range.  NULL: every
-	 * chunk's states published as above. */
+	/* Publication a group at a time (where gflag is set): blocks are
+	 * dealt to the GPUs in groups of 2^gshift output bytes (no shorter
+	 * than a block), group k to GPU k % ngpus, range r of this GPU being
+	 * group r * ngpus + gpu.  tok then holds this GPU's own tokens only
+	 * (at their member indices), and a source in another GPU's group is
+	 * waited on by that group's flag alone, so that no table is copied
+	 * between GPUs and the pass reads no other GPU's token.  gflag (this
+	 * GPU's memory, a word a group): a group of another GPU is done once
+	 * its word holds epoch (set before the pass for groups without
+	 * tokens, whose bytes step 1 writes); peer_gflag: the other GPUs'
+	 * gflag, where the pass's last chunk of a range publishes it after one
+	 * fence at system scope; gcount (nr words, zeroed by step 1): this
+	 * GPU's chunks done a range; t0: the member's first token's position.
+	 * NULL: every chunk's states published as above. */
 	uint32_t *gflag, *peer_gflag[WLZ_GPU_FLOW_PEERS], *gcount;
 	uint32_t gshift, gpu, ngpus;
-	/* Where set (an experiment, two GPUs): tok is this GPU's own array,
-	 * holding its own tokens only (at their member indices), and
-	 * peer_tok[0] the other GPU's; the pass then reads the other GPU's
-	 * tokens only there (a source token's literal length, the token after
-	 * a range), and every other token read stays in this GPU's memory. */
-	const wlz_gpu_token *peer_tok[WLZ_GPU_FLOW_PEERS];
+	uint64_t t0;
 } wlz_gpu_flow_split;
 
 size_t wlz_gpu_flow_granules(uint64_t size);
@@ -138,8 +139,9 @@ size_t wlz_gpu_flow_granules(uint64_t size);
 /* Step 1 on one GPU (its n blocks d_blk, their streams d_streams): the
  * granules and states of its tokens, then literals, while the tables are
  * copied into the other GPUs' on side (a second stream of this GPU, or
- * NULL: all on stream); it is all done when stream gets there.  It reads
- * the token after each of its ranges: every GPU's parse must be done. */
+ * NULL: all on stream); it is all done when stream gets there.  Without
+ * group publication it reads the token after each of its ranges: every
+ * GPU's parse must be done. */
 int wlz_gpu_flow_split_prep(const wlz_gpu_pblock *d_blk, size_t n, uint32_t max_lit, const wlz_gpu_flow_split *sp,
 			    const uint8_t *d_streams, uint8_t *d_out, uint64_t size, const uint32_t *d_bad,
 			    uint32_t *d_fail, void *stream, void *side);

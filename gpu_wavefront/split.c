@@ -2,16 +2,21 @@
  * split.c - one archive decoded by several GPUs at once
  * (wlz_gpu_decompress_split, include/wavelz_gpu.h).
  *
- * Each member's blocks are cut into groups of GROUP blocks dealt to the
- * GPUs in turn, so that the GPUs move through the member side by side and
- * a source seldom lies in bytes another GPU has yet to write.  Every GPU
- * decodes its own blocks' streams, tokens and literals and runs the pass
- * over its own tokens (flow.h, wlz_gpu_flow_split), reading the others'
- * bytes and token states over peer access; then it hashes its blocks.
- * The member's output and tokens are each one range of addresses whose
- * pages lie on the GPU that writes them (CUDA's virtual memory
- * management, through the driver's entry points: the library links no
- * driver library).  Measured: bench/host/issue16-split.md.
+ * Each member's blocks are cut into groups dealt to the GPUs in turn, so
+ * that the GPUs move through the member side by side and a source seldom
+ * lies in bytes another GPU has yet to write.  Every GPU decodes its own
+ * blocks' streams, tokens and literals and runs the pass over its own
+ * tokens (flow.h, wlz_gpu_flow_split), reading the others' bytes over
+ * peer access; then it hashes its blocks.  Where the blocks are of one
+ * power-of-two size (the encoder's), groups of GROUP_PUB blocks are
+ * published whole: a source in another GPU's group waits for that group's
+ * flag, and each GPU keeps its tokens in its own memory.  Otherwise
+ * groups of GROUP blocks publish each chunk's token states, and the tokens
+ * and tables are shared.  The member's output (and tokens, when shared)
+ * is one range of addresses whose pages lie on the GPU that writes them
+ * (CUDA's virtual memory management, through the driver's entry points:
+ * the library links no driver library).  Measured:
+ * bench/host/issue16-split.md.
  *
  * The checks are the single-GPU decoder's: headers and index on the host
  * (wlz_member_parse), payload checksums on the host before anything goes
@@ -33,6 +38,7 @@
 #include "wavelz_gpu.h"
 
 #define GROUP 16                /* blocks a group (bench/host/issue16-split.md) */
+#define GROUP_PUB 8             /* blocks a group published whole (the same) */
 #define MAXG WLZ_GPU_SPLIT_MAX
 
 /* The driver's virtual memory calls. */
@@ -179,6 +185,8 @@ struct share {
 	uint16_t *d_tab;
 	wlz_gpu_pblock *d_blk;
 	uint32_t *d_scr, *d_bad, *d_fl, *d_fail, *d_ticket, *d_gidx, *d_state, *d_rstate, *d_own, *d_r;
+	uint32_t *d_gflag, *d_gcount;  /* group publication */
+	wlz_gpu_token *d_tok;          /* group publication: this GPU's tokens */
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr, *d_tpos;
 };
 
@@ -188,7 +196,7 @@ static void share_free(struct share *s)
 		cudaDeviceSynchronize();
 	void *d[] = {s->d_in,	s->d_st,  s->d_codes, s->d_err,	 s->d_seg,   s->d_grp,	s->d_tab,  s->d_blk,
 		     s->d_scr,	s->d_bad, s->d_fl, s->d_fail,  s->d_ticket, s->d_gidx, s->d_state, s->d_rstate, s->d_own, s->d_r,
-		     s->d_boff, s->d_blen, s->d_hash, s->d_hscr, s->d_tpos};
+		     s->d_gflag, s->d_gcount, s->d_tok, s->d_boff, s->d_blen, s->d_hash, s->d_hscr, s->d_tpos};
 	for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
 		if (d[i])
 			cudaFree(d[i]);
@@ -249,6 +257,32 @@ static void stop_passes(struct share *sh, int launched)
 	cudaGetLastError();
 }
 
+/* log2 of a group's bytes where member m's groups of GROUP_PUB blocks can
+ * be published whole (flow.h): blocks of one power-of-two size, none
+ * longer, and tokens in every group; else 0. */
+static uint32_t pub_shift(const wlz_member *m)
+{
+	const uint64_t nb = m->nblocks, bsz = nb ? m->blocks[0].length : 0;
+	if (nb < 2 || bsz < 64 || (bsz & (bsz - 1)))
+		return 0;
+	for (uint64_t b = 0; b + 1 < nb; b++)
+		if (m->blocks[b].length != bsz)
+			return 0;
+	if (m->blocks[nb - 1].length > bsz)
+		return 0;
+	for (uint64_t g = 0; g < nb; g += GROUP_PUB) {
+		uint64_t t = 0;
+		for (uint64_t b = g; b < nb && b < g + GROUP_PUB; b++)
+			t += m->blocks[b].token_count;
+		if (!t)
+			return 0;
+	}
+	int k = 0;
+	while (((uint64_t)1 << k) < bsz)
+		k++;
+	return (uint32_t)k + 3; /* (GROUP_PUB = 2^3) */
+}
+
 /* Member m of the archive arc decoded on the GPUs into dst (host, room
  * for its content; NULL: checks only). */
 static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8_t *arc, const wlz_member *m,
@@ -261,9 +295,12 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 	memset(sh, 0, sizeof sh);
 	memset(&s_out, 0, sizeof s_out);
 	memset(&s_tok, 0, sizeof s_tok);
-	const uint64_t nb = m->nblocks, size = m->content_size, ngroups = (nb + GROUP - 1) / GROUP;
+	const uint32_t gshift = pub_shift(m);
+	const uint64_t group = gshift ? GROUP_PUB : GROUP;
+	const uint64_t nb = m->nblocks, size = m->content_size, ngroups = (nb + group - 1) / group;
 	size_t *at_out = calloc(ngroups + 1, sizeof *at_out), *at_tok = calloc(ngroups + 1, sizeof *at_tok);
 	int *owner = calloc(ngroups + 1, sizeof *owner);
+	uint64_t first_pos = 0; /* (the member's first token's place) */
 	if (!at_out || !at_tok || !owner) {
 		err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 		goto out;
@@ -271,7 +308,7 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
 		s->dev = dev[d];
-		const uint64_t most = (nb / ((uint64_t)GROUP * ng) + 1) * GROUP, mostg = ngroups / ng + 1;
+		const uint64_t most = (nb / (group * ng) + 1) * group, mostg = ngroups / ng + 1;
 		s->blk = calloc(most, sizeof *s->blk);
 		s->bix = calloc(most, sizeof *s->bix);
 		s->boff = calloc(most, sizeof *s->boff);
@@ -289,14 +326,14 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 	 * across the member, streams and scratch per GPU). */
 	uint64_t ntok = 0, bstart = 0;
 	for (uint64_t b = 0; b < nb; b++) {
-		const uint64_t grp = b / GROUP;
+		const uint64_t grp = b / group;
 		struct share *s = &sh[grp % (uint64_t)ng];
 		const wlz_block_entry *e = &m->blocks[b];
 		if (wlz_xxh3(arc + e->data_offset, (size_t)wlz_payload_size(e)) != e->payload_checksum) {
 			err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)b);
 			goto out;
 		}
-		if (b % GROUP == 0) {
+		if (b % group == 0) {
 			at_out[grp] = bstart;
 			at_tok[grp] = ntok * sizeof(wlz_gpu_token);
 			owner[grp] = (int)(grp % (uint64_t)ng);
@@ -323,6 +360,8 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 			}
 			in += e->csize[k];
 		}
+		if (e->token_count && ntok == e->token_count)
+			first_pos = bstart;
 		s->bix[s->nb] = b;
 		s->boff[s->nb] = bstart;
 		s->blen[s->nb] = e->length;
@@ -348,12 +387,12 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		}
 	}
 	if (!spread_alloc(v, &s_out, size + 64, at_out, owner, ngroups, dev, ng) ||
-	    !spread_alloc(v, &s_tok, (ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner, ngroups, dev, ng)) {
+	    (!gshift && !spread_alloc(v, &s_tok, (ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner, ngroups, dev, ng))) {
 		err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory for the member's content and tokens");
 		goto out;
 	}
 	uint8_t *out = (uint8_t *)s_out.base;
-	wlz_gpu_token *tok = (wlz_gpu_token *)s_tok.base;
+	wlz_gpu_token *tok = (wlz_gpu_token *)s_tok.base; /* (shared; NULL: each GPU's own) */
 	const size_t gran = wlz_gpu_flow_granules(size);
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
@@ -388,6 +427,12 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		DMALLOC(s->d_rstate, ntok * 4);
 		DMALLOC(s->d_own, (ntok / 32 + 1) * 4);
 		DMALLOC(s->d_tpos, ntok * 8);
+		if (gshift) {
+			DMALLOC(s->d_tok, (ntok + 1) * sizeof(wlz_gpu_token));
+			DMALLOC(s->d_gflag, (ngroups + 1) * 4);
+			DMALLOC(s->d_gcount, ((size_t)s->nr + 1) * 4);
+			TRY_CU(cudaMemsetAsync(s->d_gflag, 0, (ngroups + 1) * 4, s->st), "memset");
+		}
 		DMALLOC(s->d_r, (3 * (size_t)s->nr + 2) * 4);
 		DMALLOC(s->d_boff, s->nb * 8);
 		DMALLOC(s->d_blen, s->nb * 8);
@@ -415,7 +460,7 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		struct share *s = &sh[d];
 		wlz_gpu_flow_split *x = &sp[d];
 		memset(x, 0, sizeof *x);
-		x->tok = tok, x->ntok = ntok;
+		x->tok = gshift ? s->d_tok : tok, x->ntok = ntok;
 		x->rfirst = s->d_r, x->rtok = s->d_r + s->nr, x->rchunk = s->d_r + 2 * s->nr + 1, x->nr = s->nr;
 		x->count = s->ntok, x->nchunk = s->rchunk[s->nr];
 		x->gidx = s->d_gidx, x->state = s->d_state, x->rstate = s->d_rstate;
@@ -428,6 +473,13 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 			}
 		x->epoch = 1;
 		x->ticket = s->d_ticket;
+		if (gshift) {
+			x->gflag = s->d_gflag, x->gcount = s->d_gcount;
+			x->gshift = gshift, x->gpu = (uint32_t)d, x->ngpus = (uint32_t)ng, x->t0 = first_pos;
+			for (int o = 0, k = 0; o < ng; o++)
+				if (o != d)
+					x->peer_gflag[k++] = sh[o].d_gflag;
+		}
 	}
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
@@ -435,14 +487,16 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		TRY_LAUNCH(wlz_gpu_ent_tables(s->d_codes, s->plan.ntab, s->d_tab, s->st) ||
 				   wlz_gpu_ent_launch(&s->plan, s->d_seg, s->d_grp, s->d_tab, s->d_in, s->d_st, s->d_err,
 						      s->d_fl, s->st) ||
-				   wlz_gpu_parse(s->d_blk, s->nb, s->max_tok, s->d_st, s->d_scr, tok, s->d_bad, s->st),
+				   wlz_gpu_parse(s->d_blk, s->nb, s->max_tok, s->d_st, s->d_scr, sp[d].tok, s->d_bad, s->st),
 			   "launch");
 		TRY_CU(cudaEventRecord(s->parsed, s->st), "event");
 	}
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
 		TRY_CU(cudaSetDevice(s->dev), "device");
-		for (int o = 0; o < ng; o++)
+		/* (without group publication, step 1 reads the token after
+		 * each range: another GPU's) */
+		for (int o = 0; o < ng && !gshift; o++)
 			if (o != d)
 				TRY_CU(cudaStreamWaitEvent(s->st, sh[o].parsed, 0), "event");
 		TRY_LAUNCH(wlz_gpu_flow_split_prep(s->d_blk, s->nb, s->max_lit, &sp[d], s->d_st, out, size, s->d_bad,

@@ -424,7 +424,7 @@ int main(int argc, char **argv)
 	const int split_first = argc > 1 && !strcmp(argv[1], "--split-first");
 	if (split_first)
 		argc--, argv++;
-	struct arc xs[5];
+	struct arc xs[6];
 	int nx = 0;
 
 	/* generated FASTQ, blocks of 64 KiB, a window of 256 KiB */
@@ -450,6 +450,15 @@ int main(int argc, char **argv)
 	tu_fill(TU_TEXT, text, tn, seed + 1);
 	xs[nx] = (struct arc){"text", NULL, text, 0, tn, 0};
 	xs[nx].a = tu_compress(text, tn, 0, 0, &xs[nx].asize);
+	nx++;
+	/* random bytes, then FASTQ: groups of blocks without tokens, which
+	 * the split publishes a chunk at a time instead of a group */
+	const size_t xn = 3u << 20, rn0 = 1u << 20;
+	uint8_t *mix = tu_xmalloc(xn);
+	tu_fill(TU_RANDOM, mix, rn0, seed + 2);
+	tu_fill(TU_FASTQ, mix + rn0, xn - rn0, seed + 3);
+	xs[nx] = (struct arc){"random-then-fastq", NULL, mix, 0, xn, 1};
+	xs[nx].a = tu_compress(mix, xn, 16, 18, &xs[nx].asize);
 	nx++;
 	/* nothing */
 	xs[nx] = (struct arc){"empty", NULL, text, 0, 0, 0};
@@ -487,6 +496,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nx; i++)
 		free(xs[i].a);
 	free(gen);
+	free(mix);
 	free(text);
 	free(real);
 	wlz_gdctx_free(g);
