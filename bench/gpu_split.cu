@@ -38,6 +38,7 @@ extern "C" {
 #include "gpu_wavefront/flow.h"
 #include "gpu_wavefront/xxh3.h"
 #include "wavelz.h"
+#include "wavelz_gpu.h"
 }
 #include "bench/gpu_util.h"
 
@@ -632,6 +633,55 @@ int main(int argc, char **argv)
 	       "GPU memory; host wall time around every GPU's launches)\n",
 	       name, (unsigned long long)m.nblocks, (unsigned long long)size, ng, group, size / all.best_s / 1e9,
 	       size / one.best_s / 1e9, one.best_s / all.best_s, size / cpu_s / 1e9, one.ok && all.ok ? "yes" : "NO");
+	/* GPU_SPLIT_H2H=1: host to host through the public API, pinned
+	 * archive to pinned content, every check included: one GPU
+	 * (wlz_gpu_decompress) against the split (wlz_gpu_decompress_split),
+	 * alternated, best of reps after a checked first run of each. */
+	bool h2h_ok = true;
+	if (getenv("GPU_SPLIT_H2H") && atoi(getenv("GPU_SPLIT_H2H"))) {
+		std::vector<wlz_gdctx *> g(ng);
+		for (int d = 0; d < ng; d++)
+			if (!(g[d] = wlz_gdctx_create(d))) {
+				fprintf(stderr, "gpu_split: no context on GPU %d\n", d);
+				return 2;
+			}
+		uint8_t *hs = (uint8_t *)wlz_gpu_host_alloc(arc.size()), *hd = (uint8_t *)wlz_gpu_host_alloc(size);
+		if (!hs || !hd) {
+			fprintf(stderr, "gpu_split: pinned memory\n");
+			return 2;
+		}
+		memcpy(hs, arc.data(), arc.size());
+		double best[2] = {1e30, 1e30};
+		for (int r = 0; r <= reps; r++)
+			for (int k = 0; k < 2; k++) {
+				if (k && ng < 2)
+					continue;
+				if (r == 0)
+					memset(hd, 0, size);
+				size_t got = 0;
+				const double t0 = now();
+				const wlz_error e = k ? wlz_gpu_decompress_split(g.data(), ng, hd, size, hs, arc.size(), &got)
+						      : wlz_gpu_decompress(g[0], hd, size, hs, arc.size(), &got);
+				const double t = now() - t0;
+				if (e != WLZ_OK || got != size || (r == 0 && memcmp(hd, want.data(), size))) {
+					fprintf(stderr, "gpu_split: host to host on %d GPUs: %s (%s)\n", k ? ng : 1, wlz_error_name(e),
+						wlz_error_detail());
+					h2h_ok = false;
+				}
+				if (r && t < best[k])
+					best[k] = t;
+			}
+		if (ng < 2)
+			best[1] = best[0];
+		printf("%s,%llu,%llu,%d,%zu,%.1f,%.1f,%.2f,,%s,host to host (the API: pinned archive to pinned content, "
+		       "every check; one GPU wlz_gpu_decompress, several wlz_gpu_decompress_split, groups its own)\n",
+		       name, (unsigned long long)m.nblocks, (unsigned long long)size, ng, group, size / best[1] / 1e9,
+		       size / best[0] / 1e9, best[0] / best[1], h2h_ok ? "yes" : "NO");
+		wlz_gpu_host_free(hs);
+		wlz_gpu_host_free(hd);
+		for (wlz_gdctx *x : g)
+			wlz_gdctx_free(x);
+	}
 	wlz_member_free(&m);
-	return one.ok && all.ok ? 0 : 1;
+	return one.ok && all.ok && h2h_ok ? 0 : 1;
 }

@@ -103,6 +103,8 @@ struct wlz_gdctx {
 	wlz_gpu_ranges *rng;     /* by these copies, */
 	uint8_t *img;            /* into host images of the archives, back to back */
 	size_t img_cap;
+	uint8_t *scratch;        /* the split's device memory (wlz_gdctx_scratch) */
+	size_t scratch_cap;
 };
 
 static double seconds(void)
@@ -270,6 +272,23 @@ void wlz_gdctx_set_piece_size(wlz_gdctx *g, uint64_t bytes)
 		g->piece = bytes;
 }
 
+uint8_t *wlz_gdctx_scratch(wlz_gdctx *g, size_t size)
+{
+	if (g->scratch_cap < size) {
+		cudaSetDevice(g->device);
+		cudaFree(g->scratch);
+		g->scratch = NULL;
+		g->scratch_cap = 0;
+		if (cudaMalloc((void **)&g->scratch, size) != cudaSuccess) {
+			cudaGetLastError();
+			g->scratch = NULL;
+			return NULL;
+		}
+		g->scratch_cap = size;
+	}
+	return g->scratch;
+}
+
 void wlz_gdctx_free(wlz_gdctx *g)
 {
 	if (!g)
@@ -285,6 +304,7 @@ void wlz_gdctx_free(wlz_gdctx *g)
 			cudaStreamSynchronize(ss[i]);
 	for (int k = 0; k < NBUF; k++)
 		cudaFree(g->d[k].p);
+	cudaFree(g->scratch);
 	free_retired(g);
 	for (int k = 0; k < NHOST; k++)
 		cudaFreeHost(g->h[k].p);

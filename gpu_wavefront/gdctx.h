@@ -10,5 +10,10 @@
 
 int wlz_gdctx_device(const wlz_gdctx *g);
 uint64_t wlz_gdctx_memory_limit(const wlz_gdctx *g);
+/* Device memory of at least size bytes on g's GPU, kept by g from call to
+ * call for the split (split.c), so that a call does not allocate and free
+ * its buffers again; its contents are not kept.  NULL: out of memory.
+ * The caller's work on it must be done before the next call. */
+uint8_t *wlz_gdctx_scratch(wlz_gdctx *g, size_t size);
 
 #endif

@@ -19,15 +19,20 @@
  * bench/host/issue16-split.md.
  *
  * The checks are the single-GPU decoder's: headers and index on the host
- * (wlz_member_parse), payload checksums on the host before anything goes
- * up, streams, tokens and content checksums on the GPUs.
+ * (wlz_member_parse), payload checksums on the host's threads while the
+ * GPUs decode (a damaged payload then fails the member before any of its
+ * output is given back; the GPU decoder is safe on any bytes), streams,
+ * tokens and content checksums on the GPUs.  Each GPU sends its own
+ * groups' content back over its own link.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "common/wlz_internal.h"
 #include "format/format.h"
 #include "gpu_wavefront/entropy.h"
@@ -82,7 +87,8 @@ static int vmm_load(struct vmm *v)
 
 /* One range of addresses readable and writable by the ng GPUs dev[]:
  * segment k from at[k] (at[0] = 0) to the next lies on GPU owner[k], its
- * edges rounded down to the allocation granularity. */
+ * edges rounded down to the allocation granularity (an allocation a
+ * mapping: cuMemMap maps a whole allocation). */
 struct spread {
 	CUdeviceptr base;
 	size_t size, n;
@@ -96,9 +102,9 @@ static void spread_free(const struct vmm *v, struct spread *m)
 		v->unmap(m->base + m->at[i], m->len[i]);
 		v->release(m->h[i]);
 	}
+	free(m->h);
 	if (m->base)
 		v->free(m->base, m->size);
-	free(m->h);
 	free(m->at);
 	free(m->len);
 	memset(m, 0, sizeof *m);
@@ -128,12 +134,6 @@ static int spread_alloc(const struct vmm *v, struct spread *m, size_t size, cons
 		m->base = 0;
 		return 0;
 	}
-	CUmemAccessDesc acc[MAXG];
-	for (int d = 0; d < ng; d++) {
-		acc[d].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-		acc[d].location.id = dev[d];
-		acc[d].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-	}
 	for (size_t k = 0; k < nseg;) {
 		/* (neighbours on one GPU, and segments that round to nothing,
 		 * join the mapping before them) */
@@ -159,9 +159,18 @@ static int spread_alloc(const struct vmm *v, struct spread *m, size_t size, cons
 			return 0;
 		}
 		m->h[m->n] = h, m->at[m->n] = a, m->len[m->n++] = b - a;
-		if (v->access(m->base + a, b - a, acc, (size_t)ng) != CUDA_SUCCESS)
-			return 0;
 	}
+	CUmemAccessDesc acc[MAXG];
+	for (int d = 0; d < ng; d++) {
+		acc[d].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+		acc[d].location.id = dev[d];
+		acc[d].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+	}
+	/* (the whole range at once, else mapping by mapping) */
+	if (m->n && v->access(m->base, m->size, acc, (size_t)ng) != CUDA_SUCCESS)
+		for (size_t i = 0; i < m->n; i++)
+			if (v->access(m->base + m->at[i], m->len[i], acc, (size_t)ng) != CUDA_SUCCESS)
+				return 0;
 	return 1;
 }
 
@@ -194,12 +203,7 @@ static void share_free(struct share *s)
 {
 	if (cudaSetDevice(s->dev) == cudaSuccess)
 		cudaDeviceSynchronize();
-	void *d[] = {s->d_in,	s->d_st,  s->d_codes, s->d_err,	 s->d_seg,   s->d_grp,	s->d_tab,  s->d_blk,
-		     s->d_scr,	s->d_bad, s->d_fl, s->d_fail,  s->d_ticket, s->d_gidx, s->d_state, s->d_rstate, s->d_own, s->d_r,
-		     s->d_gflag, s->d_gcount, s->d_tok, s->d_boff, s->d_blen, s->d_hash, s->d_hscr, s->d_tpos};
-	for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
-		if (d[i])
-			cudaFree(d[i]);
+	/* (its device buffers lie in its context's scratch) */
 	if (s->st)
 		cudaStreamDestroy(s->st);
 	if (s->side)
@@ -229,7 +233,13 @@ static void share_free(struct share *s)
 		}                                                                                        \
 	} while (0)
 
-#define DMALLOC(p, n) TRY_CU(cudaMalloc((void **)&(p), (n) + 16), "GPU memory")
+/* A share's device buffers: listed with CARVE, then cut from its
+ * context's scratch (wlz_gdctx_scratch), 256-byte aligned. */
+struct carve {
+	void **p;
+	size_t n;
+};
+#define CARVE(ptr, bytes) (cv[ncv++] = (struct carve){(void **)&(ptr), (size_t)(bytes) + 16})
 
 /* A launch wrapper's failure (nonzero), with or without a CUDA error. */
 #define TRY_LAUNCH(x, what)                                                                              \
@@ -239,6 +249,52 @@ static void share_free(struct share *s)
 			goto out;                                                                        \
 		}                                                                                        \
 	} while (0)
+
+/* The payload checksums of a member's blocks on the host's threads,
+ * thread k taking every n-th block from block k: the first block whose
+ * stored bytes fail theirs (UINT64_MAX: none). */
+struct phash {
+	const uint8_t *arc;
+	const wlz_member *m;
+	uint64_t k, n, bad;
+};
+
+static void *phash_worker(void *arg)
+{
+	struct phash *h = arg;
+	for (uint64_t b = h->k; b < h->m->nblocks && b < h->bad; b += h->n) {
+		const wlz_block_entry *e = &h->m->blocks[b];
+		if (wlz_xxh3(h->arc + e->data_offset, (size_t)wlz_payload_size(e)) != e->payload_checksum)
+			h->bad = b;
+	}
+	return NULL;
+}
+
+static uint64_t payload_check(const uint8_t *arc, const wlz_member *m)
+{
+	enum { MOST = 64 };
+	struct phash h[MOST];
+	pthread_t t[MOST];
+	int run[MOST];
+	uint64_t n = (uint64_t)wlz_cpu_count();
+	n = n > MOST ? MOST : n;
+	n = n > m->nblocks ? (m->nblocks ? m->nblocks : 1) : n;
+	for (uint64_t k = 0; k < n; k++) {
+		h[k] = (struct phash){arc, m, k, n, UINT64_MAX};
+		/* (a thread that cannot start: its share here) */
+		run[k] = k && pthread_create(&t[k], NULL, phash_worker, &h[k]) == 0;
+		if (k && !run[k])
+			phash_worker(&h[k]);
+	}
+	phash_worker(&h[0]);
+	uint64_t bad = h[0].bad;
+	for (uint64_t k = 1; k < n; k++) {
+		if (run[k])
+			pthread_join(t[k], NULL);
+		bad = h[k].bad < bad ? h[k].bad : bad;
+	}
+	return bad;
+}
 
 /* Makes every pass already launched give up (each polls its fail word
  * while it waits), so that an error on one GPU does not leave the others
@@ -283,13 +339,38 @@ static uint32_t pub_shift(const wlz_member *m)
 	return (uint32_t)k + 3; /* (GROUP_PUB = 2^3) */
 }
 
+/* WLZ_GPU_SPLIT_TRACE set: the host's time in each step of a member, on
+ * stderr (bench/host/issue16-split.md). */
+enum { T_START, T_PLAN, T_MEMORY, T_SETUP, T_UPLOAD, T_LAUNCH, T_PAYLOAD, T_DECODE, T_DOWNLOAD, T_FREE, T_N };
+
+static double seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void trace(const double *t)
+{
+	static const char *const name[T_N] = {"", "plan", "output memory", "buffers", "upload", "launches",
+					       "payload checksums", "decode", "download", "free"};
+	if (!getenv("WLZ_GPU_SPLIT_TRACE"))
+		return;
+	fprintf(stderr, "wavelz split:");
+	for (int k = 1; k < T_N; k++)
+		if (t[k] > 0)
+			fprintf(stderr, " %s %.1f ms", name[k], 1e3 * (t[k] - t[k - 1]));
+	fprintf(stderr, "\n");
+}
+
 /* Member m of the archive arc decoded on the GPUs into dst (host, room
  * for its content; NULL: checks only). */
-static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8_t *arc, const wlz_member *m,
-			uint8_t *dst)
+static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev, int ng, const uint8_t *arc,
+			const wlz_member *m, uint8_t *dst)
 {
 	wlz_error err = WLZ_OK;
 	int launched = 0;       /* passes launched */
+	double tt[T_N] = {seconds()};
 	struct share sh[MAXG];
 	struct spread s_out, s_tok;
 	memset(sh, 0, sizeof sh);
@@ -321,18 +402,14 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 			goto out;
 		}
 	}
-	/* Blocks in member order to their groups' GPUs: payload checksums
-	 * first, then the streams into the GPU's plan (tokens numbered
-	 * across the member, streams and scratch per GPU). */
-	uint64_t ntok = 0, bstart = 0;
+	/* Blocks in member order to their groups' GPUs: the streams into the
+	 * GPU's plan (tokens numbered across the member, streams and scratch
+	 * per GPU). */
+	uint64_t ntok = 0, bstart = 0, pbad;
 	for (uint64_t b = 0; b < nb; b++) {
 		const uint64_t grp = b / group;
 		struct share *s = &sh[grp % (uint64_t)ng];
 		const wlz_block_entry *e = &m->blocks[b];
-		if (wlz_xxh3(arc + e->data_offset, (size_t)wlz_payload_size(e)) != e->payload_checksum) {
-			err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)b);
-			goto out;
-		}
 		if (b % group == 0) {
 			at_out[grp] = bstart;
 			at_tok[grp] = ntok * sizeof(wlz_gpu_token);
@@ -348,7 +425,12 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 			s->plan.blk = (uint32_t)s->nb;
 			if (!wlz_gpu_ent_add(&s->plan, arc + in, in - m->offset, e->csize[k], e->codec[k], e->rsize[k],
 					     p.s_off[k])) {
-				if (s->plan.nomem)
+				/* (a damaged payload is named first, as it would be
+				 * had the checksums come before) */
+				if (!s->plan.nomem && (pbad = payload_check(arc, m)) <= b)
+					err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch",
+						       (unsigned long long)pbad);
+				else if (s->plan.nomem)
 					err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 				else if (e->codec[k] == WLZ_CODEC_ZSTD)
 					err = wlz_fail(WLZ_ERR_GPU, "block %llu: zstd-coded streams cannot be decoded on a GPU",
@@ -386,6 +468,7 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 			goto out;
 		}
 	}
+	tt[T_PLAN] = seconds();
 	if (!spread_alloc(v, &s_out, size + 64, at_out, owner, ngroups, dev, ng) ||
 	    (!gshift && !spread_alloc(v, &s_tok, (ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner, ngroups, dev, ng))) {
 		err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory for the member's content and tokens");
@@ -393,6 +476,7 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 	}
 	uint8_t *out = (uint8_t *)s_out.base;
 	wlz_gpu_token *tok = (wlz_gpu_token *)s_tok.base; /* (shared; NULL: each GPU's own) */
+	tt[T_MEMORY] = seconds();
 	const size_t gran = wlz_gpu_flow_granules(size);
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
@@ -406,38 +490,53 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		TRY_CU(cudaStreamCreateWithPriority(&s->side, cudaStreamNonBlocking, hi), "stream");
 		TRY_CU(cudaEventCreateWithFlags(&s->parsed, cudaEventDisableTiming), "event");
 		TRY_CU(cudaEventCreateWithFlags(&s->prepped, cudaEventDisableTiming), "event");
-		DMALLOC(s->d_in, m->size);
+		struct carve cv[32];
+		int ncv = 0;
+		CARVE(s->d_in, m->size);
+		CARVE(s->d_st, s->sbytes + 48);
+		CARVE(s->d_err, 8);
+		CARVE(s->d_seg, pl->nseg * sizeof(wlz_gpu_seg));
+		CARVE(s->d_grp, pl->ngrp * sizeof(wlz_gpu_group));
+		CARVE(s->d_tab, pl->ntab * WLZ_GPU_TAB * 2);
+		CARVE(s->d_codes, pl->ntab * 256);
+		CARVE(s->d_blk, s->nb * sizeof(wlz_gpu_pblock));
+		CARVE(s->d_scr, (s->nscr + 1) * 4);
+		CARVE(s->d_bad, (s->nb + 1) * 4);
+		CARVE(s->d_fl, (s->nb + 1) * 4);
+		CARVE(s->d_fail, WLZ_GPU_FLOW_FAIL * 4);
+		CARVE(s->d_ticket, 4);
+		CARVE(s->d_gidx, gran * 4);
+		CARVE(s->d_state, ntok * 4);
+		CARVE(s->d_rstate, ntok * 4);
+		CARVE(s->d_own, (ntok / 32 + 1) * 4);
+		CARVE(s->d_tpos, ntok * 8);
+		if (gshift) {
+			CARVE(s->d_tok, (ntok + 1) * sizeof(wlz_gpu_token));
+			CARVE(s->d_gflag, (ngroups + 1) * 4);
+			CARVE(s->d_gcount, ((size_t)s->nr + 1) * 4);
+		}
+		CARVE(s->d_r, (3 * (size_t)s->nr + 2) * 4);
+		CARVE(s->d_boff, s->nb * 8);
+		CARVE(s->d_blen, s->nb * 8);
+		CARVE(s->d_hash, s->nb * 8);
+		CARVE(s->d_hscr, wlz_gpu_xxh3_scratch(size));
+		size_t need = 0;
+		for (int i = 0; i < ncv; i++)
+			need += (cv[i].n + 255) & ~(size_t)255;
+		uint8_t *base = wlz_gdctx_scratch(g[d], need);
+		if (!base) {
+			err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory: %zu bytes on GPU %d", need, s->dev);
+			goto out;
+		}
+		for (int i = 0; i < ncv; i++) {
+			*cv[i].p = base;
+			base += (cv[i].n + 255) & ~(size_t)255;
+		}
 		TRY_CU(cudaMemcpyAsync(s->d_in, arc + m->offset, m->size, cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemsetAsync(s->d_in + m->size, 0, 16, s->st), "memset");
-		DMALLOC(s->d_st, s->sbytes + 48);
 		TRY_CU(cudaMemsetAsync(s->d_st, 0, s->sbytes + 64, s->st), "memset");
-		DMALLOC(s->d_err, 8);
-		DMALLOC(s->d_seg, pl->nseg * sizeof(wlz_gpu_seg));
-		DMALLOC(s->d_grp, pl->ngrp * sizeof(wlz_gpu_group));
-		DMALLOC(s->d_tab, pl->ntab * WLZ_GPU_TAB * 2);
-		DMALLOC(s->d_codes, pl->ntab * 256);
-		DMALLOC(s->d_blk, s->nb * sizeof(wlz_gpu_pblock));
-		DMALLOC(s->d_scr, (s->nscr + 1) * 4);
-		DMALLOC(s->d_bad, (s->nb + 1) * 4);
-		DMALLOC(s->d_fl, (s->nb + 1) * 4);
-		DMALLOC(s->d_fail, WLZ_GPU_FLOW_FAIL * 4);
-		DMALLOC(s->d_ticket, 4);
-		DMALLOC(s->d_gidx, gran * 4);
-		DMALLOC(s->d_state, ntok * 4);
-		DMALLOC(s->d_rstate, ntok * 4);
-		DMALLOC(s->d_own, (ntok / 32 + 1) * 4);
-		DMALLOC(s->d_tpos, ntok * 8);
-		if (gshift) {
-			DMALLOC(s->d_tok, (ntok + 1) * sizeof(wlz_gpu_token));
-			DMALLOC(s->d_gflag, (ngroups + 1) * 4);
-			DMALLOC(s->d_gcount, ((size_t)s->nr + 1) * 4);
+		if (gshift)
 			TRY_CU(cudaMemsetAsync(s->d_gflag, 0, (ngroups + 1) * 4, s->st), "memset");
-		}
-		DMALLOC(s->d_r, (3 * (size_t)s->nr + 2) * 4);
-		DMALLOC(s->d_boff, s->nb * 8);
-		DMALLOC(s->d_blen, s->nb * 8);
-		DMALLOC(s->d_hash, s->nb * 8);
-		DMALLOC(s->d_hscr, wlz_gpu_xxh3_scratch(size));
 		TRY_CU(cudaMemcpyAsync(s->d_seg, pl->seg, pl->nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemcpyAsync(s->d_grp, pl->grp, pl->ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemcpyAsync(s->d_codes, pl->codes, pl->ntab * 256, cudaMemcpyHostToDevice, s->st), "upload");
@@ -451,10 +550,15 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		TRY_CU(cudaMemsetAsync(s->d_bad, 0, (s->nb + 1) * 4, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_fl, 0, (s->nb + 1) * 4, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_rstate, 0, ntok * 4 + 4, s->st), "memset");
-		/* (the pass on every GPU writes into this one's states: all
-		 * memory set before any launch below) */
-		TRY_CU(cudaStreamSynchronize(s->st), "upload");
 	}
+	/* (the pass on every GPU writes into this one's states or flags: all
+	 * memory set before any launch below; the uploads ran side by side) */
+	tt[T_SETUP] = seconds();
+	for (int d = 0; d < ng; d++) {
+		TRY_CU(cudaSetDevice(sh[d].dev), "device");
+		TRY_CU(cudaStreamSynchronize(sh[d].st), "upload");
+	}
+	tt[T_UPLOAD] = seconds();
 	wlz_gpu_flow_split sp[MAXG];
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
@@ -522,6 +626,14 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 		TRY_CU(cudaSetDevice(s->dev), "device");
 		TRY_LAUNCH(s->nb && wlz_gpu_xxh3(out, s->d_boff, s->d_blen, s->d_hash, s->nb, s->d_hscr, s->st), "launch");
 	}
+	/* The payload checksums while the GPUs work: a damaged payload fails
+	 * the member first. */
+	tt[T_LAUNCH] = seconds();
+	if ((pbad = payload_check(arc, m)) != UINT64_MAX) {
+		err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)pbad);
+		goto out;
+	}
+	tt[T_PAYLOAD] = seconds();
 	/* Verdicts, in block order within each GPU's share (the first block
 	 * that failed is named). */
 	uint64_t first_bad = UINT64_MAX;
@@ -570,10 +682,23 @@ static wlz_error member(const struct vmm *v, const int *dev, int ng, const uint8
 			       (unsigned long long)first_bad, why);
 		goto out;
 	}
-	if (dst && size) {
-		TRY_CU(cudaSetDevice(dev[0]), "device");
-		TRY_CU(cudaMemcpy(dst, out, size, cudaMemcpyDeviceToHost), "download");
+	tt[T_DECODE] = seconds();
+	/* Each GPU its own groups, over its own link (side by side where dst
+	 * is pinned). */
+	for (int d = 0; dst && d < ng; d++) {
+		TRY_CU(cudaSetDevice(sh[d].dev), "device");
+		for (uint64_t k = (uint64_t)d; k < ngroups; k += (uint64_t)ng) {
+			const uint64_t a = at_out[k], z = k + 1 < ngroups ? at_out[k + 1] : size;
+			if (z > a)
+				TRY_CU(cudaMemcpyAsync((uint8_t *)dst + a, out + a, z - a, cudaMemcpyDeviceToHost, sh[d].st),
+				       "download");
+		}
 	}
+	for (int d = 0; dst && d < ng; d++) {
+		TRY_CU(cudaSetDevice(sh[d].dev), "device");
+		TRY_CU(cudaStreamSynchronize(sh[d].st), "download");
+	}
+	tt[T_DOWNLOAD] = seconds();
 out:
 	if (err != WLZ_OK && launched)
 		stop_passes(sh, launched);
@@ -584,6 +709,10 @@ out:
 	free(at_out);
 	free(at_tok);
 	free(owner);
+	if (err == WLZ_OK) {
+		tt[T_FREE] = seconds();
+		trace(tt);
+	}
 	return err;
 }
 
@@ -674,7 +803,7 @@ wlz_error wlz_gpu_decompress_split(wlz_gdctx *const *g, int ng, void *dst, size_
 				e = wlz_fail(WLZ_ERR_INTERNAL, "a member decoded to %llu bytes, its blocks hold %llu",
 					     (unsigned long long)got, (unsigned long long)m.content_size);
 		} else if (m.nblocks)
-			e = member(&v, dev, ng, arc, &m, dst ? (uint8_t *)dst + total : NULL);
+			e = member(&v, g, dev, ng, arc, &m, dst ? (uint8_t *)dst + total : NULL);
 		total += m.content_size;
 		at += m.size;
 		wlz_member_free(&m);
