@@ -105,6 +105,10 @@ struct wlz_gdctx {
 	size_t img_cap;
 	uint8_t *scratch;        /* the split's device memory (wlz_gdctx_scratch) */
 	size_t scratch_cap;
+	cudaStream_t sp_st[2];   /* the split's streams and events (wlz_gdctx_split_streams) */
+	cudaEvent_t sp_ev[2];
+	void *cache;             /* the split's (wlz_gdctx_cache) */
+	void (*cache_free)(void *);
 };
 
 static double seconds(void)
@@ -289,6 +293,44 @@ uint8_t *wlz_gdctx_scratch(wlz_gdctx *g, size_t size)
 	return g->scratch;
 }
 
+int wlz_gdctx_split_streams(wlz_gdctx *g, void **st, void **ev)
+{
+	if (!g->sp_st[0]) {
+		int lo, hi; /* (least and greatest priority: hi is the lower number) */
+		cudaSetDevice(g->device);
+		if (cudaDeviceGetStreamPriorityRange(&lo, &hi) != cudaSuccess ||
+		    cudaStreamCreateWithFlags(&g->sp_st[0], cudaStreamNonBlocking) != cudaSuccess ||
+		    cudaStreamCreateWithPriority(&g->sp_st[1], cudaStreamNonBlocking, hi) != cudaSuccess ||
+		    cudaEventCreateWithFlags(&g->sp_ev[0], cudaEventDisableTiming) != cudaSuccess ||
+		    cudaEventCreateWithFlags(&g->sp_ev[1], cudaEventDisableTiming) != cudaSuccess) {
+			for (int k = 0; k < 2; k++) {
+				if (g->sp_st[k])
+					cudaStreamDestroy(g->sp_st[k]);
+				if (g->sp_ev[k])
+					cudaEventDestroy(g->sp_ev[k]);
+				g->sp_st[k] = NULL, g->sp_ev[k] = NULL;
+			}
+			return 1;
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		st[k] = g->sp_st[k], ev[k] = g->sp_ev[k];
+	return 0;
+}
+
+void *wlz_gdctx_cache(wlz_gdctx *g)
+{
+	return g->cache;
+}
+
+void wlz_gdctx_set_cache(wlz_gdctx *g, void *cache, void (*cache_free)(void *))
+{
+	if (g->cache && g->cache != cache)
+		g->cache_free(g->cache);
+	g->cache = cache;
+	g->cache_free = cache_free;
+}
+
 void wlz_gdctx_free(wlz_gdctx *g)
 {
 	if (!g)
@@ -305,6 +347,14 @@ void wlz_gdctx_free(wlz_gdctx *g)
 	for (int k = 0; k < NBUF; k++)
 		cudaFree(g->d[k].p);
 	cudaFree(g->scratch);
+	for (int k = 0; k < 2; k++) {
+		if (g->sp_st[k])
+			cudaStreamDestroy(g->sp_st[k]);
+		if (g->sp_ev[k])
+			cudaEventDestroy(g->sp_ev[k]);
+	}
+	if (g->cache)
+		g->cache_free(g->cache);
 	free_retired(g);
 	for (int k = 0; k < NHOST; k++)
 		cudaFreeHost(g->h[k].p);

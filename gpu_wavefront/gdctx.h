@@ -15,5 +15,12 @@ uint64_t wlz_gdctx_memory_limit(const wlz_gdctx *g);
  * its buffers again; its contents are not kept.  NULL: out of memory.
  * The caller's work on it must be done before the next call. */
 uint8_t *wlz_gdctx_scratch(wlz_gdctx *g, size_t size);
+/* Two streams of g's GPU (st[1] at its highest priority) and two events,
+ * made on the first call and kept by g, for the split: 0 on success. */
+int wlz_gdctx_split_streams(wlz_gdctx *g, void **st, void **ev);
+/* An object the split keeps in g from call to call (NULL: none), freed by
+ * its cache_free when replaced or when g is freed. */
+void *wlz_gdctx_cache(wlz_gdctx *g);
+void wlz_gdctx_set_cache(wlz_gdctx *g, void *cache, void (*cache_free)(void *));
 
 #endif

@@ -174,6 +174,50 @@ static int spread_alloc(const struct vmm *v, struct spread *m, size_t size, cons
 	return 1;
 }
 
+/* A member's output kept by the first GPU's context from call to call
+ * (wlz_gdctx_cache), where its groups are published whole: their layout
+ * (group k of 2^gshift bytes on GPU k % ng) then depends only on the GPUs
+ * and gshift, so a mapping as large or larger serves the next member. */
+struct out_cache {
+	struct vmm v;
+	struct spread s;
+	int ng, dev[MAXG];
+	uint32_t gshift;
+};
+
+static void out_cache_free(void *p)
+{
+	struct out_cache *c = p;
+	spread_free(&c->v, &c->s);
+	free(c);
+}
+
+/* The output of a member of size bytes published in groups of 2^gshift
+ * bytes (at, owner: ngroups groups), kept by g's context; NULL where it
+ * cannot be had. */
+static uint8_t *kept_output(wlz_gdctx *g, const struct vmm *v, const int *dev, int ng, uint32_t gshift, size_t size,
+			    const size_t *at, const int *owner, size_t ngroups)
+{
+	struct out_cache *c = wlz_gdctx_cache(g);
+	int same = c && c->ng == ng && c->gshift == gshift && c->s.size >= size;
+	for (int d = 0; same && d < ng; d++)
+		same = c->dev[d] == dev[d];
+	if (same)
+		return (uint8_t *)c->s.base;
+	wlz_gdctx_set_cache(g, NULL, NULL); /* (the old one freed first) */
+	if (!(c = calloc(1, sizeof *c)))
+		return NULL;
+	c->v = *v, c->ng = ng, c->gshift = gshift;
+	for (int d = 0; d < ng; d++)
+		c->dev[d] = dev[d];
+	if (!spread_alloc(v, &c->s, size, at, owner, ngroups, dev, ng)) {
+		out_cache_free(c);
+		return NULL;
+	}
+	wlz_gdctx_set_cache(g, c, out_cache_free);
+	return (uint8_t *)c->s.base;
+}
+
 /* One GPU's share of a member. */
 struct share {
 	int dev;
@@ -181,7 +225,7 @@ struct share {
 	cudaEvent_t parsed, prepped;
 	wlz_gpu_ent_plan plan;
 	wlz_gpu_pblock *blk;
-	uint64_t *bix, *boff, *blen;
+	uint64_t *bix, *boff, *blen, *tok_off;
 	size_t nb;
 	uint32_t *rfirst, *rtok, *rchunk, nr;
 	uint64_t sbytes, nscr, ntok;
@@ -204,19 +248,13 @@ static void share_free(struct share *s)
 	if (cudaSetDevice(s->dev) == cudaSuccess)
 		cudaDeviceSynchronize();
 	/* (its device buffers lie in its context's scratch) */
-	if (s->st)
-		cudaStreamDestroy(s->st);
-	if (s->side)
-		cudaStreamDestroy(s->side);
-	if (s->parsed)
-		cudaEventDestroy(s->parsed);
-	if (s->prepped)
-		cudaEventDestroy(s->prepped);
+	/* (its streams and events are its context's) */
 	wlz_gpu_ent_plan_free(&s->plan);
 	free(s->blk);
 	free(s->bix);
 	free(s->boff);
 	free(s->blen);
+	free(s->tok_off);
 	free(s->rfirst);
 	free(s->rtok);
 	free(s->rchunk);
@@ -339,6 +377,45 @@ static uint32_t pub_shift(const wlz_member *m)
 	return (uint32_t)k + 3; /* (GROUP_PUB = 2^3) */
 }
 
+/* One GPU's blocks into its plan (a host thread a GPU): their streams'
+ * segments and places, in its blocks' order; the first block whose
+ * streams the plan refuses, and which stream, in bad and stream. */
+struct plan_job {
+	struct share *s;
+	const wlz_member *m;
+	const uint8_t *arc;
+	uint64_t bad;
+	int stream, nomem;
+};
+
+static void *plan_share(void *arg)
+{
+	struct plan_job *j = arg;
+	struct share *s = j->s;
+	const wlz_member *m = j->m;
+	for (size_t i = 0; i < s->nb; i++) {
+		const wlz_block_entry *e = &m->blocks[s->bix[i]];
+		uint64_t t = s->tok_off[i];
+		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, s->boff[i], 0, (uint64_t)1 << m->h.window_log,
+							     &s->sbytes, &t, &s->nscr);
+		/* (stored bytes at their offsets in the member: its copy on the GPU) */
+		uint64_t in = e->data_offset;
+		for (int k = 0; k < WLZ_NSTREAMS; k++) {
+			s->plan.blk = (uint32_t)i;
+			if (!wlz_gpu_ent_add(&s->plan, j->arc + in, in - m->offset, e->csize[k], e->codec[k], e->rsize[k],
+					     p.s_off[k])) {
+				j->nomem = s->plan.nomem;
+				j->bad = s->bix[i], j->stream = k;
+				return NULL;
+			}
+			in += e->csize[k];
+		}
+		s->blk[i] = p;
+		s->max_tok = p.ntok > s->max_tok ? p.ntok : s->max_tok;
+	}
+	return NULL;
+}
+
 /* WLZ_GPU_SPLIT_TRACE set: the host's time in each step of a member, on
  * stderr (bench/host/issue16-split.md). */
 enum { T_START, T_PLAN, T_MEMORY, T_SETUP, T_UPLOAD, T_LAUNCH, T_PAYLOAD, T_DECODE, T_DOWNLOAD, T_FREE, T_N };
@@ -394,17 +471,18 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		s->bix = calloc(most, sizeof *s->bix);
 		s->boff = calloc(most, sizeof *s->boff);
 		s->blen = calloc(most, sizeof *s->blen);
+		s->tok_off = calloc(most, sizeof *s->tok_off);
 		s->rfirst = calloc(mostg, 4);
 		s->rtok = calloc(mostg + 1, 4);
 		s->rchunk = calloc(mostg + 1, 4);
-		if (!s->blk || !s->bix || !s->boff || !s->blen || !s->rfirst || !s->rtok || !s->rchunk) {
+		if (!s->blk || !s->bix || !s->boff || !s->blen || !s->tok_off || !s->rfirst || !s->rtok || !s->rchunk) {
 			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 			goto out;
 		}
 	}
-	/* Blocks in member order to their groups' GPUs: the streams into the
-	 * GPU's plan (tokens numbered across the member, streams and scratch
-	 * per GPU). */
+	/* Blocks in member order to their groups' GPUs (tokens numbered
+	 * across the member); then each GPU's streams into its plan on a host
+	 * thread of its own (plan_share). */
 	uint64_t ntok = 0, bstart = 0, pbad;
 	for (uint64_t b = 0; b < nb; b++) {
 		const uint64_t grp = b / group;
@@ -417,41 +495,55 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 			s->rfirst[s->nr] = (uint32_t)ntok;
 			s->rtok[s->nr++] = (uint32_t)s->ntok;
 		}
-		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, bstart, 0, (uint64_t)1 << m->h.window_log, &s->sbytes,
-							     &ntok, &s->nscr);
-		/* (stored bytes at their offsets in the member: its copy on the GPU) */
-		uint64_t in = e->data_offset;
-		for (int k = 0; k < WLZ_NSTREAMS; k++) {
-			s->plan.blk = (uint32_t)s->nb;
-			if (!wlz_gpu_ent_add(&s->plan, arc + in, in - m->offset, e->csize[k], e->codec[k], e->rsize[k],
-					     p.s_off[k])) {
-				/* (a damaged payload is named first, as it would be
-				 * had the checksums come before) */
-				if (!s->plan.nomem && (pbad = payload_check(arc, m)) <= b)
-					err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch",
-						       (unsigned long long)pbad);
-				else if (s->plan.nomem)
-					err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
-				else if (e->codec[k] == WLZ_CODEC_ZSTD)
-					err = wlz_fail(WLZ_ERR_GPU, "block %llu: zstd-coded streams cannot be decoded on a GPU",
-						       (unsigned long long)b);
-				else
-					err = wlz_fail(WLZ_ERR_BAD_STREAM, "block %llu: stream %d: bad codec-2 header",
-						       (unsigned long long)b, k);
-				goto out;
-			}
-			in += e->csize[k];
-		}
-		if (e->token_count && ntok == e->token_count)
+		if (e->token_count && !ntok)
 			first_pos = bstart;
 		s->bix[s->nb] = b;
 		s->boff[s->nb] = bstart;
 		s->blen[s->nb] = e->length;
-		s->blk[s->nb++] = p;
+		s->tok_off[s->nb++] = ntok;
 		s->max_lit = e->rsize[WLZ_S_LIT] > s->max_lit ? e->rsize[WLZ_S_LIT] : s->max_lit;
-		s->max_tok = p.ntok > s->max_tok ? p.ntok : s->max_tok;
-		s->ntok += p.ntok;
+		s->ntok += e->token_count;
+		ntok += e->token_count;
 		bstart += e->length;
+	}
+	{
+		struct plan_job job[MAXG];
+		pthread_t t[MAXG];
+		int run[MAXG];
+		for (int d = 0; d < ng; d++) {
+			job[d] = (struct plan_job){&sh[d], m, arc, UINT64_MAX, 0, 0};
+			run[d] = d && pthread_create(&t[d], NULL, plan_share, &job[d]) == 0;
+			if (d && !run[d])
+				plan_share(&job[d]);
+		}
+		plan_share(&job[0]);
+		int worst = -1; /* (the job with the first failed block) */
+		for (int d = 0; d < ng; d++) {
+			if (run[d])
+				pthread_join(t[d], NULL);
+			if (job[d].bad != UINT64_MAX && (worst < 0 || job[d].bad < job[worst].bad))
+				worst = d;
+			if (job[d].nomem && !err)
+				err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+		}
+		if (err)
+			goto out;
+		if (worst >= 0) {
+			/* (a damaged payload is named first, as it would be had
+			 * the checksums come before) */
+			const uint64_t b = job[worst].bad;
+			const int k = job[worst].stream;
+			if ((pbad = payload_check(arc, m)) <= b)
+				err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch",
+					       (unsigned long long)pbad);
+			else if (m->blocks[b].codec[k] == WLZ_CODEC_ZSTD)
+				err = wlz_fail(WLZ_ERR_GPU, "block %llu: zstd-coded streams cannot be decoded on a GPU",
+					       (unsigned long long)b);
+			else
+				err = wlz_fail(WLZ_ERR_BAD_STREAM, "block %llu: stream %d: bad codec-2 header",
+					       (unsigned long long)b, k);
+			goto out;
+		}
 	}
 	if (ntok >= UINT32_MAX) {
 		err = wlz_fail(WLZ_ERR_GPU, "2^32 tokens or more in one member");
@@ -469,12 +561,14 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		}
 	}
 	tt[T_PLAN] = seconds();
-	if (!spread_alloc(v, &s_out, size + 64, at_out, owner, ngroups, dev, ng) ||
+	uint8_t *out = gshift ? kept_output(g[0], v, dev, ng, gshift, size + 64, at_out, owner, ngroups) : NULL;
+	if ((gshift && !out) || (!gshift && !spread_alloc(v, &s_out, size + 64, at_out, owner, ngroups, dev, ng)) ||
 	    (!gshift && !spread_alloc(v, &s_tok, (ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner, ngroups, dev, ng))) {
 		err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory for the member's content and tokens");
 		goto out;
 	}
-	uint8_t *out = (uint8_t *)s_out.base;
+	if (!gshift)
+		out = (uint8_t *)s_out.base;
 	wlz_gpu_token *tok = (wlz_gpu_token *)s_tok.base; /* (shared; NULL: each GPU's own) */
 	tt[T_MEMORY] = seconds();
 	const size_t gran = wlz_gpu_flow_granules(size);
@@ -482,14 +576,12 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		struct share *s = &sh[d];
 		const wlz_gpu_ent_plan *pl = &s->plan;
 		TRY_CU(cudaSetDevice(s->dev), "device");
-		TRY_CU(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking), "stream");
-		/* (first in line for the SMs: its copy beside the literals
+		/* (side first in line for the SMs: its copy beside the literals
 		 * would otherwise wait for their blocks) */
-		int lo, hi;  /* (least and greatest priority: hi is the lower number) */
-		TRY_CU(cudaDeviceGetStreamPriorityRange(&lo, &hi), "stream");
-		TRY_CU(cudaStreamCreateWithPriority(&s->side, cudaStreamNonBlocking, hi), "stream");
-		TRY_CU(cudaEventCreateWithFlags(&s->parsed, cudaEventDisableTiming), "event");
-		TRY_CU(cudaEventCreateWithFlags(&s->prepped, cudaEventDisableTiming), "event");
+		void *st2[2], *ev2[2];
+		TRY_LAUNCH(wlz_gdctx_split_streams(g[d], st2, ev2), "streams");
+		s->st = (cudaStream_t)st2[0], s->side = (cudaStream_t)st2[1];
+		s->parsed = (cudaEvent_t)ev2[0], s->prepped = (cudaEvent_t)ev2[1];
 		struct carve cv[32];
 		int ncv = 0;
 		CARVE(s->d_in, m->size);
@@ -532,7 +624,6 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 			*cv[i].p = base;
 			base += (cv[i].n + 255) & ~(size_t)255;
 		}
-		TRY_CU(cudaMemcpyAsync(s->d_in, arc + m->offset, m->size, cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemsetAsync(s->d_in + m->size, 0, 16, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_st, 0, s->sbytes + 64, s->st), "memset");
 		if (gshift)
@@ -550,6 +641,9 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		TRY_CU(cudaMemsetAsync(s->d_bad, 0, (s->nb + 1) * 4, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_fl, 0, (s->nb + 1) * 4, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_rstate, 0, ntok * 4 + 4, s->st), "memset");
+		/* (the stored bytes last: a copy from pageable memory queued
+		 * after them would wait for them, and so would the next GPU's) */
+		TRY_CU(cudaMemcpyAsync(s->d_in, arc + m->offset, m->size, cudaMemcpyHostToDevice, s->st), "upload");
 	}
 	/* (the pass on every GPU writes into this one's states or flags: all
 	 * memory set before any launch below; the uploads ran side by side) */
