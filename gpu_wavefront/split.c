@@ -370,6 +370,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 {
 	wlz_error err = WLZ_OK;
 	int launched = 0;       /* passes launched */
+	uint64_t pbad;
 	double tt[T_N] = {seconds()};
 	struct share sh[MAXG];
 	struct spread s_out, s_tok;
@@ -405,7 +406,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	/* Blocks in member order to their groups' GPUs: the streams into the
 	 * GPU's plan (tokens numbered across the member, streams and scratch
 	 * per GPU). */
-	uint64_t ntok = 0, bstart = 0, pbad;
+	uint64_t ntok = 0, bstart = 0;
 	for (uint64_t b = 0; b < nb; b++) {
 		const uint64_t grp = b / group;
 		struct share *s = &sh[grp % (uint64_t)ng];
@@ -552,7 +553,8 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		TRY_CU(cudaMemsetAsync(s->d_rstate, 0, ntok * 4 + 4, s->st), "memset");
 	}
 	/* (the pass on every GPU writes into this one's states or flags: all
-	 * memory set before any launch below; the uploads ran side by side) */
+	 * memory set before any launch below; the uploads run side by side
+	 * where the archive is pinned) */
 	tt[T_SETUP] = seconds();
 	for (int d = 0; d < ng; d++) {
 		TRY_CU(cudaSetDevice(sh[d].dev), "device");
@@ -704,6 +706,10 @@ out:
 		stop_passes(sh, launched);
 	for (int d = 0; d < ng; d++)
 		share_free(&sh[d]);
+	/* (where memory or the GPU failed, a damaged payload is named
+	 * instead, as it would be had the checksums come before anything) */
+	if ((err == WLZ_ERR_NOMEM || err == WLZ_ERR_GPU) && (pbad = payload_check(arc, m)) != UINT64_MAX)
+		err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)pbad);
 	spread_free(v, &s_out);
 	spread_free(v, &s_tok);
 	free(at_out);
