@@ -1058,7 +1058,7 @@ static int flow_run(const wlz_gpu_token *tok, uint64_t ntok, const tranges &R, u
 		return 1;
 	if (dev < 0 || dev >= 64 || !known[dev]) {
 		if (cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, flow_kernel<SYS, false, SYS>, FT, 0) != cudaSuccess)
+		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, flow_kernel<SYS>, FT, 0) != cudaSuccess)
 			return 1;
 		if (dev >= 0 && dev < 64)
 			sms[dev] = nsm, fits[dev] = fit, known[dev] = 1;

@@ -123,8 +123,8 @@ typedef struct wlz_gpu_flow_split {
 	 * waited on by that group's flag alone, so that no table is copied
 	 * between GPUs and the pass reads no other GPU's token.  gflag (this
 	 * GPU's memory, a word a group): a group of another GPU is done once
-	 * its word holds epoch (set before the pass for groups without
-	 * tokens, whose bytes step 1 writes); peer_gflag: the other GPUs'
+	 * its word holds epoch (every group must have tokens: a group
+	 * without would never be published); peer_gflag: the other GPUs'
 	 * gflag, where the pass's last chunk of a range publishes it after one
 	 * fence at system scope; gcount (nr words, zeroed by step 1): this
 	 * GPU's chunks done a range; t0: the member's first token's position.

@@ -447,6 +447,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 {
 	wlz_error err = WLZ_OK;
 	int launched = 0;       /* passes launched */
+	uint64_t pbad;
 	double tt[T_N] = {seconds()};
 	struct share sh[MAXG];
 	struct spread s_out, s_tok;
@@ -483,7 +484,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	/* Blocks in member order to their groups' GPUs (tokens numbered
 	 * across the member); then each GPU's streams into its plan on a host
 	 * thread of its own (plan_share). */
-	uint64_t ntok = 0, bstart = 0, pbad;
+	uint64_t ntok = 0, bstart = 0;
 	for (uint64_t b = 0; b < nb; b++) {
 		const uint64_t grp = b / group;
 		struct share *s = &sh[grp % (uint64_t)ng];
@@ -523,11 +524,11 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 				pthread_join(t[d], NULL);
 			if (job[d].bad != UINT64_MAX && (worst < 0 || job[d].bad < job[worst].bad))
 				worst = d;
-			if (job[d].nomem && !err)
-				err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 		}
-		if (err)
+		if (worst >= 0 && job[worst].nomem) {
+			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 			goto out;
+		}
 		if (worst >= 0) {
 			/* (a damaged payload is named first, as it would be had
 			 * the checksums come before) */
@@ -561,6 +562,10 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		}
 	}
 	tt[T_PLAN] = seconds();
+	/* (a member without group publication maps its own output: a kept
+	 * one is let go first) */
+	if (!gshift)
+		wlz_gdctx_set_cache(g[0], NULL, NULL);
 	uint8_t *out = gshift ? kept_output(g[0], v, dev, ng, gshift, size + 64, at_out, owner, ngroups) : NULL;
 	if ((gshift && !out) || (!gshift && !spread_alloc(v, &s_out, size + 64, at_out, owner, ngroups, dev, ng)) ||
 	    (!gshift && !spread_alloc(v, &s_tok, (ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner, ngroups, dev, ng))) {
@@ -646,7 +651,8 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		TRY_CU(cudaMemcpyAsync(s->d_in, arc + m->offset, m->size, cudaMemcpyHostToDevice, s->st), "upload");
 	}
 	/* (the pass on every GPU writes into this one's states or flags: all
-	 * memory set before any launch below; the uploads ran side by side) */
+	 * memory set before any launch below; the uploads run side by side
+	 * where the archive is pinned) */
 	tt[T_SETUP] = seconds();
 	for (int d = 0; d < ng; d++) {
 		TRY_CU(cudaSetDevice(sh[d].dev), "device");
@@ -798,6 +804,10 @@ out:
 		stop_passes(sh, launched);
 	for (int d = 0; d < ng; d++)
 		share_free(&sh[d]);
+	/* (where memory or the GPU failed, a damaged payload is named
+	 * instead, as it would be had the checksums come before anything) */
+	if ((err == WLZ_ERR_NOMEM || err == WLZ_ERR_GPU) && (pbad = payload_check(arc, m)) != UINT64_MAX)
+		err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)pbad);
 	spread_free(v, &s_out);
 	spread_free(v, &s_tok);
 	free(at_out);

@@ -92,7 +92,9 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * bytes must fit in the GPUs' memory together, and every GPU must reach
  * every other's (WLZ_ERR_GPU otherwise).  Checks and output as
  * wlz_gpu_decompress (dst NULL: checks only); ng = 1 is that call.
- * Synchronous.  Checked on small archives (tests/gpu_api), also as a
+ * Synchronous.  Each context keeps the device memory its GPU's share
+ * took, for the next split, until it is freed.  Checked on small
+ * archives (tests/gpu_api), also as a
  * process's first GPU work (the case that once stalled:
  * bench/host/issue16-split.md); the CLI uses it where
  * WAVELZ_GPU_SPLIT_MIN asks (it writes nothing before the whole archive
