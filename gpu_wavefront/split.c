@@ -296,6 +296,11 @@ static uint64_t payload_check(const uint8_t *arc, const wlz_member *m)
 	return bad;
 }
 
+static wlz_error payload_fail(uint64_t b)
+{
+	return wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)b);
+}
+
 /* Makes every pass already launched give up (each polls its fail word
  * while it waits), so that an error on one GPU does not leave the others
  * waiting for its states. */
@@ -429,8 +434,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 				/* (a damaged payload is named first, as it would be
 				 * had the checksums come before) */
 				if (!s->plan.nomem && (pbad = payload_check(arc, m)) <= b)
-					err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch",
-						       (unsigned long long)pbad);
+					err = payload_fail(pbad);
 				else if (s->plan.nomem)
 					err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 				else if (e->codec[k] == WLZ_CODEC_ZSTD)
@@ -632,7 +636,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	 * the member first. */
 	tt[T_LAUNCH] = seconds();
 	if ((pbad = payload_check(arc, m)) != UINT64_MAX) {
-		err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)pbad);
+		err = payload_fail(pbad);
 		goto out;
 	}
 	tt[T_PAYLOAD] = seconds();
@@ -709,7 +713,7 @@ out:
 	/* (where memory or the GPU failed, a damaged payload is named
 	 * instead, as it would be had the checksums come before anything) */
 	if ((err == WLZ_ERR_NOMEM || err == WLZ_ERR_GPU) && (pbad = payload_check(arc, m)) != UINT64_MAX)
-		err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)pbad);
+		err = payload_fail(pbad);
 	spread_free(v, &s_out);
 	spread_free(v, &s_tok);
 	free(at_out);
