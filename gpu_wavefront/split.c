@@ -334,6 +334,11 @@ static uint64_t payload_check(const uint8_t *arc, const wlz_member *m)
 	return bad;
 }
 
+static wlz_error payload_fail(uint64_t b)
+{
+	return wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)b);
+}
+
 /* Makes every pass already launched give up (each polls its fail word
  * while it waits), so that an error on one GPU does not leave the others
  * waiting for its states. */
@@ -535,8 +540,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 			const uint64_t b = job[worst].bad;
 			const int k = job[worst].stream;
 			if ((pbad = payload_check(arc, m)) <= b)
-				err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch",
-					       (unsigned long long)pbad);
+				err = payload_fail(pbad);
 			else if (m->blocks[b].codec[k] == WLZ_CODEC_ZSTD)
 				err = wlz_fail(WLZ_ERR_GPU, "block %llu: zstd-coded streams cannot be decoded on a GPU",
 					       (unsigned long long)b);
@@ -730,7 +734,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	 * the member first. */
 	tt[T_LAUNCH] = seconds();
 	if ((pbad = payload_check(arc, m)) != UINT64_MAX) {
-		err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)pbad);
+		err = payload_fail(pbad);
 		goto out;
 	}
 	tt[T_PAYLOAD] = seconds();
@@ -807,7 +811,7 @@ out:
 	/* (where memory or the GPU failed, a damaged payload is named
 	 * instead, as it would be had the checksums come before anything) */
 	if ((err == WLZ_ERR_NOMEM || err == WLZ_ERR_GPU) && (pbad = payload_check(arc, m)) != UINT64_MAX)
-		err = wlz_fail(WLZ_ERR_CHECKSUM, "block %llu: payload checksum mismatch", (unsigned long long)pbad);
+		err = payload_fail(pbad);
 	spread_free(v, &s_out);
 	spread_free(v, &s_tok);
 	free(at_out);

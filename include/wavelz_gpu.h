@@ -88,9 +88,12 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
 /* One archive on several GPUs at once, host to host: each member's blocks
  * in groups dealt to the ng GPUs of g in turn, every GPU reading the
  * others' bytes over peer access, so that a large archive decodes faster
- * than on one (bench/RESULTS.md).  Each member, its tokens and its stored
- * bytes must fit in the GPUs' memory together, and every GPU must reach
- * every other's (WLZ_ERR_GPU otherwise).  Checks and output as
+ * than on one (bench/RESULTS.md).  Each GPU holds its share of a
+ * member's content, the member's stored bytes and a token table for the
+ * whole member, so a member must fit in one GPU's memory with room to
+ * spare (WLZ_ERR_NOMEM
+ * otherwise; the CLI then decodes it on one GPU, in pieces); every GPU must
+ * reach every other's (WLZ_ERR_GPU otherwise).  Checks and output as
  * wlz_gpu_decompress (dst NULL: checks only); ng = 1 is that call.
  * Synchronous.  Each context keeps the device memory its GPU's share
  * took, for the next split, until it is freed.  Checked on small

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Prepared in session 19 for session 20's first call (two H200, about 6 minutes; carry
-# [".dev/s20a"], command: bash .dev/s20a/run.sh).  Branch split-host (git d4265ef): the
+# [".dev/s20a"], command: bash .dev/s20a/run.sh).  Branch split-host (git d0dad5f): the
 # split's plan on a host thread a GPU, streams, events and the output mapping kept by the
-# contexts, the stored bytes uploaded after the small copies; against main (git 20ceafa).
+# contexts, the stored bytes uploaded after the small copies; against main (git aa45119).
 # Checks with the branch's binaries (tests/gpu_api on both GPUs, which splits several
 # archives in a row with the same contexts; tests/gpu.sh; memcheck of the library's split),
 # then the 8 GiB archive: device-resident and host to host (the API, traced), main and the
