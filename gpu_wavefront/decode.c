@@ -103,8 +103,8 @@ struct wlz_gdctx {
 	wlz_gpu_ranges *rng;     /* by these copies, */
 	uint8_t *img;            /* into host images of the archives, back to back */
 	size_t img_cap;
-	uint8_t *scratch;        /* the split's device memory (wlz_gdctx_scratch) */
-	size_t scratch_cap;
+	uint8_t *scratch[2];     /* the split's device memory (wlz_gdctx_scratch) */
+	size_t scratch_cap[2];
 	cudaStream_t sp_st[2];   /* the split's streams and events (wlz_gdctx_split_streams) */
 	cudaEvent_t sp_ev[2];
 	void *cache;             /* the split's (wlz_gdctx_cache) */
@@ -276,21 +276,21 @@ void wlz_gdctx_set_piece_size(wlz_gdctx *g, uint64_t bytes)
 		g->piece = bytes;
 }
 
-uint8_t *wlz_gdctx_scratch(wlz_gdctx *g, size_t size)
+uint8_t *wlz_gdctx_scratch(wlz_gdctx *g, int slot, size_t size)
 {
-	if (g->scratch_cap < size) {
+	if (g->scratch_cap[slot] < size) {
 		cudaSetDevice(g->device);
-		cudaFree(g->scratch);
-		g->scratch = NULL;
-		g->scratch_cap = 0;
-		if (cudaMalloc((void **)&g->scratch, size) != cudaSuccess) {
+		cudaFree(g->scratch[slot]);
+		g->scratch[slot] = NULL;
+		g->scratch_cap[slot] = 0;
+		if (cudaMalloc((void **)&g->scratch[slot], size) != cudaSuccess) {
 			cudaGetLastError();
-			g->scratch = NULL;
+			g->scratch[slot] = NULL;
 			return NULL;
 		}
-		g->scratch_cap = size;
+		g->scratch_cap[slot] = size;
 	}
-	return g->scratch;
+	return g->scratch[slot];
 }
 
 int wlz_gdctx_split_streams(wlz_gdctx *g, void **st, void **ev)
@@ -346,7 +346,8 @@ void wlz_gdctx_free(wlz_gdctx *g)
 			cudaStreamSynchronize(ss[i]);
 	for (int k = 0; k < NBUF; k++)
 		cudaFree(g->d[k].p);
-	cudaFree(g->scratch);
+	cudaFree(g->scratch[0]);
+	cudaFree(g->scratch[1]);
 	for (int k = 0; k < 2; k++) {
 		if (g->sp_st[k])
 			cudaStreamDestroy(g->sp_st[k]);
@@ -457,18 +458,6 @@ static int pinned(const void *p)
 enum { A_PFROM = WLZ_A_PFROM, A_PTO = WLZ_A_PTO, A_PLEN = WLZ_A_PLEN, A_PWANT = WLZ_A_PWANT, A_COFF = WLZ_A_COFF,
        A_CLEN = WLZ_A_CLEN, A_CWANT = WLZ_A_CWANT, NARR = WLZ_NARR };
 
-/* XXH3 of n buffers, 65535 at a time (its limit). */
-static int hash_all(const uint8_t *base, const uint64_t *off, const uint64_t *len, uint64_t *hash, uint64_t n,
-		    uint64_t *scr, cudaStream_t st)
-{
-	for (uint64_t at = 0; at < n; at += 65535) {
-		const uint64_t k = n - at < 65535 ? n - at : 65535;
-		if (wlz_gpu_xxh3(base, off + at, len + at, hash + at, k, scr, st))
-			return 1;
-	}
-	return 0;
-}
-
 /* CU inside queue_piece: the error, then its cleanup. */
 #define QCU(call, what)                                                                                                \
 	do {                                                                                                           \
@@ -557,7 +546,7 @@ static wlz_error queue_piece(wlz_gdctx *g, uint64_t k, wlz_gpu_prep *pr, const u
 
 	/* 1. Payloads. */
 	if (wlz_gpu_gather(arc, a + A_PFROM * n, a + A_PTO * n, a + A_PLEN * n, pk, n, st) ||
-	    hash_all(pk, a + A_PTO * n, a + A_PLEN * n, hash, n, hscr, st) ||
+	    wlz_gpu_xxh3(pk, a + A_PTO * n, a + A_PLEN * n, hash, n, hscr, st) ||
 	    wlz_gpu_compare(hash, a + A_PWANT * n, n, stat + V_FIRST_PAYLOAD, fl, F_PAYLOAD, st))
 		goto launch;
 	/* 2 to 4. */
@@ -570,7 +559,7 @@ static wlz_error queue_piece(wlz_gdctx *g, uint64_t k, wlz_gpu_prep *pr, const u
 			 wlz_gpu_flow_cut_for(p->max_level, p->d1 - p->d0, ntok) ? g->d[B_OPS].p : NULL, st))
 		goto launch;
 	/* 5. Content (offsets from the piece's first byte: aligned). */
-	if (hash_all(out, a + A_COFF * n, a + A_CLEN * n, hash + n, n, hscr, st) ||
+	if (wlz_gpu_xxh3(out, a + A_COFF * n, a + A_CLEN * n, hash + n, n, hscr, st) ||
 	    wlz_gpu_compare(hash + n, a + A_CWANT * n, n, stat + V_FIRST_CONTENT, fl, F_CONTENT, st))
 		goto launch;
 	goto done;

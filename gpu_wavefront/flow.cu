@@ -1010,6 +1010,10 @@ __global__ void __launch_bounds__(FT, 8)
 						asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.peer_gflag[g] + gid),
 							     "r"(A.epoch)
 							     : "memory");
+					/* (and its own word: the host's copy of the group
+					 * waits on it) */
+					asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.gflag + gid), "r"(A.epoch)
+						     : "memory");
 				}
 			}
 		} else if (SYS) {

@@ -126,7 +126,8 @@ typedef struct wlz_gpu_flow_split {
 	 * its word holds epoch (every group must have tokens: a group
 	 * without would never be published); peer_gflag: the other GPUs'
 	 * gflag, where the pass's last chunk of a range publishes it after one
-	 * fence at system scope; gcount (nr words, zeroed by step 1): this
+	 * fence at system scope (and in gflag, for the copy of the group to
+	 * the host); gcount (nr words, zeroed by step 1): this
 	 * GPU's chunks done a range; t0: the member's first token's position.
 	 * NULL: every chunk's states published as above. */
 	uint32_t *gflag, *peer_gflag[WLZ_GPU_FLOW_PEERS], *gcount;

@@ -12,9 +12,11 @@ int wlz_gdctx_device(const wlz_gdctx *g);
 uint64_t wlz_gdctx_memory_limit(const wlz_gdctx *g);
 /* Device memory of at least size bytes on g's GPU, kept by g from call to
  * call for the split (split.c), so that a call does not allocate and free
- * its buffers again; its contents are not kept.  NULL: out of memory.
- * The caller's work on it must be done before the next call. */
-uint8_t *wlz_gdctx_scratch(wlz_gdctx *g, size_t size);
+ * its buffers again; its contents are not kept.  Two slots (0 and 1), so
+ * that the stored bytes can go up before the other buffers' sizes are
+ * known.  NULL: out of memory.  The caller's work on a slot must be done
+ * before the slot is asked for again. */
+uint8_t *wlz_gdctx_scratch(wlz_gdctx *g, int slot, size_t size);
 /* Two streams of g's GPU (st[1] at its highest priority) and two events,
  * made on the first call and kept by g, for the split: 0 on success. */
 int wlz_gdctx_split_streams(wlz_gdctx *g, void **st, void **ev);

@@ -39,6 +39,7 @@
 #include "gpu_wavefront/flow.h"
 #include "gpu_wavefront/gdctx.h"
 #include "gpu_wavefront/parse.h"
+#include "gpu_wavefront/verify.h"
 #include "gpu_wavefront/xxh3.h"
 #include "wavelz_gpu.h"
 
@@ -55,6 +56,7 @@ typedef CUresult (*fn_access)(CUdeviceptr, size_t, const CUmemAccessDesc *, size
 typedef CUresult (*fn_unmap)(CUdeviceptr, size_t);
 typedef CUresult (*fn_release)(CUmemGenericAllocationHandle);
 typedef CUresult (*fn_free)(CUdeviceptr, size_t);
+typedef CUresult (*fn_wait32)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
 
 struct vmm {
 	fn_gran gran;
@@ -65,6 +67,7 @@ struct vmm {
 	fn_unmap unmap;
 	fn_release release;
 	fn_free free;
+	fn_wait32 wait32; /* (not memory: a stream's wait on a word; NULL where the driver lacks it) */
 };
 
 static int vmm_load(struct vmm *v)
@@ -82,6 +85,12 @@ static int vmm_load(struct vmm *v)
 	v->gran = (fn_gran)f[0], v->reserve = (fn_reserve)f[1], v->create = (fn_create)f[2];
 	v->map = (fn_map)f[3], v->access = (fn_access)f[4], v->unmap = (fn_unmap)f[5];
 	v->release = (fn_release)f[6], v->free = (fn_free)f[7];
+	void *w = NULL;
+	enum cudaDriverEntryPointQueryResult q;
+	if (cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &w, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+	    q != cudaDriverEntryPointSuccess)
+		w = NULL;
+	v->wait32 = (fn_wait32)w;
 	return 1;
 }
 
@@ -241,6 +250,10 @@ struct share {
 	uint32_t *d_gflag, *d_gcount;  /* group publication */
 	wlz_gpu_token *d_tok;          /* group publication: this GPU's tokens */
 	uint64_t *d_boff, *d_blen, *d_hash, *d_hscr, *d_tpos;
+	/* payload checksums: its blocks' payloads gathered to aligned places
+	 * (from, to, length: nb words each) and hashed */
+	uint64_t *parr, pack, *d_parr, *d_phash;
+	uint8_t *d_pack;
 };
 
 static void share_free(struct share *s)
@@ -258,6 +271,7 @@ static void share_free(struct share *s)
 	free(s->rfirst);
 	free(s->rtok);
 	free(s->rchunk);
+	free(s->parr);
 	memset(s, 0, sizeof *s);
 }
 
@@ -382,48 +396,143 @@ static uint32_t pub_shift(const wlz_member *m)
 	return (uint32_t)k + 3; /* (GROUP_PUB = 2^3) */
 }
 
-/* One GPU's blocks into its plan (a host thread a GPU): their streams'
- * segments and places, in its blocks' order; the first block whose
- * streams the plan refuses, and which stream, in bad and stream. */
+/* A run of one GPU's blocks [i0, i1) into a plan of their own (the
+ * share's own plan for a share's first run): their streams' segments at
+ * the places the share's first pass set; the first block whose streams
+ * the plan refuses, and which stream, in bad and stream.  Runs go on the
+ * host's threads side by side (the headers' tables cost the most). */
 struct plan_job {
 	struct share *s;
 	const wlz_member *m;
 	const uint8_t *arc;
+	size_t i0, i1;
+	wlz_gpu_ent_plan own, *plan;
 	uint64_t bad;
 	int stream, nomem;
 };
 
-static void *plan_share(void *arg)
+static void *plan_run(void *arg)
 {
 	struct plan_job *j = arg;
-	struct share *s = j->s;
-	const wlz_member *m = j->m;
-	for (size_t i = 0; i < s->nb; i++) {
-		const wlz_block_entry *e = &m->blocks[s->bix[i]];
-		uint64_t t = s->tok_off[i];
-		const wlz_gpu_pblock p = wlz_gpu_pblock_next(e, s->boff[i], 0, (uint64_t)1 << m->h.window_log,
-							     &s->sbytes, &t, &s->nscr);
+	const struct share *s = j->s;
+	for (size_t i = j->i0; i < j->i1; i++) {
+		const wlz_block_entry *e = &j->m->blocks[s->bix[i]];
 		/* (stored bytes at their offsets in the member: its copy on the GPU) */
 		uint64_t in = e->data_offset;
 		for (int k = 0; k < WLZ_NSTREAMS; k++) {
-			s->plan.blk = (uint32_t)i;
-			if (!wlz_gpu_ent_add(&s->plan, j->arc + in, in - m->offset, e->csize[k], e->codec[k], e->rsize[k],
-					     p.s_off[k])) {
-				j->nomem = s->plan.nomem;
+			j->plan->blk = (uint32_t)i;
+			if (!wlz_gpu_ent_add(j->plan, j->arc + in, in - j->m->offset, e->csize[k], e->codec[k],
+					     e->rsize[k], s->blk[i].s_off[k])) {
+				j->nomem = j->plan->nomem;
 				j->bad = s->bix[i], j->stream = k;
 				return NULL;
 			}
 			in += e->csize[k];
 		}
-		s->blk[i] = p;
-		s->max_tok = p.ntok > s->max_tok ? p.ntok : s->max_tok;
 	}
 	return NULL;
 }
 
+/* A share's runs appended to its plan in order, and the plan finished
+ * (a host thread a share). */
+struct fin_job {
+	struct plan_job *job;
+	int n, ok;
+};
+
+static void *plan_finish(void *arg)
+{
+	struct fin_job *f = arg;
+	struct share *s = f->job[0].s;
+	f->ok = 1;
+	for (int k = 1; k < f->n; k++) {
+		if (f->ok && !wlz_gpu_ent_plan_append(&s->plan, &f->job[k].own))
+			f->ok = 0;
+		wlz_gpu_ent_plan_free(&f->job[k].own);
+	}
+	f->ok = f->ok && wlz_gpu_ent_plan_finish(&s->plan);
+	return NULL;
+}
+
+/* Every GPU's blocks into its plan: the places in one pass a GPU, then
+ * the streams in runs on the host's threads, appended in order and
+ * finished.  The job with the first refused block in *worst (-1: none);
+ * 0 when out of memory. */
+static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint8_t *arc, struct plan_job *job,
+		       int *worst)
+{
+	enum { MOST = 32 };
+	pthread_t t[MOST];
+	int run[MOST], nj = 0;
+	const int per = (wlz_cpu_count() < MOST ? wlz_cpu_count() : MOST) / ng;
+	for (int d = 0; d < ng; d++) {
+		struct share *s = &sh[d];
+		if (!(s->parr = malloc((3 * s->nb + 1) * 8)))
+			return 0;
+		for (size_t i = 0; i < s->nb; i++) {
+			const wlz_block_entry *e = &m->blocks[s->bix[i]];
+			s->parr[i] = e->data_offset - m->offset;
+			s->parr[s->nb + i] = s->pack;
+			s->parr[2 * s->nb + i] = wlz_payload_size(e);
+			s->pack += (wlz_payload_size(e) + 15) & ~(uint64_t)15;
+			uint64_t tk = s->tok_off[i];
+			s->blk[i] = wlz_gpu_pblock_next(&m->blocks[s->bix[i]], s->boff[i], 0,
+							(uint64_t)1 << m->h.window_log, &s->sbytes, &tk, &s->nscr);
+			s->max_tok = s->blk[i].ntok > s->max_tok ? s->blk[i].ntok : s->max_tok;
+		}
+		const size_t n = per > 1 ? (size_t)per : 1;
+		for (size_t r = 0; r < n; r++) {
+			struct plan_job *j = &job[nj++];
+			memset(j, 0, sizeof *j);
+			j->s = s, j->m = m, j->arc = arc;
+			j->i0 = s->nb * r / n, j->i1 = s->nb * (r + 1) / n;
+			j->plan = r ? &j->own : &s->plan;
+			j->bad = UINT64_MAX;
+		}
+	}
+	for (int k = 0; k < nj; k++) {
+		/* (a thread that cannot start: its run here) */
+		run[k] = k && pthread_create(&t[k], NULL, plan_run, &job[k]) == 0;
+		if (k && !run[k])
+			plan_run(&job[k]);
+	}
+	plan_run(&job[0]);
+	int ok = 1;
+	*worst = -1;
+	for (int k = 0; k < nj; k++) {
+		if (run[k])
+			pthread_join(t[k], NULL);
+		if (job[k].bad != UINT64_MAX && (*worst < 0 || job[k].bad < job[*worst].bad))
+			*worst = k;
+	}
+	if (*worst >= 0) {
+		for (int k = 0; k < nj; k++)
+			if (job[k].plan == &job[k].own)
+				wlz_gpu_ent_plan_free(&job[k].own);
+		return !job[*worst].nomem;
+	}
+	struct fin_job fin[MAXG];
+	pthread_t ft[MAXG];
+	int frun[MAXG];
+	const int per_share = nj / ng;
+	for (int d = 0; d < ng; d++) {
+		fin[d] = (struct fin_job){job + d * per_share, per_share, 0};
+		frun[d] = d && pthread_create(&ft[d], NULL, plan_finish, &fin[d]) == 0;
+		if (d && !frun[d])
+			plan_finish(&fin[d]);
+	}
+	plan_finish(&fin[0]);
+	for (int d = 0; d < ng; d++) {
+		if (frun[d])
+			pthread_join(ft[d], NULL);
+		ok = ok && fin[d].ok;
+	}
+	return ok;
+}
+
 /* WLZ_GPU_SPLIT_TRACE set: the host's time in each step of a member, on
  * stderr (bench/host/issue16-split.md). */
-enum { T_START, T_PLAN, T_MEMORY, T_SETUP, T_UPLOAD, T_LAUNCH, T_PAYLOAD, T_DECODE, T_DOWNLOAD, T_FREE, T_N };
+enum { T_START, T_PLAN, T_MEMORY, T_SETUP, T_UPLOAD, T_LAUNCH, T_DECODE, T_DOWNLOAD, T_FREE, T_N };
 
 static double seconds(void)
 {
@@ -434,8 +543,8 @@ static double seconds(void)
 
 static void trace(const double *t)
 {
-	static const char *const name[T_N] = {"", "plan", "output memory", "buffers", "upload", "launches",
-					       "payload checksums", "decode", "download", "free"};
+	static const char *const name[T_N] = {"", "plan", "output memory", "buffers", "upload",
+					       "launches", "decode", "download", "free"};
 	if (!getenv("WLZ_GPU_SPLIT_TRACE"))
 		return;
 	fprintf(stderr, "wavelz split:");
@@ -486,9 +595,41 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 			goto out;
 		}
 	}
+	/* Each GPU's stored bytes go up first, on its side stream, while the
+	 * host plans: only its own groups, each with the bytes after it that
+	 * a stream's last refill may read.  Its main stream waits for them. */
+	for (int d = 0; d < ng; d++) {
+		struct share *s = &sh[d];
+		TRY_CU(cudaSetDevice(s->dev), "device");
+		/* (side first in line for the SMs: its copy beside the literals
+		 * would otherwise wait for their blocks) */
+		void *st2[2], *ev2[2];
+		TRY_LAUNCH(wlz_gdctx_split_streams(g[d], st2, ev2), "streams");
+		s->st = (cudaStream_t)st2[0], s->side = (cudaStream_t)st2[1];
+		s->parsed = (cudaEvent_t)ev2[0], s->prepped = (cudaEvent_t)ev2[1];
+		if (!(s->d_in = wlz_gdctx_scratch(g[d], 0, m->size + 16))) {
+			err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory: %llu bytes on GPU %d", (unsigned long long)m->size + 16,
+				       s->dev);
+			goto out;
+		}
+		TRY_CU(cudaMemsetAsync(s->d_in + m->size, 0, 16, s->side), "memset");
+		for (uint64_t grp = (uint64_t)d; grp < ngroups; grp += (uint64_t)ng) {
+			const uint64_t b0 = grp * group, b1 = (b0 + group < nb ? b0 + group : nb) - 1;
+			const uint64_t from = m->blocks[b0].data_offset - m->offset;
+			uint64_t to = m->blocks[b1].data_offset + wlz_payload_size(&m->blocks[b1]) - m->offset + 64;
+			to = to < m->size ? to : m->size;
+			TRY_CU(cudaMemcpyAsync(s->d_in + from, arc + m->offset + from, to - from, cudaMemcpyHostToDevice,
+					       s->side),
+			       "upload");
+		}
+		/* (the event is recorded again after the parse: a wait takes
+		 * its latest record) */
+		TRY_CU(cudaEventRecord(s->parsed, s->side), "event");
+		TRY_CU(cudaStreamWaitEvent(s->st, s->parsed, 0), "event");
+	}
 	/* Blocks in member order to their groups' GPUs (tokens numbered
-	 * across the member); then each GPU's streams into its plan on a host
-	 * thread of its own (plan_share). */
+	 * across the member); then each GPU's streams into its plan on the
+	 * host's threads (plan_shares). */
 	uint64_t ntok = 0, bstart = 0;
 	for (uint64_t b = 0; b < nb; b++) {
 		const uint64_t grp = b / group;
@@ -513,24 +654,9 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		bstart += e->length;
 	}
 	{
-		struct plan_job job[MAXG];
-		pthread_t t[MAXG];
-		int run[MAXG];
-		for (int d = 0; d < ng; d++) {
-			job[d] = (struct plan_job){&sh[d], m, arc, UINT64_MAX, 0, 0};
-			run[d] = d && pthread_create(&t[d], NULL, plan_share, &job[d]) == 0;
-			if (d && !run[d])
-				plan_share(&job[d]);
-		}
-		plan_share(&job[0]);
-		int worst = -1; /* (the job with the first failed block) */
-		for (int d = 0; d < ng; d++) {
-			if (run[d])
-				pthread_join(t[d], NULL);
-			if (job[d].bad != UINT64_MAX && (worst < 0 || job[d].bad < job[worst].bad))
-				worst = d;
-		}
-		if (worst >= 0 && job[worst].nomem) {
+		struct plan_job job[32];
+		int worst;
+		if (!plan_shares(sh, ng, m, arc, job, &worst)) {
 			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 			goto out;
 		}
@@ -560,10 +686,6 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		s->rchunk[0] = 0;
 		for (uint32_t r = 0; r < s->nr; r++)
 			s->rchunk[r + 1] = s->rchunk[r] + (s->rtok[r + 1] - s->rtok[r] + 31) / 32;
-		if (!wlz_gpu_ent_plan_finish(&s->plan)) {
-			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
-			goto out;
-		}
 	}
 	tt[T_PLAN] = seconds();
 	/* (a member without group publication maps its own output: a kept
@@ -585,15 +707,8 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		struct share *s = &sh[d];
 		const wlz_gpu_ent_plan *pl = &s->plan;
 		TRY_CU(cudaSetDevice(s->dev), "device");
-		/* (side first in line for the SMs: its copy beside the literals
-		 * would otherwise wait for their blocks) */
-		void *st2[2], *ev2[2];
-		TRY_LAUNCH(wlz_gdctx_split_streams(g[d], st2, ev2), "streams");
-		s->st = (cudaStream_t)st2[0], s->side = (cudaStream_t)st2[1];
-		s->parsed = (cudaEvent_t)ev2[0], s->prepped = (cudaEvent_t)ev2[1];
 		struct carve cv[32];
 		int ncv = 0;
-		CARVE(s->d_in, m->size);
 		CARVE(s->d_st, s->sbytes + 48);
 		CARVE(s->d_err, 8);
 		CARVE(s->d_seg, pl->nseg * sizeof(wlz_gpu_seg));
@@ -620,11 +735,14 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		CARVE(s->d_boff, s->nb * 8);
 		CARVE(s->d_blen, s->nb * 8);
 		CARVE(s->d_hash, s->nb * 8);
-		CARVE(s->d_hscr, wlz_gpu_xxh3_scratch(size));
+		CARVE(s->d_hscr, wlz_gpu_xxh3_scratch(size > s->pack ? size : s->pack));
+		CARVE(s->d_parr, s->nb * 24);
+		CARVE(s->d_phash, s->nb * 8);
+		CARVE(s->d_pack, s->pack + 16);
 		size_t need = 0;
 		for (int i = 0; i < ncv; i++)
 			need += (cv[i].n + 255) & ~(size_t)255;
-		uint8_t *base = wlz_gdctx_scratch(g[d], need);
+		uint8_t *base = wlz_gdctx_scratch(g[d], 1, need);
 		if (!base) {
 			err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory: %zu bytes on GPU %d", need, s->dev);
 			goto out;
@@ -633,7 +751,6 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 			*cv[i].p = base;
 			base += (cv[i].n + 255) & ~(size_t)255;
 		}
-		TRY_CU(cudaMemsetAsync(s->d_in + m->size, 0, 16, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_st, 0, s->sbytes + 64, s->st), "memset");
 		if (gshift)
 			TRY_CU(cudaMemsetAsync(s->d_gflag, 0, (ngroups + 1) * 4, s->st), "memset");
@@ -646,13 +763,11 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		TRY_CU(cudaMemcpyAsync(s->d_r + 2 * s->nr + 1, s->rchunk, (s->nr + 1) * 4, cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemcpyAsync(s->d_boff, s->boff, s->nb * 8, cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemcpyAsync(s->d_blen, s->blen, s->nb * 8, cudaMemcpyHostToDevice, s->st), "upload");
+		TRY_CU(cudaMemcpyAsync(s->d_parr, s->parr, s->nb * 24, cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemsetAsync(s->d_err, 0, 8, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_bad, 0, (s->nb + 1) * 4, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_fl, 0, (s->nb + 1) * 4, s->st), "memset");
 		TRY_CU(cudaMemsetAsync(s->d_rstate, 0, ntok * 4 + 4, s->st), "memset");
-		/* (the stored bytes last: a copy from pageable memory queued
-		 * after them would wait for them, and so would the next GPU's) */
-		TRY_CU(cudaMemcpyAsync(s->d_in, arc + m->offset, m->size, cudaMemcpyHostToDevice, s->st), "upload");
 	}
 	/* (the pass on every GPU writes into this one's states or flags: all
 	 * memory set before any launch below; the uploads run side by side
@@ -725,29 +840,50 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 				TRY_CU(cudaStreamWaitEvent(s->st, sh[o].prepped, 0), "event");
 		TRY_LAUNCH(wlz_gpu_flow_split_run(&sp[launched], out, s->d_fail, s->st), "launch");
 	}
+	/* With group publication each GPU sends its groups back as their
+	 * flags are set (its own groups' flags, in its own memory), on its
+	 * side stream while the pass runs; once the pass ends, every flag is
+	 * set, so that a pass that gave up leaves no copy waiting. */
+	const int early = gshift && dst && v->wait32;
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
 		TRY_CU(cudaSetDevice(s->dev), "device");
+		if (early)
+			TRY_CU(cudaMemsetAsync(s->d_gflag, 1, (ngroups + 1) * 4, s->st), "memset");
 		TRY_LAUNCH(s->nb && wlz_gpu_xxh3(out, s->d_boff, s->d_blen, s->d_hash, s->nb, s->d_hscr, s->st), "launch");
+		/* (the payloads' checksums after the decode, which does not wait
+		 * for them: a damaged payload still fails the member first) */
+		TRY_LAUNCH(s->nb && (wlz_gpu_gather(s->d_in, s->d_parr, s->d_parr + s->nb, s->d_parr + 2 * s->nb,
+						    s->d_pack, s->nb, s->st) ||
+				     wlz_gpu_xxh3(s->d_pack, s->d_parr + s->nb, s->d_parr + 2 * s->nb, s->d_phash,
+						  s->nb, s->d_hscr, s->st)),
+			   "launch");
+		for (uint64_t k = (uint64_t)d; early && k < ngroups; k += (uint64_t)ng) {
+			const uint64_t a = at_out[k], z = k + 1 < ngroups ? at_out[k + 1] : size;
+			if (v->wait32((CUstream)s->side, (CUdeviceptr)(s->d_gflag + k), 1, CU_STREAM_WAIT_VALUE_GEQ) !=
+			    CUDA_SUCCESS) {
+				err = wlz_fail(WLZ_ERR_GPU, "a stream's wait on a group's flag failed");
+				goto out;
+			}
+			if (z > a)
+				TRY_CU(cudaMemcpyAsync((uint8_t *)dst + a, out + a, z - a, cudaMemcpyDeviceToHost, s->side),
+				       "download");
+		}
 	}
 	/* The payload checksums while the GPUs work: a damaged payload fails
 	 * the member first. */
 	tt[T_LAUNCH] = seconds();
-	if ((pbad = payload_check(arc, m)) != UINT64_MAX) {
-		err = payload_fail(pbad);
-		goto out;
-	}
-	tt[T_PAYLOAD] = seconds();
-	/* Verdicts, in block order within each GPU's share (the first block
-	 * that failed is named). */
+	/* Verdicts: the first block whose payload fails its checksum, else
+	 * the first that fails otherwise. */
 	uint64_t first_bad = UINT64_MAX;
+	pbad = UINT64_MAX;
 	const char *why = NULL;
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
 		TRY_CU(cudaSetDevice(s->dev), "device");
 		TRY_CU(cudaStreamSynchronize(s->st), "decode");
 		uint32_t *bad = malloc((s->nb + 1) * 4), *fl = malloc((s->nb + 1) * 4), fail[WLZ_GPU_FLOW_FAIL];
-		uint64_t *hash = malloc((s->nb + 1) * 8);
+		uint64_t *hash = malloc((2 * s->nb + 1) * 8);
 		int ent_err = 0;
 		if (!bad || !fl || !hash) {
 			free(bad);
@@ -764,6 +900,8 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		if (ce == cudaSuccess)
 			ce = cudaMemcpy(hash, s->d_hash, s->nb * 8, cudaMemcpyDeviceToHost);
 		if (ce == cudaSuccess)
+			ce = cudaMemcpy(hash + s->nb, s->d_phash, s->nb * 8, cudaMemcpyDeviceToHost);
+		if (ce == cudaSuccess)
 			ce = cudaMemcpy(fail, s->d_fail, sizeof fail, cudaMemcpyDeviceToHost);
 		for (size_t i = 0; ce == cudaSuccess && i < s->nb; i++) {
 			const uint64_t b = s->bix[i];
@@ -773,6 +911,8 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 									     : NULL;
 			if (w && b < first_bad)
 				first_bad = b, why = w;
+			if (hash[s->nb + i] != m->blocks[b].payload_checksum && b < pbad)
+				pbad = b;
 		}
 		if (ce == cudaSuccess && (fail[0] || ent_err) && !why)
 			why = fail[0] ? "the pass gave up" : "a stream does not decode", first_bad = 0;
@@ -780,6 +920,10 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		free(fl);
 		free(hash);
 		TRY_CU(ce, "download");
+	}
+	if (pbad != UINT64_MAX) {
+		err = payload_fail(pbad);
+		goto out;
 	}
 	if (why) {
 		err = wlz_fail(strstr(why, "checksum") ? WLZ_ERR_CHECKSUM : WLZ_ERR_BAD_STREAM, "block %llu: %s",
@@ -789,7 +933,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	tt[T_DECODE] = seconds();
 	/* Each GPU its own groups, over its own link (side by side where dst
 	 * is pinned). */
-	for (int d = 0; dst && d < ng; d++) {
+	for (int d = 0; dst && !early && d < ng; d++) {
 		TRY_CU(cudaSetDevice(sh[d].dev), "device");
 		for (uint64_t k = (uint64_t)d; k < ngroups; k += (uint64_t)ng) {
 			const uint64_t a = at_out[k], z = k + 1 < ngroups ? at_out[k + 1] : size;
@@ -800,7 +944,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	}
 	for (int d = 0; dst && d < ng; d++) {
 		TRY_CU(cudaSetDevice(sh[d].dev), "device");
-		TRY_CU(cudaStreamSynchronize(sh[d].st), "download");
+		TRY_CU(cudaStreamSynchronize(early ? sh[d].side : sh[d].st), "download");
 	}
 	tt[T_DOWNLOAD] = seconds();
 out:

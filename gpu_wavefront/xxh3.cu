@@ -274,8 +274,6 @@ extern "C" int wlz_gpu_xxh3(const uint8_t *d_base, const uint64_t *d_off, const 
 {
 	if (!n)
 		return 0;
-	if (n > 65535)
-		return 1;  /* (the grid's y dimension) */
 	xxh_keys k;
 	memcpy(k.secret, XXH3_kSecret, SECRET);
 	for (unsigned j = 0; j < SECRET / 8; j++)
@@ -288,8 +286,14 @@ extern "C" int wlz_gpu_xxh3(const uint8_t *d_base, const uint64_t *d_off, const 
 	/* Each call's own copy of the keys: the symbol is per device. */
 	if (cudaMemcpyToSymbolAsync(K, &k, sizeof k, 0, cudaMemcpyHostToDevice, st) != cudaSuccess)
 		return 1;
-	contrib_kernel<<<dim3(CONTRIB_BLOCKS, (unsigned)n), 256, 0, st>>>(d_base, d_off, d_len, d_scratch);
-	const unsigned threads = 256, per = threads / 32;
-	finish_kernel<<<(unsigned)((n + per - 1) / per), threads, 0, st>>>(d_base, d_off, d_len, d_scratch, d_hash, n);
+	/* (65535 buffers a launch: the grid's y dimension) */
+	for (size_t at = 0; at < n; at += 65535) {
+		const size_t m = n - at < 65535 ? n - at : 65535;
+		contrib_kernel<<<dim3(CONTRIB_BLOCKS, (unsigned)m), 256, 0, st>>>(d_base, d_off + at, d_len + at,
+										  d_scratch);
+		const unsigned threads = 256, per = threads / 32;
+		finish_kernel<<<(unsigned)((m + per - 1) / per), threads, 0, st>>>(d_base, d_off + at, d_len + at,
+										     d_scratch, d_hash + at, m);
+	}
 	return cudaGetLastError() != cudaSuccess;
 }

@@ -16,7 +16,7 @@ extern "C" {
  * bytes past d_base (64 bytes a KiB). */
 size_t wlz_gpu_xxh3_scratch(uint64_t span);
 
-/* Hashes n (at most 65535) buffers of d_base: buffer i is d_len[i] bytes
+/* Hashes n buffers of d_base: buffer i is d_len[i] bytes
  * at d_off[i] (8-byte aligned), its digest to d_hash[i]; all in device
  * memory, with d_scratch of wlz_gpu_xxh3_scratch() bytes.  Launched on
  * stream (a cudaStream_t); returns 0 on success. */
