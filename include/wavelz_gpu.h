@@ -95,8 +95,11 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * otherwise; the CLI then decodes it on one GPU, in pieces); every GPU must
  * reach every other's (WLZ_ERR_GPU otherwise).  Checks and output as
  * wlz_gpu_decompress (dst NULL: checks only); ng = 1 is that call.
- * Synchronous.  Each context keeps the device memory its GPU's share
- * took, for the next split, until it is freed.  Checked on small
+ * Synchronous.  Each GPU copies its groups into dst, each as soon as it
+ * is final where the blocks are of one size (side by side with the
+ * decode where dst is pinned); on an error dst's contents are
+ * unspecified.  Each context keeps the device memory
+ * its GPU's share took, for the next split, until it is freed.  Checked on small
  * archives (tests/gpu_api), also as a
  * process's first GPU work (the case that once stalled:
  * bench/host/issue16-split.md); the CLI uses it where
