@@ -1,12 +1,12 @@
 #!/bin/bash
 # Prepared in session 20 for session 21's first call (two H200, about 8 minutes; carry
-# [".dev/s21a"], command: bash .dev/s21a/run.sh).  First the whole of tests/gpu.sh on
-# main (git 19840eb: its last call ran out of time before the parts with flipped bytes
-# and the split's damaged archives, which reach the split's payload check on the GPUs),
-# then branch split-plan (git 1521fef: each run's plan finished on its own thread and sent
-# up to its place, no append; the plan's steps traced): tests/gpu_api and memcheck of its
-# split, and the 8 GiB archive host to host against main, alternated twice.  At most 8
-# files in $OUT.
+# [".dev/s21a"], command: bash .dev/s21a/run.sh).  First the whole of tests/gpu.sh on main
+# (git 19840eb: its last call ran out of time before the parts with flipped bytes and the
+# split's damaged archives, which reach the split's payload check on the GPUs), then
+# forged archives through main's split (tests/gpu_forge.sh, FORGE_SPLIT), then branch
+# split-plan (git 1521fef: each run's plan finished on its own thread and sent up to its
+# place, no append; the plan's steps traced): tests/gpu_api and memcheck of its split, and
+# the 8 GiB archive host to host against main, alternated twice.  At most 8 files in $OUT.
 set -u
 D=$(cd "$(dirname "$0")" && pwd)
 . bench/gpu_call_setup.sh "$D"
@@ -14,6 +14,9 @@ S=$OUT/summary.txt
 s0=$(date +%s)
 timeout 400 bash tests/gpu.sh $B/wavelz $B tests/data tests/golden-bad $B/gpu_api > $OUT/gpu-tests.log 2>&1
 echo "tests/gpu.sh (main) exit $? in $(( $(date +%s) - s0 )) s: $(tail -1 $OUT/gpu-tests.log)" | tee $S
+fqgen $T/il.fq $((16 << 20)) 5 > $T/f16.fq
+FORGE_SPLIT=0,1 FORGE_INPUT=$T/f16.fq timeout 200 bash tests/gpu_forge.sh $B/wavelz $B/wlztool $B/gpu_decode tests/data 15 4 > $OUT/forge.txt 2>&1
+echo "gpu_forge through the split (main) exit $?: $(tail -1 $OUT/forge.txt)" | tee -a $S
 zstd -q -dc tests/data/illumina_1000k.fastq.zst > $T/slice.fq
 timeout 60 gpu_api_plan $T/slice.fq > $OUT/gpu_api.txt 2>&1
 echo "gpu_api (split-plan, 2 GPUs) exit $?: $(tail -1 $OUT/gpu_api.txt)" | tee -a $S
