@@ -35,3 +35,5 @@ for r in 1 2; do for b in plan main; do
   grep "wavelz split" $T/split.log | tail -2 | tee -a $S
   cat $T/split.csv $T/split.log >> $OUT/split-all.txt
 done; done
+timeout 90 gpu_links 8 3 > $OUT/links.csv 2>&1
+echo "gpu_links exit $? (with the strided 2D copies)" | tee -a $S; cat $OUT/links.csv | tee -a $S
