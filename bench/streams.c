@@ -10,11 +10,17 @@
  *     by codec 2's huf parts with one table, up to 8 and up to 16, at each
  *     segment size (raw where that is smaller);
  *   - one-core decode MB/s of each and of zstd on the stored frames, best
- *     of -r runs.
+ *     of -r runs;
+ *   - two bounds that no codec of whole-bit codes reaches (coders "h0" and
+ *     "h1", seg_log 0, no decode figure): each piece's empirical entropy
+ *     of order 0 and of order 1 (given the byte before), without the cost
+ *     of sending the model: what a fractional-bit coder (rANS, FSE) with
+ *     codec 2's contexts could approach at best.
  *
  * usage: streams [-r 5] ARCHIVE...
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +138,29 @@ static wlz_error huf_dec(const uint8_t *src, size_t cs, uint8_t *dst, size_t n)
 	return wlz_huf_decode(src, cs, dst, n, &htab);
 }
 
+/* Bytes of n symbols at src coded at their empirical entropy: order 0,
+ * or (order1) given the symbol before (the first given 0). */
+static double entropy_bytes(const uint8_t *src, size_t n, int order1)
+{
+	static uint32_t cnt[256][256];
+	static uint32_t tot[256];
+	memset(cnt, 0, sizeof cnt);
+	memset(tot, 0, sizeof tot);
+	unsigned prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned c = order1 ? prev : 0;
+		cnt[c][src[i]]++;
+		tot[c]++;
+		prev = src[i];
+	}
+	double bits = 0;
+	for (unsigned c = 0; c < 256; c++)
+		for (unsigned x = 0; x < 256 && tot[c]; x++)
+			if (cnt[c][x])
+				bits -= cnt[c][x] * log2((double)cnt[c][x] / tot[c]);
+	return bits / 8;
+}
+
 int main(int argc, char **argv)
 {
 	int reps = 5, i = 1;
@@ -221,6 +250,14 @@ int main(int argc, char **argv)
 					free(cb);
 					free(cs);
 				}
+			}
+			for (int o = 0; o < 2; o++) {
+				double h = 0;
+				for (size_t j = 0; j < l->n; j++)
+					h += entropy_bytes(l->p[j].raw, l->p[j].n, o);
+				printf("%s,%s,%zu,%zu,%.2f,%s,0,%.0f,%.2f,%.2f,0,0\n", base, kname[k], dn, stored,
+				       100.0 * stored / (double)content, o ? "h1" : "h0", h, 100.0 * h / (double)content,
+				       k == K_OFFL ? 0.0 : 100.0 * (h / (double)stored - 1));
 			}
 			free(tmp);
 		}
