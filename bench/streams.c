@@ -185,7 +185,9 @@ static double context_bytes(const uint8_t *src, size_t n, unsigned seg_log)
 				if (k % q == 0)
 					t = 0;
 				cnt[t][src[g + k]]++;
-				t = hc.code[src[g + k]] >> 4;  /* (next is the same in every table) */
+				/* (the entry of the table it was coded in: a table
+				 * without a code for it holds no next either) */
+				t = hc.code[t * 256 + src[g + k]] >> 4;
 			}
 		}
 		bytes = 0;
