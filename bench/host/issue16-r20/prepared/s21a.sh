@@ -1,10 +1,10 @@
 #!/bin/bash
 # Prepared in session 20 for session 21's first call (two H200, about 8 minutes; carry
 # [".dev/s21a"], command: bash .dev/s21a/run.sh).  First the whole of tests/gpu.sh on main
-# (git 19840eb: its last call ran out of time before the parts with flipped bytes and the
+# (git 16e9b98: its last call ran out of time before the parts with flipped bytes and the
 # split's damaged archives, which reach the split's payload check on the GPUs), then
 # forged archives through main's split (tests/gpu_forge.sh, FORGE_SPLIT), then branch
-# split-plan (git 151a8f6: each run's plan finished on its own thread and sent up to its
+# split-plan (git 4d41f3e: each run's plan finished on its own thread and sent up to its
 # place, no append; the plan's steps traced): tests/gpu_api and memcheck of its split, and
 # the 8 GiB archive host to host against main, alternated twice.  At most 8 files in $OUT.
 set -u

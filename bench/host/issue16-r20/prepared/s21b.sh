@@ -3,7 +3,7 @@
 # .dev/s21b/run.sh): which group of blocks a group's publication wants on 4 GPUs (the
 # library has 8 for any number; on four the pass waited on groups other GPUs were still
 # writing: bench/host/issue16-split.md).  The 8 GiB archive, device-resident, main's
-# gpu_split (git 19840eb) on 4 GPUs at groups 8, 4 and 2 and on 2 GPUs at 8 and 4, each
+# gpu_split (git 16e9b98) on 4 GPUs at groups 8, 4 and 2 and on 2 GPUs at 8 and 4, each
 # twice, content checked; then host to host on 4 and 2 GPUs (traced).  At most 8 files
 # in $OUT.
 set -u
