@@ -443,8 +443,7 @@ void wlz_gpu_host_free(void *p)
 		cudaFreeHost(p);
 }
 
-/* Pinned (or registered) host memory: transfers go straight to it. */
-static int pinned(const void *p)
+int wlz_gpu_pinned(const void *p)
 {
 	struct cudaPointerAttributes a;
 	if (!p || cudaPointerGetAttributes(&a, p) != cudaSuccess) {
@@ -1064,7 +1063,7 @@ static wlz_error to_device(wlz_gdctx *g, uint8_t *d_dst, size_t dst_cap, uint8_t
 	struct xfer x = {TO_DEVICE, d_src ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, 0, d_dst, NULL, NULL,
 			 NULL, NULL, 0, NULL};
 	const int two = !d_src;
-	x.staged_in = two && !pinned(harc);
+	x.staged_in = two && !wlz_gpu_pinned(harc);
 	WLZ_TRY(setup(g, &x, d_dst, two));
 	WLZ_TRY(run(g, &x));
 	*dst_size = g->call.total;
@@ -1132,8 +1131,9 @@ static wlz_error to_host(wlz_gdctx *g, uint8_t *dst, size_t dst_cap, wlz_write_f
 	if (dst && c->total > dst_cap)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "%llu bytes of content, room for %zu", (unsigned long long)c->total,
 				dst_cap);
-	struct xfer x = {TO_NOTHING, cudaMemcpyHostToDevice, !pinned(src), dst, wr, opaque, NULL, NULL, 0, NULL};
-	if (wr || (dst && !pinned(dst)))
+	struct xfer x = {TO_NOTHING, cudaMemcpyHostToDevice, !wlz_gpu_pinned(src), dst, wr, opaque, NULL, NULL, 0,
+			 NULL};
+	if (wr || (dst && !wlz_gpu_pinned(dst)))
 		x.kind = TO_STAGED;
 	else if (dst)
 		x.kind = TO_PINNED;
@@ -1230,7 +1230,7 @@ wlz_error wlz_gpu_decompress_batch(wlz_gdctx *g, wlz_gpu_item *items, size_t n, 
 			if (x.stop)
 				e = it->err;
 		}
-		all_pinned &= dev || pinned(it->src);
+		all_pinned &= dev || wlz_gpu_pinned(it->src);
 	}
 	free(ha);
 	free(lay);

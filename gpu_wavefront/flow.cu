@@ -812,10 +812,9 @@ __device__ __forceinline__ uint32_t poll(const uint32_t *p)
 /* (8 blocks an SM: 32 registers, a few spilled, measured faster than 46
  * registers at 5 blocks; so were acquire loads than relaxed polls and a
  * fence) */
-template <bool SYS, bool ST = false, bool GP = false>
-__global__ void __launch_bounds__(FT, 8)
-	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t nch, uint8_t *out,
-		    flow_area A, uint32_t *fail)
+template <bool SYS, bool ST, bool GP>
+static __device__ __forceinline__ void flow_warp(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R,
+						 uint32_t nch, uint8_t *out, const flow_area &A, uint32_t *fail)
 {
 	const unsigned lane = threadIdx.x & 31;
 	/* (ST, a diagnostic: chunks, and the warp's stalled polls by what the
@@ -1019,6 +1018,27 @@ __global__ void __launch_bounds__(FT, 8)
 		} else if (SYS) {
 			for (unsigned g = 0; g < A.npeers; g++)
 				publish<true>(A.peer_rstate[g], i, have, A.epoch);
+		}
+	}
+}
+
+template <bool SYS, bool ST = false, bool GP = false>
+__global__ void __launch_bounds__(FT, 8)
+	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t nch, uint8_t *out,
+		    flow_area A, uint32_t *fail)
+{
+	flow_warp<SYS, ST, GP>(tok, ntok, R, nch, out, A, fail);
+	/* GP: the last warp out (gcount's word after the ranges' counts)
+	 * sets every one of this GPU's own groups' flags, so that the host's
+	 * copies waiting on them go on even where the pass gave up. */
+	if (GP && (threadIdx.x & 31) == 0) {
+		const uint32_t warps = gridDim.x * (blockDim.x / 32);
+		if (atomicAdd(A.gcount + R.n, 1) + 1 == warps) {
+			__threadfence_system();
+			for (uint32_t r = 0; r < R.n; r++)
+				asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.gflag + r * A.ngpus + A.gpu),
+					     "r"(A.epoch)
+					     : "memory");
 		}
 	}
 }

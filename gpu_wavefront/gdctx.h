@@ -25,4 +25,8 @@ int wlz_gdctx_split_streams(wlz_gdctx *g, void **st, void **ev);
 void *wlz_gdctx_cache(wlz_gdctx *g);
 void wlz_gdctx_set_cache(wlz_gdctx *g, void *cache, void (*cache_free)(void *));
 
+/* Whether p is pinned (or registered) host memory: transfers go straight
+ * to it, where a copy to pageable memory waits for its work. */
+int wlz_gpu_pinned(const void *p);
+
 #endif
