@@ -10,7 +10,9 @@
 #   gpu_forge.sh WAVELZ WLZTOOL GPU_DECODE DATADIR [COUNT [MAXFLIPS]]
 # COUNT forged archives of each of two archives (default 40), with 1 to
 # MAXFLIPS damaged bytes each (default 4), of the data set's FASTQ slice
-# or of the file FORGE_INPUT names.
+# or of the file FORGE_INPUT names.  FORGE_SPLIT=0,1 (GPUs) sends each
+# archive alone through the split over those GPUs instead of one batch
+# (the input should then have several groups of 8 blocks).
 set -u
 W=$1 T=$2 GD=$3 D=$4 N=${5:-40} F=${6:-4}
 tmp=$(mktemp -d)
@@ -41,12 +43,28 @@ refused() {
 	sed -n "s|^wavelz: \\($tmp/f/[^:]*\\): .*|\\1|p" "$1" | sort -u
 }
 "$W" -q -t "${files[@]}" 2> "$tmp/cpu.err"
-timeout 300 "$W" -q -t --gpu "${files[@]}" 2> "$tmp/gpu.err"
-rc=$?
-if [ $rc -ge 124 ]; then
-	echo "FAIL: -t --gpu over the forged archives: exit $rc (timeout or signal)"
-	tail -5 "$tmp/gpu.err"
-	exit 1
+gpu=(--gpu)
+if [ -n "${FORGE_SPLIT:-}" ]; then
+	gpu=(--gpu="$FORGE_SPLIT")
+	export WAVELZ_GPU_SPLIT_MIN=1
+	: > "$tmp/gpu.err"
+	for f in "${files[@]}"; do
+		timeout 30 "$W" -q -t "${gpu[@]}" "$f" 2>> "$tmp/gpu.err"
+		rc=$?
+		if [ $rc -ge 124 ]; then
+			echo "FAIL: -t ${gpu[*]} (split) on $f: exit $rc (timeout or signal)"
+			tail -5 "$tmp/gpu.err"
+			exit 1
+		fi
+	done
+else
+	timeout 300 "$W" -q -t --gpu "${files[@]}" 2> "$tmp/gpu.err"
+	rc=$?
+	if [ $rc -ge 124 ]; then
+		echo "FAIL: -t --gpu over the forged archives: exit $rc (timeout or signal)"
+		tail -5 "$tmp/gpu.err"
+		exit 1
+	fi
 fi
 refused "$tmp/cpu.err" > "$tmp/cpu.list"
 refused "$tmp/gpu.err" > "$tmp/gpu.list"
@@ -61,10 +79,10 @@ nsum=$(grep -c "checksum mismatch" "$tmp/gpu.err")
 nok=0
 for f in "${files[@]}"; do
 	grep -qxF "$f" "$tmp/gpu.list" && continue
-	"$W" -q -d --gpu -c "$f" > "$tmp/g.out" || { echo "FAIL: -d --gpu refuses $f, -t --gpu accepted it"; exit 1; }
+	"$W" -q -d "${gpu[@]}" -c "$f" > "$tmp/g.out" || { echo "FAIL: -d ${gpu[*]} refuses $f, -t accepted it"; exit 1; }
 	cmp -s "$tmp/g.out" "$tmp/in" || { echo "FAIL: $f decodes on the GPU to other bytes"; exit 1; }
 	nok=$((nok + 1))
 done
 [ "$nref" -gt 0 ] || { echo "FAIL: no forged archive was refused"; exit 1; }
-echo "gpu_forge: ${#files[@]} forged archives: the GPU refused $nref as the CPU did ($((nref - nsum)) by a" \
+echo "gpu_forge${FORGE_SPLIT:+ (split over GPUs $FORGE_SPLIT)}: ${#files[@]} forged archives: the GPU refused $nref as the CPU did ($((nref - nsum)) by a" \
 	"decoding rule, $nsum by a checksum), $nok decoded to the original on both"
