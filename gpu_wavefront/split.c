@@ -498,20 +498,9 @@ static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint
 		return !job[*worst].nomem;
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
-		wlz_gpu_ent_plan *pl = &s->plan;
 		for (size_t r = 0; r < s->nrun; r++) {
-			wlz_gpu_ent_plan *q = &s->run[r];
-			s->segbase[r] = pl->nseg, s->grpbase[r] = pl->ngrp, s->tabbase[r] = pl->ntab;
-			for (size_t i = 0; i < q->nseg; i++)
-				if (q->seg[i].ntab)
-					q->seg[i].tab += (uint32_t)pl->ntab;
-			for (size_t i = 0; i < q->ngrp; i++) {
-				q->grp[i].seg += (uint32_t)pl->nseg;
-				if (q->grp[i].ntab)
-					q->grp[i].tab += (uint32_t)pl->ntab;
-			}
-			pl->nseg += q->nseg, pl->ngrp += q->ngrp, pl->ntab += q->ntab;
-			pl->max_tab = q->max_tab > pl->max_tab ? q->max_tab : pl->max_tab;
+			s->segbase[r] = s->plan.nseg, s->grpbase[r] = s->plan.ngrp, s->tabbase[r] = s->plan.ntab;
+			wlz_gpu_ent_plan_place(&s->run[r], &s->plan);
 		}
 	}
 	return 1;
