@@ -634,7 +634,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		bstart += e->length;
 	}
 	{
-		struct plan_job job[RUNS + MAXG];
+		struct plan_job job[RUNS];
 		int worst;
 		const int planned = plan_shares(sh, ng, m, arc, job, &worst);
 		tt[T_RUNS] = seconds();
@@ -737,16 +737,20 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		if (gshift)
 			TRY_CU(cudaMemsetAsync(s->d_gflag, 0, (ngroups + 1) * 4, s->st), "memset");
 		for (size_t r = 0; r < s->nrun; r++) {
+			/* (an empty run's arrays may be NULL: nothing sent) */
 			const wlz_gpu_ent_plan *q = &s->run[r];
-			TRY_CU(cudaMemcpyAsync(s->d_seg + s->segbase[r], q->seg, q->nseg * sizeof(wlz_gpu_seg),
-					       cudaMemcpyHostToDevice, s->st),
-			       "upload");
-			TRY_CU(cudaMemcpyAsync(s->d_grp + s->grpbase[r], q->grp, q->ngrp * sizeof(wlz_gpu_group),
-					       cudaMemcpyHostToDevice, s->st),
-			       "upload");
-			TRY_CU(cudaMemcpyAsync(s->d_codes + s->tabbase[r] * 256, q->codes, q->ntab * 256,
-					       cudaMemcpyHostToDevice, s->st),
-			       "upload");
+			if (q->nseg)
+				TRY_CU(cudaMemcpyAsync(s->d_seg + s->segbase[r], q->seg, q->nseg * sizeof(wlz_gpu_seg),
+						       cudaMemcpyHostToDevice, s->st),
+				       "upload");
+			if (q->ngrp)
+				TRY_CU(cudaMemcpyAsync(s->d_grp + s->grpbase[r], q->grp, q->ngrp * sizeof(wlz_gpu_group),
+						       cudaMemcpyHostToDevice, s->st),
+				       "upload");
+			if (q->ntab)
+				TRY_CU(cudaMemcpyAsync(s->d_codes + s->tabbase[r] * 256, q->codes, q->ntab * 256,
+						       cudaMemcpyHostToDevice, s->st),
+				       "upload");
 		}
 		TRY_CU(cudaMemcpyAsync(s->d_blk, s->blk, s->nb * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemcpyAsync(s->d_r, s->rfirst, s->nr * 4, cudaMemcpyHostToDevice, s->st), "upload");
