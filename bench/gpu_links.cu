@@ -4,8 +4,8 @@
  * Plain copies, no decoding: GIB GiB between one pinned host buffer and
  * the GPUs, down (device to host) and up, first on GPU 0 alone, then on
  * every GPU at once, each GPU its own interleaved 8 MiB groups of the
- * one buffer (as the split sends content back) or its own contiguous
- * half.  A host-to-host decode on n GPUs cannot beat the n-GPU row
+ * one buffer (as the split sends content back: a copy a group, or one
+ * strided 2D copy of them all) or its own contiguous share.  A host-to-host decode on n GPUs cannot beat the n-GPU row
  * against the one-GPU row; CSV on stdout, best of REPS.
  */
 #include "gpu_util.h"
@@ -22,9 +22,9 @@ struct gpu {
 };
 
 /* Seconds for the copies of GPUs [0, ng): interleaved groups of unit
- * bytes (GPU k takes groups k, k+ng, ...), or contiguous shares when
- * unit is 0. */
-static double copy_all(std::vector<gpu> &g, int ng, uint8_t *h, size_t bytes, size_t unit, bool down)
+ * bytes (GPU k takes groups k, k+ng, ...; two_d: as one strided copy,
+ * whole groups only), or contiguous shares when unit is 0. */
+static double copy_all(std::vector<gpu> &g, int ng, uint8_t *h, size_t bytes, size_t unit, bool down, bool two_d)
 {
 	const double t0 = now();
 	for (int k = 0; k < ng; k++) {
@@ -33,6 +33,14 @@ static double copy_all(std::vector<gpu> &g, int ng, uint8_t *h, size_t bytes, si
 			const size_t share = bytes / ng, a = share * k, n = k == ng - 1 ? bytes - a : share;
 			CK(down ? cudaMemcpyAsync(h + a, g[k].d + a, n, cudaMemcpyDeviceToHost, g[k].s)
 				: cudaMemcpyAsync(g[k].d + a, h + a, n, cudaMemcpyHostToDevice, g[k].s));
+			continue;
+		}
+		if (two_d) {
+			const size_t rows = bytes / (unit * ng), a = unit * k;
+			CK(down ? cudaMemcpy2DAsync(h + a, unit * ng, g[k].d + a, unit * ng, unit, rows,
+						    cudaMemcpyDeviceToHost, g[k].s)
+				: cudaMemcpy2DAsync(g[k].d + a, unit * ng, h + a, unit * ng, unit, rows,
+						    cudaMemcpyHostToDevice, g[k].s));
 			continue;
 		}
 		for (size_t a = unit * k; a < bytes; a += unit * ng) {
@@ -72,17 +80,23 @@ int main(int argc, char **argv)
 	for (bool down : {true, false}) {
 		double one = 0;
 		for (int n : {1, ng}) {
-			for (size_t unit : {(size_t)8 << 20, (size_t)0}) {
+			for (int lay = 0; lay < 3; lay++) {
+				const size_t unit = lay < 2 ? (size_t)8 << 20 : 0;
 				if (n == 1 && unit)
 					continue;
+				/* (the strided copy moves whole rows of groups only) */
+				const size_t moved = lay == 1 ? bytes / (unit * n) * unit * n : bytes;
 				double best = 1e30;
 				for (int r = 0; r < reps; r++)
-					best = std::min(best, copy_all(g, n, h, bytes, unit, down));
-				const double gbps = (double)bytes / best / 1e9;
+					best = std::min(best, copy_all(g, n, h, moved, unit, down, lay == 1));
+				const double gbps = (double)moved / best / 1e9;
 				if (n == 1)
 					one = gbps;
-				printf("%s,%d,%s,%zu,%.1f,%.2f\n", down ? "down" : "up", n,
-				       unit ? "8 MiB groups interleaved" : "contiguous shares", bytes, gbps, gbps / one);
+				static const char *const name[3] = {"8 MiB groups interleaved, a copy each",
+								    "8 MiB groups interleaved, one 2D copy",
+								    "contiguous shares"};
+				printf("%s,%d,%s,%zu,%.1f,%.2f\n", down ? "down" : "up", n, name[lay], moved, gbps,
+				       gbps / one);
 			}
 			if (ng == 1)
 				break;

@@ -531,6 +531,26 @@ static void trace(const double *t)
 	fprintf(stderr, "\n");
 }
 
+/* Queues the copies of GPU d's groups (d, d + ng, ...) of out into dst
+ * on stream st; with wait (the driver's stream wait), each after its flag
+ * in gflag is set.  Returns 1 where a wait could not be queued (the copies
+ * queued before it stay), else 0; *ce the first copy's error. */
+static int send_groups(const struct vmm *v, int wait, const uint32_t *gflag, uint8_t *dst, const uint8_t *out,
+		       const size_t *at_out, uint64_t ngroups, uint64_t size, int d, int ng, cudaStream_t st,
+		       cudaError_t *ce)
+{
+	*ce = cudaSuccess;
+	for (uint64_t k = (uint64_t)d; k < ngroups && *ce == cudaSuccess; k += (uint64_t)ng) {
+		const uint64_t a = at_out[k], z = k + 1 < ngroups ? at_out[k + 1] : size;
+		if (wait &&
+		    v->wait32((CUstream)st, (CUdeviceptr)(gflag + k), 1, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
+			return 1;
+		if (z > a)
+			*ce = cudaMemcpyAsync(dst + a, out + a, z - a, cudaMemcpyDeviceToHost, st);
+	}
+	return 0;
+}
+
 /* Member m of the archive arc decoded on the GPUs into dst (host, room
  * for its content; NULL: checks only). */
 static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev, int ng, const uint8_t *arc,
@@ -853,19 +873,12 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 				     wlz_gpu_xxh3(s->d_pack, s->d_parr + s->nb, s->d_parr + 2 * s->nb, s->d_phash,
 						  s->nb, s->d_hscr, s->st)),
 			   "launch");
-		for (uint64_t k = (uint64_t)d; early && k < ngroups; k += (uint64_t)ng) {
-			const uint64_t a = at_out[k], z = k + 1 < ngroups ? at_out[k + 1] : size;
-			if (v->wait32((CUstream)s->side, (CUdeviceptr)(s->d_gflag + k), 1, CU_STREAM_WAIT_VALUE_GEQ) !=
-			    CUDA_SUCCESS) {
-				/* (every GPU's content then goes back after the
-				 * decode; the groups already queued go twice) */
-				early = 0;
-				break;
-			}
-			if (z > a)
-				TRY_CU(cudaMemcpyAsync((uint8_t *)dst + a, out + a, z - a, cudaMemcpyDeviceToHost, s->side),
-				       "download");
-		}
+		cudaError_t ce = cudaSuccess;
+		/* (a wait that cannot be queued: every GPU's content goes back
+		 * after the decode, the groups queued already twice) */
+		if (early && send_groups(v, 1, s->d_gflag, dst, out, at_out, ngroups, size, d, ng, s->side, &ce))
+			early = 0;
+		TRY_CU(ce, "download");
 	}
 	tt[T_LAUNCH] = seconds();
 	/* Verdicts: the first block whose payload fails its checksum, else
@@ -929,13 +942,10 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	/* Each GPU its own groups, over its own link (side by side where dst
 	 * is pinned). */
 	for (int d = 0; dst && !early && d < ng; d++) {
+		cudaError_t ce;
 		TRY_CU(cudaSetDevice(sh[d].dev), "device");
-		for (uint64_t k = (uint64_t)d; k < ngroups; k += (uint64_t)ng) {
-			const uint64_t a = at_out[k], z = k + 1 < ngroups ? at_out[k + 1] : size;
-			if (z > a)
-				TRY_CU(cudaMemcpyAsync((uint8_t *)dst + a, out + a, z - a, cudaMemcpyDeviceToHost, sh[d].st),
-				       "download");
-		}
+		send_groups(v, 0, NULL, dst, out, at_out, ngroups, size, d, ng, sh[d].st, &ce);
+		TRY_CU(ce, "download");
 	}
 	for (int d = 0; dst && d < ng; d++) {
 		TRY_CU(cudaSetDevice(sh[d].dev), "device");

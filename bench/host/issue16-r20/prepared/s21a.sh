@@ -4,7 +4,7 @@
 # (git 19840eb: its last call ran out of time before the parts with flipped bytes and the
 # split's damaged archives, which reach the split's payload check on the GPUs), then
 # forged archives through main's split (tests/gpu_forge.sh, FORGE_SPLIT), then branch
-# split-plan (git 1521fef: each run's plan finished on its own thread and sent up to its
+# split-plan (git 151a8f6: each run's plan finished on its own thread and sent up to its
 # place, no append; the plan's steps traced): tests/gpu_api and memcheck of its split, and
 # the 8 GiB archive host to host against main, alternated twice.  At most 8 files in $OUT.
 set -u
@@ -35,3 +35,5 @@ for r in 1 2; do for b in plan main; do
   grep "wavelz split" $T/split.log | tail -2 | tee -a $S
   cat $T/split.csv $T/split.log >> $OUT/split-all.txt
 done; done
+timeout 90 gpu_links 8 3 > $OUT/links.csv 2>&1
+echo "gpu_links exit $? (with the strided 2D copies)" | tee -a $S; cat $OUT/links.csv | tee -a $S
