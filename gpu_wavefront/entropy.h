@@ -72,6 +72,13 @@ int wlz_gpu_ent_plan_append(wlz_gpu_ent_plan *p, const wlz_gpu_ent_plan *q);
  * Returns 0 when memory runs out. */
 int wlz_gpu_ent_plan_finish(wlz_gpu_ent_plan *p);
 
+/* Places finished plan q after the segments, groups and tables that total
+ * counts (total holds counts only: its arrays stay NULL): q's table and
+ * segment indices move up by total's counts, which grow by q's (and
+ * max_tab), so that q's arrays, sent to the device after those before
+ * them, form one plan with them without a copy on the host. */
+void wlz_gpu_ent_plan_place(wlz_gpu_ent_plan *q, wlz_gpu_ent_plan *total);
+
 /* Builds ntab decode tables (WLZ_GPU_TAB entries each, len | next << 4 |
  * sym << 8) at d_tabs from their codes at d_codes (the plan's codes, 256
  * bytes a table, checked by the host), on stream. */

@@ -169,6 +169,21 @@ int wlz_gpu_ent_plan_finish(wlz_gpu_ent_plan *p)
 	return 1;
 }
 
+void wlz_gpu_ent_plan_place(wlz_gpu_ent_plan *q, wlz_gpu_ent_plan *total)
+{
+	for (size_t i = 0; i < q->nseg; i++)
+		if (q->seg[i].ntab)
+			q->seg[i].tab += (uint32_t)total->ntab;
+	for (size_t i = 0; i < q->ngrp; i++) {
+		q->grp[i].seg += (uint32_t)total->nseg;
+		if (q->grp[i].ntab)
+			q->grp[i].tab += (uint32_t)total->ntab;
+	}
+	total->nseg += q->nseg, total->ngrp += q->ngrp, total->ntab += q->ntab;
+	total->max_tab = q->max_tab > total->max_tab ? q->max_tab : total->max_tab;
+	total->out_size = q->out_size > total->out_size ? q->out_size : total->out_size;
+}
+
 void wlz_gpu_ent_plan_free(wlz_gpu_ent_plan *p)
 {
 	free(p->seg);

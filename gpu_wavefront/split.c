@@ -47,6 +47,7 @@
 
 #define GROUP 16                /* blocks a group (bench/host/issue16-split.md) */
 #define GROUP_PUB 8             /* blocks a group published whole (the same) */
+#define RUNS 32                 /* host threads that plan, at most */
 #define MAXG WLZ_GPU_SPLIT_MAX
 
 /* The driver's virtual memory calls. */
@@ -234,7 +235,11 @@ struct share {
 	int dev;
 	cudaStream_t st, side;  /* side: step 1's copy of the tables to the other GPUs */
 	cudaEvent_t parsed, prepped;
-	wlz_gpu_ent_plan plan;
+	/* its streams in runs of blocks, each run's plan made and finished on
+	 * a host thread of its own and sent up to its place (base: its first
+	 * segment, group and table); plan holds the totals alone */
+	wlz_gpu_ent_plan plan, run[RUNS];
+	size_t nrun, segbase[RUNS], grpbase[RUNS], tabbase[RUNS];
 	wlz_gpu_pblock *blk;
 	uint64_t *bix, *boff, *blen, *tok_off;
 	size_t nb;
@@ -264,7 +269,8 @@ static void share_free(struct share *s)
 		cudaDeviceSynchronize();
 	/* (its device buffers lie in its context's scratch) */
 	/* (its streams and events are its context's) */
-	wlz_gpu_ent_plan_free(&s->plan);
+	for (size_t r = 0; r < s->nrun; r++)
+		wlz_gpu_ent_plan_free(&s->run[r]);
 	free(s->blk);
 	free(s->bix);
 	free(s->boff);
@@ -399,17 +405,17 @@ static uint32_t pub_shift(const wlz_member *m)
 	return (uint32_t)k + 3; /* (GROUP_PUB = 2^3) */
 }
 
-/* A run of one GPU's blocks [i0, i1) into a plan of their own (the
- * share's own plan for a share's first run): their streams' segments at
- * the places the share's first pass set; the first block whose streams
- * the plan refuses, and which stream, in bad and stream.  Runs go on the
- * host's threads side by side (the headers' tables cost the most). */
+/* A run of one GPU's blocks [i0, i1) into its own plan, finished: their
+ * streams' segments at the places the share's first pass set; the first
+ * block whose streams the plan refuses, and which stream, in bad and
+ * stream.  Runs go on the host's threads side by side (the headers'
+ * tables cost the most). */
 struct plan_job {
 	struct share *s;
 	const wlz_member *m;
 	const uint8_t *arc;
 	size_t i0, i1;
-	wlz_gpu_ent_plan own, *plan;
+	wlz_gpu_ent_plan *plan;
 	uint64_t bad;
 	int stream, nomem;
 };
@@ -433,41 +439,22 @@ static void *plan_run(void *arg)
 			in += e->csize[k];
 		}
 	}
+	if (!wlz_gpu_ent_plan_finish(j->plan))
+		j->nomem = 1, j->bad = j->i0 < j->i1 ? s->bix[j->i0] : 0;
 	return NULL;
 }
 
-/* A share's runs appended to its plan in order, and the plan finished
- * (a host thread a share). */
-struct fin_job {
-	struct plan_job *job;
-	int n, ok;
-};
-
-static void *plan_finish(void *arg)
-{
-	struct fin_job *f = arg;
-	struct share *s = f->job[0].s;
-	f->ok = 1;
-	for (int k = 1; k < f->n; k++) {
-		if (f->ok && !wlz_gpu_ent_plan_append(&s->plan, &f->job[k].own))
-			f->ok = 0;
-		wlz_gpu_ent_plan_free(&f->job[k].own);
-	}
-	f->ok = f->ok && wlz_gpu_ent_plan_finish(&s->plan);
-	return NULL;
-}
-
-/* Every GPU's blocks into its plan: the places in one pass a GPU, then
- * the streams in runs on the host's threads, appended in order and
- * finished.  The job with the first refused block in *worst (-1: none);
- * 0 when out of memory. */
+/* Every GPU's blocks into its runs' plans: the places in one pass a GPU,
+ * then the runs on the host's threads, then each run's place among the
+ * share's segments, groups and tables (its indices moved there).  The job
+ * with the first refused block in *worst (-1: none); 0 when out of
+ * memory. */
 static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint8_t *arc, struct plan_job *job,
 		       int *worst)
 {
-	enum { MOST = 32 };
-	pthread_t t[MOST];
-	int run[MOST], nj = 0;
-	const int per = (wlz_cpu_count() < MOST ? wlz_cpu_count() : MOST) / ng;
+	pthread_t t[RUNS];
+	int run[RUNS], nj = 0;
+	const int per = (wlz_cpu_count() < RUNS ? wlz_cpu_count() : RUNS) / ng;
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
 		if (!(s->parr = malloc((3 * s->nb + 1) * 8)))
@@ -483,13 +470,13 @@ static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint
 							&tk, &s->nscr);
 			s->max_tok = s->blk[i].ntok > s->max_tok ? s->blk[i].ntok : s->max_tok;
 		}
-		const size_t n = per > 1 ? (size_t)per : 1;
-		for (size_t r = 0; r < n; r++) {
+		s->nrun = per > 1 ? (size_t)per : 1;
+		for (size_t r = 0; r < s->nrun; r++) {
 			struct plan_job *j = &job[nj++];
 			memset(j, 0, sizeof *j);
 			j->s = s, j->m = m, j->arc = arc;
-			j->i0 = s->nb * r / n, j->i1 = s->nb * (r + 1) / n;
-			j->plan = r ? &j->own : &s->plan;
+			j->i0 = s->nb * r / s->nrun, j->i1 = s->nb * (r + 1) / s->nrun;
+			j->plan = &s->run[r];
 			j->bad = UINT64_MAX;
 		}
 	}
@@ -500,7 +487,6 @@ static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint
 			plan_run(&job[k]);
 	}
 	plan_run(&job[0]);
-	int ok = 1;
 	*worst = -1;
 	for (int k = 0; k < nj; k++) {
 		if (run[k])
@@ -508,34 +494,21 @@ static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint
 		if (job[k].bad != UINT64_MAX && (*worst < 0 || job[k].bad < job[*worst].bad))
 			*worst = k;
 	}
-	if (*worst >= 0) {
-		for (int k = 0; k < nj; k++)
-			if (job[k].plan == &job[k].own)
-				wlz_gpu_ent_plan_free(&job[k].own);
+	if (*worst >= 0)
 		return !job[*worst].nomem;
-	}
-	struct fin_job fin[MAXG];
-	pthread_t ft[MAXG];
-	int frun[MAXG];
-	const int per_share = nj / ng;
 	for (int d = 0; d < ng; d++) {
-		fin[d] = (struct fin_job){job + d * per_share, per_share, 0};
-		frun[d] = d && pthread_create(&ft[d], NULL, plan_finish, &fin[d]) == 0;
-		if (d && !frun[d])
-			plan_finish(&fin[d]);
+		struct share *s = &sh[d];
+		for (size_t r = 0; r < s->nrun; r++) {
+			s->segbase[r] = s->plan.nseg, s->grpbase[r] = s->plan.ngrp, s->tabbase[r] = s->plan.ntab;
+			wlz_gpu_ent_plan_place(&s->run[r], &s->plan);
+		}
 	}
-	plan_finish(&fin[0]);
-	for (int d = 0; d < ng; d++) {
-		if (frun[d])
-			pthread_join(ft[d], NULL);
-		ok = ok && fin[d].ok;
-	}
-	return ok;
+	return 1;
 }
 
 /* WLZ_GPU_SPLIT_TRACE set: the host's time in each step of a member, on
  * stderr (bench/host/issue16-split.md). */
-enum { T_START, T_PLAN, T_MEMORY, T_SETUP, T_UPLOAD, T_LAUNCH, T_DECODE, T_DOWNLOAD, T_FREE, T_N };
+enum { T_START, T_SENDUP, T_RUNS, T_PLAN, T_MEMORY, T_SETUP, T_UPLOAD, T_LAUNCH, T_DECODE, T_DOWNLOAD, T_FREE, T_N };
 
 static double seconds(void)
 {
@@ -546,8 +519,9 @@ static double seconds(void)
 
 static void trace(const double *t)
 {
-	static const char *const name[T_N] = {"", "plan", "output memory", "buffers", "upload",
-					       "launches", "decode", "download", "free"};
+	static const char *const name[T_N] = {"", "uploads queued", "plan's runs", "plan's rest", "output memory",
+					       "buffers", "upload", "launches", "decode", "download",
+					       "free"};
 	if (!getenv("WLZ_GPU_SPLIT_TRACE"))
 		return;
 	fprintf(stderr, "wavelz split:");
@@ -652,6 +626,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		TRY_CU(cudaEventRecord(s->parsed, s->side), "event");
 		TRY_CU(cudaStreamWaitEvent(s->st, s->parsed, 0), "event");
 	}
+	tt[T_SENDUP] = seconds();
 	/* Blocks in member order to their groups' GPUs (tokens numbered
 	 * across the member); then each GPU's streams into its plan on the
 	 * host's threads (plan_shares). */
@@ -679,9 +654,11 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		bstart += e->length;
 	}
 	{
-		struct plan_job job[32];
+		struct plan_job job[RUNS];
 		int worst;
-		if (!plan_shares(sh, ng, m, arc, job, &worst)) {
+		const int planned = plan_shares(sh, ng, m, arc, job, &worst);
+		tt[T_RUNS] = seconds();
+		if (!planned) {
 			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 			goto out;
 		}
@@ -779,9 +756,22 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		TRY_CU(cudaMemsetAsync(s->d_st, 0, s->sbytes + 64, s->st), "memset");
 		if (gshift)
 			TRY_CU(cudaMemsetAsync(s->d_gflag, 0, (ngroups + 1) * 4, s->st), "memset");
-		TRY_CU(cudaMemcpyAsync(s->d_seg, pl->seg, pl->nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice, s->st), "upload");
-		TRY_CU(cudaMemcpyAsync(s->d_grp, pl->grp, pl->ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice, s->st), "upload");
-		TRY_CU(cudaMemcpyAsync(s->d_codes, pl->codes, pl->ntab * 256, cudaMemcpyHostToDevice, s->st), "upload");
+		for (size_t r = 0; r < s->nrun; r++) {
+			/* (an empty run's arrays may be NULL: nothing sent) */
+			const wlz_gpu_ent_plan *q = &s->run[r];
+			if (q->nseg)
+				TRY_CU(cudaMemcpyAsync(s->d_seg + s->segbase[r], q->seg, q->nseg * sizeof(wlz_gpu_seg),
+						       cudaMemcpyHostToDevice, s->st),
+				       "upload");
+			if (q->ngrp)
+				TRY_CU(cudaMemcpyAsync(s->d_grp + s->grpbase[r], q->grp, q->ngrp * sizeof(wlz_gpu_group),
+						       cudaMemcpyHostToDevice, s->st),
+				       "upload");
+			if (q->ntab)
+				TRY_CU(cudaMemcpyAsync(s->d_codes + s->tabbase[r] * 256, q->codes, q->ntab * 256,
+						       cudaMemcpyHostToDevice, s->st),
+				       "upload");
+		}
 		TRY_CU(cudaMemcpyAsync(s->d_blk, s->blk, s->nb * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemcpyAsync(s->d_r, s->rfirst, s->nr * 4, cudaMemcpyHostToDevice, s->st), "upload");
 		TRY_CU(cudaMemcpyAsync(s->d_r + s->nr, s->rtok, (s->nr + 1) * 4, cudaMemcpyHostToDevice, s->st), "upload");

@@ -9,12 +9,18 @@
  *   - A Huffman part whose last segment's size is damaged flags its block
  *     only, and leaves none of its segments behind (its first ones were
  *     planned before the size was read); the other blocks keep theirs.
+ *   - Plans made in runs of blocks, each finished and placed after the
+ *     ones before (the split's way, wlz_gpu_ent_plan_place), form one
+ *     plan of the same segments and tables as a plan made whole, in
+ *     groups that keep the kernel's rules.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/ent.h"
 #include "common/huf.h"
+#include "gpu_wavefront/entropy.h"
+#include "gpu_wavefront/parse.h"
 #include "gpu_wavefront/prep.h"
 #include "gpu_prep_cmp.h"
 #include "testutil.h"
@@ -66,6 +72,114 @@ static unsigned check_pieces(const wlz_gpu_call *c, const char *what, long flag_
 	}
 	wlz_gpu_prep_free(&p);
 	return flagged;
+}
+
+/* The streams of blocks [b0, b1) of m into p, at the places blk gives. */
+static int plan_blocks(wlz_gpu_ent_plan *p, const uint8_t *arc, const wlz_member *m, uint64_t b0, uint64_t b1,
+		       const wlz_gpu_pblock *blk)
+{
+	for (uint64_t b = b0; b < b1; b++) {
+		const wlz_block_entry *e = &m->blocks[b];
+		uint64_t in = e->data_offset;
+		for (int k = 0; k < WLZ_NSTREAMS; k++) {
+			p->blk = (uint32_t)b;
+			if (!wlz_gpu_ent_add(p, arc + in, in - m->offset, e->csize[k], e->codec[k], e->rsize[k],
+					     blk[b].s_off[k]))
+				return 0;
+			in += e->csize[k];
+		}
+	}
+	return 1;
+}
+
+static int by_out(const void *a, const void *b)
+{
+	const uint64_t x = ((const wlz_gpu_seg *)a)->out_off, y = ((const wlz_gpu_seg *)b)->out_off;
+	return x < y ? -1 : x > y;
+}
+
+/* Runs of m's blocks planned apart and placed (as split.c does) against
+ * one plan of them all: the failures found. */
+static unsigned check_runs(const uint8_t *arc, const wlz_member *m, unsigned nrun)
+{
+	const uint64_t nb = m->nblocks;
+	wlz_gpu_pblock *blk = tu_xmalloc((nb + 1) * sizeof *blk);
+	uint64_t sb = 0, nt = 0, ns = 0, at = 0;
+	for (uint64_t b = 0; b < nb; b++) {
+		blk[b] = wlz_gpu_pblock_next(&m->blocks[b], at, 0, (uint64_t)1 << m->h.window_log, &sb, &nt, &ns);
+		at += m->blocks[b].length;
+	}
+	wlz_gpu_ent_plan one, total, run[8];
+	memset(&one, 0, sizeof one);
+	memset(&total, 0, sizeof total);
+	memset(run, 0, sizeof run);
+	unsigned bad = 0;
+	if (!plan_blocks(&one, arc, m, 0, nb, blk) || !wlz_gpu_ent_plan_finish(&one))
+		bad++;
+	for (unsigned r = 0; r < nrun; r++)
+		if (!plan_blocks(&run[r], arc, m, nb * r / nrun, nb * (r + 1) / nrun, blk) ||
+		    !wlz_gpu_ent_plan_finish(&run[r]))
+			bad++;
+	for (unsigned r = 0; r < nrun; r++)
+		wlz_gpu_ent_plan_place(&run[r], &total);
+	if (bad || total.nseg != one.nseg || total.ntab != one.ntab || total.max_tab != one.max_tab) {
+		fprintf(stderr, "runs: %zu segments and %zu tables, whole: %zu and %zu\n", total.nseg, total.ntab,
+			one.nseg, one.ntab);
+		bad++;
+	}
+	/* The device's arrays: the runs' one after another. */
+	wlz_gpu_seg *seg = tu_xmalloc((total.nseg + 1) * sizeof *seg);
+	wlz_gpu_group *grp = tu_xmalloc((total.ngrp + 1) * sizeof *grp);
+	uint8_t *codes = tu_xmalloc(total.ntab * 256 + 1);
+	size_t ks = 0, kg = 0, kt = 0;
+	for (unsigned r = 0; r < nrun; r++) {
+		memcpy(seg + ks, run[r].seg, run[r].nseg * sizeof *seg);
+		memcpy(grp + kg, run[r].grp, run[r].ngrp * sizeof *grp);
+		memcpy(codes + kt * 256, run[r].codes, run[r].ntab * 256);
+		ks += run[r].nseg, kg += run[r].ngrp, kt += run[r].ntab;
+	}
+	/* Groups: every segment in one, shared tables alike, packed ones few. */
+	uint8_t *seen = calloc(total.nseg + 1, 1);
+	for (size_t g = 0; g < total.ngrp && !bad; g++) {
+		const wlz_gpu_group *q = &grp[g];
+		if (q->nseg == 0 || q->nseg > WLZ_GPU_GROUP || q->seg + q->nseg > total.nseg ||
+		    q->tab + q->ntab > total.ntab) {
+			bad++;
+			break;
+		}
+		for (uint32_t i = q->seg; i < q->seg + q->nseg; i++) {
+			const wlz_gpu_seg *x = &seg[i];
+			bad += seen[i]++ != 0;
+			bad += q->ntab ? x->tab != q->tab || x->ntab != q->ntab : x->ntab > WLZ_GPU_OWN;
+			bad += x->ntab && x->tab + x->ntab > total.ntab;
+		}
+	}
+	for (size_t i = 0; i < total.nseg && !bad; i++)
+		bad += !seen[i];
+	/* The same segments, each with the same tables' codes. */
+	if (!bad) {
+		qsort(seg, total.nseg, sizeof *seg, by_out);
+		qsort(one.seg, one.nseg, sizeof *seg, by_out);
+		for (size_t i = 0; i < total.nseg; i++) {
+			const wlz_gpu_seg *x = &seg[i], *y = &one.seg[i];
+			if (x->in_off != y->in_off || x->out_off != y->out_off || x->in_size != y->in_size || x->m != y->m ||
+			    x->ntab != y->ntab || x->blk != y->blk || (!x->ntab && x->tab != y->tab) ||
+			    (x->ntab && memcmp(codes + (size_t)x->tab * 256, one.codes + (size_t)y->tab * 256,
+					       (size_t)x->ntab * 256))) {
+				bad++;
+				break;
+			}
+		}
+	}
+	free(seen);
+	free(codes);
+	free(grp);
+	free(seg);
+	for (unsigned r = 0; r < nrun; r++)
+		wlz_gpu_ent_plan_free(&run[r]);
+	wlz_gpu_ent_plan_free(&one);
+	free(blk);
+	return bad;
 }
 
 int main(void)
@@ -132,6 +246,10 @@ int main(void)
 			wlz_gpu_prep_free(&ref[k]);
 		free(ref);
 	}
+
+	/* Runs placed one after another, as the split plans. */
+	for (unsigned nrun = 1; nrun <= 7; nrun += 3)
+		TU_CHECK(check_runs(arc, &c.mem[0].m, nrun) == 0, "%u runs placed differ from one plan", nrun);
 
 	/* A Huffman part damaged in its last segment's size, from block 5
 	 * on: its first segments are planned before the size is found bad. */
