@@ -103,10 +103,10 @@ struct wlz_gdctx {
 	wlz_gpu_ranges *rng;     /* by these copies, */
 	uint8_t *img;            /* into host images of the archives, back to back */
 	size_t img_cap;
-	uint8_t *scratch[2];     /* the split's device memory (wlz_gdctx_scratch) */
-	size_t scratch_cap[2];
-	cudaStream_t sp_st[2];   /* the split's streams and events (wlz_gdctx_split_streams) */
-	cudaEvent_t sp_ev[2];
+	uint8_t *scratch[WLZ_GDCTX_PIECES + 1]; /* the split's device memory (wlz_gdctx_scratch) */
+	size_t scratch_cap[WLZ_GDCTX_PIECES + 1];
+	cudaStream_t sp_st[WLZ_GDCTX_STREAMS]; /* the split's streams and events (wlz_gdctx_split_streams) */
+	cudaEvent_t sp_ev[WLZ_GDCTX_EVENTS];
 	void *cache;             /* the split's (wlz_gdctx_cache) */
 	void (*cache_free)(void *);
 };
@@ -276,8 +276,24 @@ void wlz_gdctx_set_piece_size(wlz_gdctx *g, uint64_t bytes)
 		g->piece = bytes;
 }
 
+static void split_streams_free(wlz_gdctx *g)
+{
+	for (int k = 0; k < WLZ_GDCTX_STREAMS; k++) {
+		if (g->sp_st[k])
+			cudaStreamDestroy(g->sp_st[k]);
+		g->sp_st[k] = NULL;
+	}
+	for (int k = 0; k < WLZ_GDCTX_EVENTS; k++) {
+		if (g->sp_ev[k])
+			cudaEventDestroy(g->sp_ev[k]);
+		g->sp_ev[k] = NULL;
+	}
+}
+
 uint8_t *wlz_gdctx_scratch(wlz_gdctx *g, int slot, size_t size)
 {
+	if (slot < 0 || slot > WLZ_GDCTX_PIECES)
+		return NULL;
 	if (g->scratch_cap[slot] < size) {
 		cudaSetDevice(g->device);
 		cudaFree(g->scratch[slot]);
@@ -296,25 +312,23 @@ uint8_t *wlz_gdctx_scratch(wlz_gdctx *g, int slot, size_t size)
 int wlz_gdctx_split_streams(wlz_gdctx *g, void **st, void **ev)
 {
 	if (!g->sp_st[0]) {
-		int lo, hi; /* (least and greatest priority: hi is the lower number) */
+		int lo, hi, ok; /* (least and greatest priority: hi is the lower number) */
 		cudaSetDevice(g->device);
-		if (cudaDeviceGetStreamPriorityRange(&lo, &hi) != cudaSuccess ||
-		    cudaStreamCreateWithFlags(&g->sp_st[0], cudaStreamNonBlocking) != cudaSuccess ||
-		    cudaStreamCreateWithPriority(&g->sp_st[1], cudaStreamNonBlocking, hi) != cudaSuccess ||
-		    cudaEventCreateWithFlags(&g->sp_ev[0], cudaEventDisableTiming) != cudaSuccess ||
-		    cudaEventCreateWithFlags(&g->sp_ev[1], cudaEventDisableTiming) != cudaSuccess) {
-			for (int k = 0; k < 2; k++) {
-				if (g->sp_st[k])
-					cudaStreamDestroy(g->sp_st[k]);
-				if (g->sp_ev[k])
-					cudaEventDestroy(g->sp_ev[k]);
-				g->sp_st[k] = NULL, g->sp_ev[k] = NULL;
-			}
+		ok = cudaDeviceGetStreamPriorityRange(&lo, &hi) == cudaSuccess;
+		for (int k = 0; ok && k < WLZ_GDCTX_STREAMS; k++)
+			ok = cudaStreamCreateWithPriority(&g->sp_st[k], cudaStreamNonBlocking, k == 1 ? hi : lo) ==
+			     cudaSuccess;
+		for (int k = 0; ok && k < WLZ_GDCTX_EVENTS; k++)
+			ok = cudaEventCreateWithFlags(&g->sp_ev[k], cudaEventDisableTiming) == cudaSuccess;
+		if (!ok) {
+			split_streams_free(g);
 			return 1;
 		}
 	}
-	for (int k = 0; k < 2; k++)
-		st[k] = g->sp_st[k], ev[k] = g->sp_ev[k];
+	for (int k = 0; k < WLZ_GDCTX_STREAMS; k++)
+		st[k] = g->sp_st[k];
+	for (int k = 0; k < WLZ_GDCTX_EVENTS; k++)
+		ev[k] = g->sp_ev[k];
 	return 0;
 }
 
@@ -346,14 +360,9 @@ void wlz_gdctx_free(wlz_gdctx *g)
 			cudaStreamSynchronize(ss[i]);
 	for (int k = 0; k < NBUF; k++)
 		cudaFree(g->d[k].p);
-	cudaFree(g->scratch[0]);
-	cudaFree(g->scratch[1]);
-	for (int k = 0; k < 2; k++) {
-		if (g->sp_st[k])
-			cudaStreamDestroy(g->sp_st[k]);
-		if (g->sp_ev[k])
-			cudaEventDestroy(g->sp_ev[k]);
-	}
+	for (int k = 0; k <= WLZ_GDCTX_PIECES; k++)
+		cudaFree(g->scratch[k]);
+	split_streams_free(g);
 	if (g->cache)
 		g->cache_free(g->cache);
 	free_retired(g);

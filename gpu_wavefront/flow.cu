@@ -71,7 +71,7 @@ struct flow_area {
 	/* where set (flow.h): a group's publication, and then the first
 	 * token's position (this GPU's tokens only are in its memory) */
 	uint32_t *gflag, *peer_gflag[WLZ_GPU_FLOW_PEERS], *gcount;
-	uint32_t gshift, gpu, ngpus;
+	uint32_t gshift, gpu, ngpus, gbase;
 	uint64_t t0;
 };
 
@@ -92,7 +92,7 @@ static flow_area area(void *work, size_t ntok, uint64_t size)
 	a.tpos = NULL;
 	a.stats = NULL;
 	a.gflag = a.gcount = NULL;
-	a.gshift = a.gpu = 0, a.ngpus = 1;
+	a.gshift = a.gpu = a.gbase = 0, a.ngpus = 1;
 	a.t0 = 0;
 	a.npeers = 0;
 	a.epoch = 1;
@@ -243,7 +243,7 @@ __global__ void index_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t nto
 			 * a tail, final), its last those up to the group's end,
 			 * and the next token's place (another GPU's) the group's
 			 * end, so that walks stop there. */
-			const uint64_t G = 1u << GRAN_BITS, gs = (uint64_t)(r * A.ngpus + A.gpu) << A.gshift,
+			const uint64_t G = 1u << GRAN_BITS, gs = (uint64_t)(A.gbase + r * A.ngpus + A.gpu) << A.gshift,
 				       ge = gs + ((uint64_t)1 << A.gshift) < size ? gs + ((uint64_t)1 << A.gshift) : size;
 			const bool end = k + 1 == R.tok[r + 1];
 			const uint64_t s = tok[i].pos, e = end ? ge : tok[i + 1].pos;
@@ -884,6 +884,10 @@ static __device__ __forceinline__ void flow_warp(const wlz_gpu_token *__restrict
 					wait = oa ? ge << 2 | 1 : wait + 1;
 					e = ((uint64_t)ge << A.gshift) - 1;
 				}
+				/* (its own bytes before the piece: final) */
+				const uint64_t pb = (uint64_t)A.gbase << A.gshift;
+				if (w0 < pb)
+					w0 = pb;
 			}
 			if (w0 <= e) {
 				next = walk<SYS>(tok, A, ntok, A.gidx[w0 >> GRAN_BITS], w0);
@@ -1004,7 +1008,7 @@ static __device__ __forceinline__ void flow_warp(const wlz_gpu_token *__restrict
 					     : "memory");
 				if (old + 1 == R.chunk[rng + 1] - R.chunk[rng]) {
 					asm volatile("fence.sc.sys;" ::: "memory");
-					const uint32_t gid = rng * A.ngpus + A.gpu;
+					const uint32_t gid = A.gbase + rng * A.ngpus + A.gpu;
 					for (unsigned g = 0; g < A.npeers; g++)
 						asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.peer_gflag[g] + gid),
 							     "r"(A.epoch)
@@ -1036,7 +1040,7 @@ __global__ void __launch_bounds__(FT, 8)
 		if (atomicAdd(A.gcount + R.n, 1) + 1 == warps) {
 			__threadfence_system();
 			for (uint32_t r = 0; r < R.n; r++)
-				asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.gflag + r * A.ngpus + A.gpu),
+				asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.gflag + A.gbase + r * A.ngpus + A.gpu),
 					     "r"(A.epoch)
 					     : "memory");
 		}
@@ -1175,7 +1179,7 @@ static flow_area split_area(const wlz_gpu_flow_split *sp)
 	A.tpos = sp->tpos;
 	A.stats = sp->stats;
 	A.gflag = sp->gflag, A.gcount = sp->gcount;
-	A.gshift = sp->gshift, A.gpu = sp->gpu, A.ngpus = sp->ngpus ? sp->ngpus : 1;
+	A.gshift = sp->gshift, A.gpu = sp->gpu, A.ngpus = sp->ngpus ? sp->ngpus : 1, A.gbase = sp->gbase;
 	for (unsigned g = 0; g < A.npeers; g++)
 		A.peer_gflag[g] = sp->peer_gflag[g];
 	A.t0 = sp->t0;

@@ -129,9 +129,13 @@ typedef struct wlz_gpu_flow_split {
 	 * fence at system scope (and in gflag, for the copy of the group to
 	 * the host); gcount (nr words, zeroed by step 1): this
 	 * GPU's chunks done a range; t0: the member's first token's position.
-	 * NULL: every chunk's states published as above. */
+	 * NULL: every chunk's states published as above.  gbase (a multiple
+	 * of ngpus): the first group of a piece of the member, whose tokens
+	 * alone the call holds (numbered from the piece's first): range r is
+	 * then group gbase + r * ngpus + gpu, and this GPU's bytes before the
+	 * piece are final (its earlier pieces' passes, on its stream before). */
 	uint32_t *gflag, *peer_gflag[WLZ_GPU_FLOW_PEERS], *gcount;
-	uint32_t gshift, gpu, ngpus;
+	uint32_t gshift, gpu, ngpus, gbase;
 	uint64_t t0;
 } wlz_gpu_flow_split;
 

@@ -233,8 +233,12 @@ static uint8_t *kept_output(wlz_gdctx *g, const struct vmm *v, const int *dev, i
 /* One GPU's share of a member. */
 struct share {
 	int dev;
-	cudaStream_t st, side;  /* side: step 1's copy of the tables to the other GPUs */
+	/* side: the stored bytes up, and step 1's copy of the tables to the
+	 * other GPUs; down: the content back as groups are done; aux: the
+	 * plan's arrays up */
+	cudaStream_t st, side, down, aux;
 	cudaEvent_t parsed, prepped;
+	cudaEvent_t stored, sent; /* this piece's stored bytes, and its plan's arrays, up */
 	/* its streams in runs of blocks, each run's plan made and finished on
 	 * a host thread of its own and sent up to its place (base: its first
 	 * segment, group and table); plan holds the totals alone */
@@ -364,13 +368,15 @@ static wlz_error payload_fail(uint64_t b)
 
 /* Makes every pass already launched give up (each polls its fail word
  * while it waits), so that an error on one GPU does not leave the others
- * waiting for its states. */
+ * waiting for its states.  (The word is set after the pass's step 1, which
+ * clears it: step 1 may still be queued behind earlier pieces.) */
 static void stop_passes(struct share *sh, int launched)
 {
 	for (int d = 0; d < launched; d++) {
 		cudaStream_t st;
 		if (cudaSetDevice(sh[d].dev) == cudaSuccess &&
 		    cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) == cudaSuccess) {
+			cudaStreamWaitEvent(st, sh[d].prepped, 0);
 			cudaMemsetAsync(sh[d].d_fail, 0xFF, 4, st);
 			cudaStreamSynchronize(st);
 			cudaStreamDestroy(st);
@@ -506,9 +512,9 @@ static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint
 	return 1;
 }
 
-/* WLZ_GPU_SPLIT_TRACE set: the host's time in each step of a member, on
- * stderr (bench/host/issue16-split.md). */
-enum { T_START, T_SENDUP, T_RUNS, T_PLAN, T_MEMORY, T_SETUP, T_UPLOAD, T_LAUNCH, T_DECODE, T_DOWNLOAD, T_FREE, T_N };
+/* WLZ_GPU_SPLIT_TRACE set: the host's time in each step of a member,
+ * summed over its pieces, on stderr (bench/host/issue16-split.md). */
+enum { T_START, T_SENDUP, T_RUNS, T_MEMORY, T_SETUP, T_UPLOAD, T_LAUNCH, T_DECODE, T_DOWNLOAD, T_FREE, T_N };
 
 static double seconds(void)
 {
@@ -517,30 +523,30 @@ static double seconds(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void trace(const double *t)
+static void trace(const double *t, uint64_t np)
 {
-	static const char *const name[T_N] = {"", "uploads queued", "plan's runs", "plan's rest", "output memory",
-					       "buffers", "upload", "launches", "decode", "download",
-					       "free"};
+	static const char *const name[T_N] = {"", "first stored bytes queued", "plans", "output memory", "buffers",
+					       "waits", "launches", "decode", "download", "free"};
 	if (!getenv("WLZ_GPU_SPLIT_TRACE"))
 		return;
-	fprintf(stderr, "wavelz split:");
+	fprintf(stderr, "wavelz split (%llu pieces):", (unsigned long long)np);
 	for (int k = 1; k < T_N; k++)
 		if (t[k] > 0)
-			fprintf(stderr, " %s %.1f ms", name[k], 1e3 * (t[k] - t[k - 1]));
+			fprintf(stderr, " %s %.1f ms", name[k], 1e3 * t[k]);
 	fprintf(stderr, "\n");
 }
 
-/* Queues the copies of GPU d's groups (d, d + ng, ...) of out into dst
- * on stream st; with wait (the driver's stream wait), each after its flag
- * in gflag is set.  Returns 1 where a wait could not be queued (the copies
- * queued before it stay), else 0; *ce the first copy's error. */
+/* Queues the copies of GPU d's groups among k0.. k1 - 1 (k0 a multiple of
+ * ng: groups k0 + d, k0 + d + ng, ...) of out into dst on stream st; with
+ * wait (the driver's stream wait), each after its flag in gflag is set.
+ * Returns 1 where a wait could not be queued (the copies queued before it
+ * stay), else 0; *ce the first copy's error. */
 static int send_groups(const struct vmm *v, int wait, const uint32_t *gflag, uint8_t *dst, const uint8_t *out,
-		       const size_t *at_out, uint64_t ngroups, uint64_t size, int d, int ng, cudaStream_t st,
-		       cudaError_t *ce)
+		       const size_t *at_out, uint64_t k0, uint64_t k1, uint64_t ngroups, uint64_t size, int d, int ng,
+		       cudaStream_t st, cudaError_t *ce)
 {
 	*ce = cudaSuccess;
-	for (uint64_t k = (uint64_t)d; k < ngroups && *ce == cudaSuccess; k += (uint64_t)ng) {
+	for (uint64_t k = k0 + (uint64_t)d; k < k1 && *ce == cudaSuccess; k += (uint64_t)ng) {
 		const uint64_t a = at_out[k], z = k + 1 < ngroups ? at_out[k + 1] : size;
 		if (wait &&
 		    v->wait32((CUstream)st, (CUdeviceptr)(gflag + k), 1, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
@@ -551,34 +557,45 @@ static int send_groups(const struct vmm *v, int wait, const uint32_t *gflag, uin
 	return 0;
 }
 
-/* Member m of the archive arc decoded on the GPUs into dst (host, room
- * for its content; NULL: checks only). */
-static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev, int ng, const uint8_t *arc,
-			const wlz_member *m, uint8_t *dst)
+/* A member published a group at a time goes in pieces of whole rounds of
+ * groups (a round: one group a GPU), each piece decoded after the one
+ * before on every GPU's stream, so that the first groups come back while
+ * the later ones are still going up or decoding.  At least PIECE_ROUNDS
+ * rounds a piece; WLZ_GPU_SPLIT_PIECES (for the tests and bench) sets
+ * how many.  Where there are rounds enough, the first piece is a quarter
+ * of the later ones and the second a half, so that the links start
+ * sooner (bench/host/issue16-split.md). */
+#define PIECE_ROUNDS 16
+
+static uint64_t cut_pieces(uint64_t ngroups, int ng, int gshift, uint64_t *pg)
 {
-	wlz_error err = WLZ_OK;
-	int launched = 0;       /* passes launched */
-	uint64_t pbad;
-	double tt[T_N] = {seconds()};
-	struct share sh[MAXG];
-	struct spread s_out, s_tok;
-	memset(sh, 0, sizeof sh);
-	memset(&s_out, 0, sizeof s_out);
-	memset(&s_tok, 0, sizeof s_tok);
-	const uint32_t gshift = pub_shift(m);
-	const uint64_t group = gshift ? GROUP_PUB : GROUP;
-	const uint64_t nb = m->nblocks, size = m->content_size, ngroups = (nb + group - 1) / group;
-	size_t *at_out = calloc(ngroups + 1, sizeof *at_out), *at_tok = calloc(ngroups + 1, sizeof *at_tok);
-	int *owner = calloc(ngroups + 1, sizeof *owner);
-	uint64_t first_pos = 0; /* (the member's first token's place) */
-	if (!at_out || !at_tok || !owner) {
-		err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
-		goto out;
+	const uint64_t rounds = (ngroups + (uint64_t)ng - 1) / (uint64_t)ng;
+	uint64_t np = rounds / PIECE_ROUNDS;
+	const char *e = getenv("WLZ_GPU_SPLIT_PIECES");
+	if (e && atoi(e) >= 1) /* (any number, the tests' pieces of a few groups) */
+		np = (uint64_t)atoi(e) < rounds ? (uint64_t)atoi(e) : rounds;
+	np = !gshift || np < 1 ? 1 : np > WLZ_GDCTX_PIECES ? WLZ_GDCTX_PIECES : np;
+	/* (weights 1, 2, 4, 4, ...: units in all) */
+	const uint64_t units = np >= 3 ? 3 + 4 * (np - 2) : np;
+	const int ramp = np >= 3 && rounds >= PIECE_ROUNDS * units / 4;
+	for (uint64_t p = 0, u = 0; p <= np; p++) {
+		const uint64_t k = (ramp ? rounds * u / units : rounds * p / np) * (uint64_t)ng;
+		pg[p] = k < ngroups ? k : ngroups;
+		u += p == 0 ? 1 : p == 1 ? 2 : 4;
 	}
+	return np;
+}
+
+/* Piece shares sh (ng of them) take the blocks of groups g0..g1 - 1, group
+ * k's to GPU k % ng, the tokens numbered from the piece's first (and
+ * at_tok, where the piece is the whole member, from 0). */
+static int piece_fill(struct share *sh, int ng, const wlz_member *m, uint64_t group, uint64_t g0, uint64_t g1,
+		      const size_t *at_out, size_t *at_tok, uint64_t *ntok_out)
+{
+	const uint64_t nb = m->nblocks, per = (g1 - g0 + (uint64_t)ng - 1) / (uint64_t)ng;
+	const uint64_t most = per * group, mostg = per + 1;
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
-		s->dev = dev[d];
-		const uint64_t most = (nb / (group * ng) + 1) * group, mostg = ngroups / ng + 1;
 		s->blk = calloc(most, sizeof *s->blk);
 		s->bix = calloc(most, sizeof *s->bix);
 		s->boff = calloc(most, sizeof *s->boff);
@@ -587,63 +604,20 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		s->rfirst = calloc(mostg, 4);
 		s->rtok = calloc(mostg + 1, 4);
 		s->rchunk = calloc(mostg + 1, 4);
-		if (!s->blk || !s->bix || !s->boff || !s->blen || !s->tok_off || !s->rfirst || !s->rtok || !s->rchunk) {
-			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
-			goto out;
-		}
+		if (!s->blk || !s->bix || !s->boff || !s->blen || !s->tok_off || !s->rfirst || !s->rtok || !s->rchunk)
+			return 0;
 	}
-	/* Each GPU's stored bytes go up first, on its side stream, while the
-	 * host plans: only its own groups, each with the bytes after it that
-	 * a stream's last refill may read.  Its main stream waits for them. */
-	for (int d = 0; d < ng; d++) {
-		struct share *s = &sh[d];
-		TRY_CU(cudaSetDevice(s->dev), "device");
-		/* (side first in line for the SMs: its copy beside the literals
-		 * would otherwise wait for their blocks) */
-		void *st2[2], *ev2[2];
-		TRY_LAUNCH(wlz_gdctx_split_streams(g[d], st2, ev2), "streams");
-		s->st = (cudaStream_t)st2[0], s->side = (cudaStream_t)st2[1];
-		s->parsed = (cudaEvent_t)ev2[0], s->prepped = (cudaEvent_t)ev2[1];
-		if (!(s->d_in = wlz_gdctx_scratch(g[d], 0, m->size + 16))) {
-			err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory: %llu bytes on GPU %d", (unsigned long long)m->size + 16,
-				       s->dev);
-			goto out;
-		}
-		TRY_CU(cudaMemsetAsync(s->d_in + m->size, 0, 16, s->side), "memset");
-		for (uint64_t grp = (uint64_t)d; grp < ngroups; grp += (uint64_t)ng) {
-			const uint64_t b0 = grp * group, b1 = (b0 + group < nb ? b0 + group : nb) - 1;
-			/* (from the 64-byte line before: the entropy stage reads
-			 * whole aligned words) */
-			const uint64_t from = (m->blocks[b0].data_offset - m->offset) & ~(uint64_t)63;
-			uint64_t to = m->blocks[b1].data_offset + wlz_payload_size(&m->blocks[b1]) - m->offset + 64;
-			to = to < m->size ? to : m->size;
-			TRY_CU(cudaMemcpyAsync(s->d_in + from, arc + m->offset + from, to - from, cudaMemcpyHostToDevice,
-					       s->side),
-			       "upload");
-		}
-		/* (the event is recorded again after the parse: a wait takes
-		 * its latest record) */
-		TRY_CU(cudaEventRecord(s->parsed, s->side), "event");
-		TRY_CU(cudaStreamWaitEvent(s->st, s->parsed, 0), "event");
-	}
-	tt[T_SENDUP] = seconds();
-	/* Blocks in member order to their groups' GPUs (tokens numbered
-	 * across the member); then each GPU's streams into its plan on the
-	 * host's threads (plan_shares). */
-	uint64_t ntok = 0, bstart = 0;
-	for (uint64_t b = 0; b < nb; b++) {
+	uint64_t ntok = 0, bstart = at_out[g0];
+	const uint64_t b1 = g1 * group < nb ? g1 * group : nb;
+	for (uint64_t b = g0 * group; b < b1; b++) {
 		const uint64_t grp = b / group;
 		struct share *s = &sh[grp % (uint64_t)ng];
 		const wlz_block_entry *e = &m->blocks[b];
 		if (b % group == 0) {
-			at_out[grp] = bstart;
 			at_tok[grp] = ntok * sizeof(wlz_gpu_token);
-			owner[grp] = (int)(grp % (uint64_t)ng);
 			s->rfirst[s->nr] = (uint32_t)ntok;
 			s->rtok[s->nr++] = (uint32_t)s->ntok;
 		}
-		if (e->token_count && !ntok)
-			first_pos = bstart;
 		s->bix[s->nb] = b;
 		s->boff[s->nb] = bstart;
 		s->blen[s->nb] = e->length;
@@ -653,281 +627,450 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		ntok += e->token_count;
 		bstart += e->length;
 	}
-	{
-		struct plan_job job[RUNS];
-		int worst;
-		const int planned = plan_shares(sh, ng, m, arc, job, &worst);
-		tt[T_RUNS] = seconds();
-		if (!planned) {
-			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		if (worst >= 0) {
-			/* (a damaged payload is named first, as it would be had
-			 * the checksums come before) */
-			const uint64_t b = job[worst].bad;
-			const int k = job[worst].stream;
-			if ((pbad = payload_check(arc, m)) <= b)
-				err = payload_fail(pbad);
-			else if (m->blocks[b].codec[k] == WLZ_CODEC_ZSTD)
-				err = wlz_fail(WLZ_ERR_GPU, "block %llu: zstd-coded streams cannot be decoded on a GPU",
-					       (unsigned long long)b);
-			else
-				err = wlz_fail(WLZ_ERR_BAD_STREAM, "block %llu: stream %d: bad codec-2 header",
-					       (unsigned long long)b, k);
-			goto out;
-		}
+	*ntok_out = ntok;
+	return 1;
+}
+
+/* Queues GPU d's stored bytes of groups g0..g1 - 1 (its own) up on s->side,
+ * each group with the bytes after it that a stream's last refill may read,
+ * then records s->stored. */
+static cudaError_t send_stored(const struct share *s, const wlz_member *m, const uint8_t *arc, uint64_t group,
+			       uint64_t g0, uint64_t g1, int d, int ng)
+{
+	const uint64_t nb = m->nblocks;
+	cudaError_t ce = cudaSuccess;
+	for (uint64_t grp = g0 + (uint64_t)d; grp < g1 && ce == cudaSuccess; grp += (uint64_t)ng) {
+		const uint64_t b0 = grp * group, b1 = (b0 + group < nb ? b0 + group : nb) - 1;
+		/* (from the 64-byte line before: the entropy stage reads whole
+		 * aligned words) */
+		const uint64_t from = (m->blocks[b0].data_offset - m->offset) & ~(uint64_t)63;
+		uint64_t to = m->blocks[b1].data_offset + wlz_payload_size(&m->blocks[b1]) - m->offset + 64;
+		to = to < m->size ? to : m->size;
+		ce = cudaMemcpyAsync(s->d_in + from, arc + m->offset + from, to - from, cudaMemcpyHostToDevice, s->side);
 	}
-	if (ntok >= UINT32_MAX) {
-		err = wlz_fail(WLZ_ERR_GPU, "2^32 tokens or more in one member");
-		goto out;
+	return ce == cudaSuccess ? cudaEventRecord(s->stored, s->side) : ce;
+}
+
+/* A piece's verdicts on the host, folded into the member's: the first
+ * block whose payload fails its checksum (*pbad), and the first that fails
+ * otherwise (*first_bad, *why). */
+static cudaError_t piece_verdicts(const struct share *s, const wlz_member *m, uint64_t *pbad, uint64_t *first_bad,
+				  const char **why)
+{
+	uint32_t *bad = malloc((s->nb + 1) * 4), *fl = malloc((s->nb + 1) * 4), fail[WLZ_GPU_FLOW_FAIL];
+	uint64_t *hash = malloc((2 * s->nb + 1) * 8);
+	int ent_err = 0;
+	cudaError_t ce = bad && fl && hash ? cudaSuccess : cudaErrorMemoryAllocation;
+	if (ce == cudaSuccess)
+		ce = cudaMemcpy(bad, s->d_bad, (s->nb + 1) * 4, cudaMemcpyDeviceToHost);
+	if (ce == cudaSuccess)
+		ce = cudaMemcpy(fl, s->d_fl, (s->nb + 1) * 4, cudaMemcpyDeviceToHost);
+	if (ce == cudaSuccess)
+		ce = cudaMemcpy(&ent_err, s->d_err, sizeof ent_err, cudaMemcpyDeviceToHost);
+	if (ce == cudaSuccess)
+		ce = cudaMemcpy(hash, s->d_hash, s->nb * 8, cudaMemcpyDeviceToHost);
+	if (ce == cudaSuccess)
+		ce = cudaMemcpy(hash + s->nb, s->d_phash, s->nb * 8, cudaMemcpyDeviceToHost);
+	if (ce == cudaSuccess)
+		ce = cudaMemcpy(fail, s->d_fail, sizeof fail, cudaMemcpyDeviceToHost);
+	for (size_t i = 0; ce == cudaSuccess && i < s->nb; i++) {
+		const uint64_t b = s->bix[i];
+		const char *w = fl[i] & WLZ_GPU_ENT_BAD		    ? "a stream does not decode"
+				: bad[i]			    ? "its tokens break the format"
+				: hash[i] != m->blocks[b].checksum ? "content checksum mismatch"
+								     : NULL;
+		if (w && b < *first_bad)
+			*first_bad = b, *why = w;
+		if (hash[s->nb + i] != m->blocks[b].payload_checksum && b < *pbad)
+			*pbad = b;
 	}
-	for (int d = 0; d < ng; d++) {
-		struct share *s = &sh[d];
-		s->rtok[s->nr] = (uint32_t)s->ntok;
-		s->rchunk[0] = 0;
-		for (uint32_t r = 0; r < s->nr; r++)
-			s->rchunk[r + 1] = s->rchunk[r] + (s->rtok[r + 1] - s->rtok[r] + 31) / 32;
-	}
-	tt[T_PLAN] = seconds();
-	/* (a member without group publication maps its own output: a kept
-	 * one is let go first) */
-	if (!gshift)
-		wlz_gdctx_set_cache(g[0], NULL, NULL);
-	uint8_t *out = gshift ? kept_output(g[0], v, dev, ng, gshift, size + 64, at_out, owner, ngroups) : NULL;
-	if ((gshift && !out) || (!gshift && !spread_alloc(v, &s_out, size + 64, at_out, owner, ngroups, dev, ng)) ||
-	    (!gshift && !spread_alloc(v, &s_tok, (ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner, ngroups, dev, ng))) {
-		err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory for the member's content and tokens");
-		goto out;
-	}
-	if (!gshift)
-		out = (uint8_t *)s_out.base;
-	wlz_gpu_token *tok = (wlz_gpu_token *)s_tok.base; /* (shared; NULL: each GPU's own) */
-	tt[T_MEMORY] = seconds();
-	const size_t gran = wlz_gpu_flow_granules(size);
-	for (int d = 0; d < ng; d++) {
-		struct share *s = &sh[d];
-		const wlz_gpu_ent_plan *pl = &s->plan;
-		TRY_CU(cudaSetDevice(s->dev), "device");
-		struct carve cv[32];
-		int ncv = 0;
-		CARVE(s->d_st, s->sbytes + 48);
-		CARVE(s->d_err, 8);
-		CARVE(s->d_seg, pl->nseg * sizeof(wlz_gpu_seg));
-		CARVE(s->d_grp, pl->ngrp * sizeof(wlz_gpu_group));
-		CARVE(s->d_tab, pl->ntab * WLZ_GPU_TAB * 2);
-		CARVE(s->d_codes, pl->ntab * 256);
-		CARVE(s->d_blk, s->nb * sizeof(wlz_gpu_pblock));
-		CARVE(s->d_scr, (s->nscr + 1) * 4);
-		CARVE(s->d_bad, (s->nb + 1) * 4);
-		CARVE(s->d_fl, (s->nb + 1) * 4);
-		CARVE(s->d_fail, WLZ_GPU_FLOW_FAIL * 4);
-		CARVE(s->d_ticket, 4);
-		CARVE(s->d_gidx, gran * 4);
-		CARVE(s->d_state, ntok * 4);
-		CARVE(s->d_rstate, ntok * 4);
-		CARVE(s->d_own, (ntok / 32 + 1) * 4);
-		CARVE(s->d_tpos, ntok * 8);
-		if (gshift) {
-			CARVE(s->d_tok, (ntok + 1) * sizeof(wlz_gpu_token));
-			CARVE(s->d_gflag, (ngroups + 1) * 4);
-			CARVE(s->d_gcount, ((size_t)s->nr + 1) * 4);
-		}
-		CARVE(s->d_r, (3 * (size_t)s->nr + 2) * 4);
-		CARVE(s->d_boff, s->nb * 8);
-		CARVE(s->d_blen, s->nb * 8);
-		CARVE(s->d_hash, s->nb * 8);
-		CARVE(s->d_hscr, wlz_gpu_xxh3_scratch(size > s->pack ? size : s->pack));
-		CARVE(s->d_parr, s->nb * 24);
-		CARVE(s->d_phash, s->nb * 8);
-		CARVE(s->d_pack, s->pack + 16);
-		size_t need = 0;
-		for (int i = 0; i < ncv; i++)
-			need += (cv[i].n + 255) & ~(size_t)255;
-		uint8_t *base = wlz_gdctx_scratch(g[d], 1, need);
-		if (!base) {
-			err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory: %zu bytes on GPU %d", need, s->dev);
-			goto out;
-		}
-		for (int i = 0; i < ncv; i++) {
-			*cv[i].p = base;
-			base += (cv[i].n + 255) & ~(size_t)255;
-		}
-		TRY_CU(cudaMemsetAsync(s->d_st, 0, s->sbytes + 64, s->st), "memset");
-		if (gshift)
-			TRY_CU(cudaMemsetAsync(s->d_gflag, 0, (ngroups + 1) * 4, s->st), "memset");
-		for (size_t r = 0; r < s->nrun; r++) {
-			/* (an empty run's arrays may be NULL: nothing sent) */
-			const wlz_gpu_ent_plan *q = &s->run[r];
-			if (q->nseg)
-				TRY_CU(cudaMemcpyAsync(s->d_seg + s->segbase[r], q->seg, q->nseg * sizeof(wlz_gpu_seg),
-						       cudaMemcpyHostToDevice, s->st),
-				       "upload");
-			if (q->ngrp)
-				TRY_CU(cudaMemcpyAsync(s->d_grp + s->grpbase[r], q->grp, q->ngrp * sizeof(wlz_gpu_group),
-						       cudaMemcpyHostToDevice, s->st),
-				       "upload");
-			if (q->ntab)
-				TRY_CU(cudaMemcpyAsync(s->d_codes + s->tabbase[r] * 256, q->codes, q->ntab * 256,
-						       cudaMemcpyHostToDevice, s->st),
-				       "upload");
-		}
-		TRY_CU(cudaMemcpyAsync(s->d_blk, s->blk, s->nb * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice, s->st), "upload");
-		TRY_CU(cudaMemcpyAsync(s->d_r, s->rfirst, s->nr * 4, cudaMemcpyHostToDevice, s->st), "upload");
-		TRY_CU(cudaMemcpyAsync(s->d_r + s->nr, s->rtok, (s->nr + 1) * 4, cudaMemcpyHostToDevice, s->st), "upload");
-		TRY_CU(cudaMemcpyAsync(s->d_r + 2 * s->nr + 1, s->rchunk, (s->nr + 1) * 4, cudaMemcpyHostToDevice, s->st), "upload");
-		TRY_CU(cudaMemcpyAsync(s->d_boff, s->boff, s->nb * 8, cudaMemcpyHostToDevice, s->st), "upload");
-		TRY_CU(cudaMemcpyAsync(s->d_blen, s->blen, s->nb * 8, cudaMemcpyHostToDevice, s->st), "upload");
-		TRY_CU(cudaMemcpyAsync(s->d_parr, s->parr, s->nb * 24, cudaMemcpyHostToDevice, s->st), "upload");
-		TRY_CU(cudaMemsetAsync(s->d_err, 0, 8, s->st), "memset");
-		TRY_CU(cudaMemsetAsync(s->d_bad, 0, (s->nb + 1) * 4, s->st), "memset");
-		TRY_CU(cudaMemsetAsync(s->d_fl, 0, (s->nb + 1) * 4, s->st), "memset");
-		TRY_CU(cudaMemsetAsync(s->d_rstate, 0, ntok * 4 + 4, s->st), "memset");
-	}
-	/* (the pass on every GPU writes into this one's states or flags: all
-	 * memory set before any launch below; the uploads run side by side
-	 * where the archive is pinned) */
-	tt[T_SETUP] = seconds();
-	for (int d = 0; d < ng; d++) {
-		TRY_CU(cudaSetDevice(sh[d].dev), "device");
-		TRY_CU(cudaStreamSynchronize(sh[d].st), "upload");
-	}
-	tt[T_UPLOAD] = seconds();
-	wlz_gpu_flow_split sp[MAXG];
-	for (int d = 0; d < ng; d++) {
-		struct share *s = &sh[d];
-		wlz_gpu_flow_split *x = &sp[d];
-		memset(x, 0, sizeof *x);
-		x->tok = gshift ? s->d_tok : tok, x->ntok = ntok;
-		x->rfirst = s->d_r, x->rtok = s->d_r + s->nr, x->rchunk = s->d_r + 2 * s->nr + 1, x->nr = s->nr;
-		x->count = s->ntok, x->nchunk = s->rchunk[s->nr];
-		x->gidx = s->d_gidx, x->state = s->d_state, x->rstate = s->d_rstate;
-		x->own = s->d_own, x->tpos = s->d_tpos;
-		for (int o = 0; o < ng; o++)
-			if (o != d) {
-				x->peer_gidx[x->npeers] = sh[o].d_gidx;
-				x->peer_tpos[x->npeers] = sh[o].d_tpos;
-				x->peer_rstate[x->npeers++] = sh[o].d_rstate;
-			}
-		x->epoch = 1;
-		x->ticket = s->d_ticket;
-		if (gshift) {
-			x->gflag = s->d_gflag, x->gcount = s->d_gcount;
-			x->gshift = gshift, x->gpu = (uint32_t)d, x->ngpus = (uint32_t)ng, x->t0 = first_pos;
-			for (int o = 0, k = 0; o < ng; o++)
-				if (o != d)
-					x->peer_gflag[k++] = sh[o].d_gflag;
-		}
-	}
-	for (int d = 0; d < ng; d++) {
-		struct share *s = &sh[d];
-		TRY_CU(cudaSetDevice(s->dev), "device");
-		TRY_LAUNCH(wlz_gpu_ent_tables(s->d_codes, s->plan.ntab, s->d_tab, s->st) ||
-				   wlz_gpu_ent_launch(&s->plan, s->d_seg, s->d_grp, s->d_tab, s->d_in, s->d_st, s->d_err,
-						      s->d_fl, s->st) ||
-				   wlz_gpu_parse(s->d_blk, s->nb, s->max_tok, s->d_st, s->d_scr, sp[d].tok, s->d_bad, s->st),
-			   "launch");
-		TRY_CU(cudaEventRecord(s->parsed, s->st), "event");
-	}
-	for (int d = 0; d < ng; d++) {
-		struct share *s = &sh[d];
-		TRY_CU(cudaSetDevice(s->dev), "device");
-		/* (without group publication, step 1 reads the token after
-		 * each range: another GPU's) */
-		for (int o = 0; o < ng && !gshift; o++)
-			if (o != d)
-				TRY_CU(cudaStreamWaitEvent(s->st, sh[o].parsed, 0), "event");
-		TRY_LAUNCH(wlz_gpu_flow_split_prep(s->d_blk, s->nb, s->max_lit, &sp[d], s->d_st, out, size, s->d_bad,
-						   s->d_fail, s->st, s->side),
-			   "launch");
-		TRY_CU(cudaEventRecord(s->prepped, s->st), "event");
-	}
-	/* Every GPU's pass is launched before anything else that may block
-	 * the host: a pass waits on the others' states, and a first launch of
-	 * another module (the checksums'), or a copy from pageable memory, may
-	 * wait for the device's work, so it must not stand between two passes'
-	 * launches. */
-	for (launched = 0; launched < ng; launched++) {
-		struct share *s = &sh[launched];
-		TRY_CU(cudaSetDevice(s->dev), "device");
-		for (int o = 0; o < ng; o++)
-			if (o != launched)
-				TRY_CU(cudaStreamWaitEvent(s->st, sh[o].prepped, 0), "event");
-		TRY_LAUNCH(wlz_gpu_flow_split_run(&sp[launched], out, s->d_fail, s->st), "launch");
-	}
-	/* With group publication each GPU sends its groups back as their
-	 * flags are set (its own groups' flags, in its own memory), on its
-	 * side stream while the pass runs; once the pass ends, every flag is
-	 * set, so that a pass that gave up leaves no copy waiting. */
-	int early = gshift && dst && v->wait32 && wlz_gpu_pinned(dst);
-	for (int d = 0; d < ng; d++) {
-		struct share *s = &sh[d];
-		TRY_CU(cudaSetDevice(s->dev), "device");
-		if (early)
-			TRY_CU(cudaMemsetAsync(s->d_gflag, 1, (ngroups + 1) * 4, s->st), "memset");
-		TRY_LAUNCH(s->nb && wlz_gpu_xxh3(out, s->d_boff, s->d_blen, s->d_hash, s->nb, s->d_hscr, s->st), "launch");
-		/* (the payloads' checksums after the decode, which does not wait
-		 * for them: a damaged payload still fails the member first) */
-		TRY_LAUNCH(s->nb && (wlz_gpu_gather(s->d_in, s->d_parr, s->d_parr + s->nb, s->d_parr + 2 * s->nb,
-						    s->d_pack, s->nb, s->st) ||
-				     wlz_gpu_xxh3(s->d_pack, s->d_parr + s->nb, s->d_parr + 2 * s->nb, s->d_phash,
-						  s->nb, s->d_hscr, s->st)),
-			   "launch");
-		cudaError_t ce = cudaSuccess;
-		/* (a wait that cannot be queued: every GPU's content goes back
-		 * after the decode, the groups queued already twice) */
-		if (early && send_groups(v, 1, s->d_gflag, dst, out, at_out, ngroups, size, d, ng, s->side, &ce))
-			early = 0;
-		TRY_CU(ce, "download");
-	}
-	tt[T_LAUNCH] = seconds();
-	/* Verdicts: the first block whose payload fails its checksum, else
-	 * the first that fails otherwise. */
-	uint64_t first_bad = UINT64_MAX;
-	pbad = UINT64_MAX;
+	/* (a pass that gave up, or a stream the entropy stage refused, with
+	 * no block named: the piece's first block) */
+	if (ce == cudaSuccess && (fail[0] || ent_err) && !*why)
+		*why = fail[0] ? "the pass gave up" : "a stream does not decode", *first_bad = s->nb ? s->bix[0] : 0;
+	free(bad);
+	free(fl);
+	free(hash);
+	return ce;
+}
+
+/* Member m of the archive arc decoded on the GPUs into dst (host, room
+ * for its content; NULL: checks only). */
+static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev, int ng, const uint8_t *arc,
+			const wlz_member *m, uint8_t *dst)
+{
+	wlz_error err = WLZ_OK;
+	int launched = 0;       /* the current piece's passes launched */
+	uint64_t pbad = UINT64_MAX, first_bad = UINT64_MAX, done = 0; /* (done: pieces queued whole) */
 	const char *why = NULL;
+	double tt[T_N] = {0}, t = seconds(), t1;
+	struct spread s_out, s_tok;
+	memset(&s_out, 0, sizeof s_out);
+	memset(&s_tok, 0, sizeof s_tok);
+	const uint32_t gshift = pub_shift(m);
+	const uint64_t group = gshift ? GROUP_PUB : GROUP;
+	const uint64_t nb = m->nblocks, size = m->content_size, ngroups = (nb + group - 1) / group;
+	size_t *at_out = calloc(ngroups + 1, sizeof *at_out), *at_tok = calloc(ngroups + 1, sizeof *at_tok);
+	int *owner = calloc(ngroups + 1, sizeof *owner);
+	uint64_t pg[WLZ_GDCTX_PIECES + 1];
+	const uint64_t np = cut_pieces(ngroups, ng, (int)gshift, pg);
+	struct share *sh = calloc(np * (uint64_t)ng, sizeof *sh);
+	uint64_t first_pos = 0; /* (the member's first token's place) */
+	uint32_t *d_gflag[MAXG] = {NULL}, *d_gidx[MAXG] = {NULL};
+	struct {
+		uint64_t b;
+		int stream, nomem;
+	} refused = {UINT64_MAX, 0, 0}; /* (a piece's plan's first refused block) */
+	uint8_t *out = NULL;
+	wlz_gpu_token *tok = NULL;
+	int early = 0;
+#define SH(p, d) (&sh[(p) * (uint64_t)ng + (uint64_t)(d)])
+	if (!at_out || !at_tok || !owner || !sh) {
+		err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	{
+		uint64_t bstart = 0, seen = 0;
+		for (uint64_t b = 0; b < nb; b++) {
+			if (b % group == 0)
+				at_out[b / group] = bstart, owner[b / group] = (int)((b / group) % (uint64_t)ng);
+			if (m->blocks[b].token_count && !seen++)
+				first_pos = bstart;
+			bstart += m->blocks[b].length;
+		}
+	}
+	/* Each GPU's streams, its stored bytes (slot 0, with its granules and
+	 * group flags, which every piece shares), and the first piece's
+	 * stored bytes up on its side stream while the host plans. */
+	const size_t gran = wlz_gpu_flow_granules(size), in_room = (m->size + 16 + 255) & ~(size_t)255,
+		     gidx_room = (gran * 4 + 16 + 255) & ~(size_t)255;
 	for (int d = 0; d < ng; d++) {
-		struct share *s = &sh[d];
-		TRY_CU(cudaSetDevice(s->dev), "device");
-		TRY_CU(cudaStreamSynchronize(s->st), "decode");
-		uint32_t *bad = malloc((s->nb + 1) * 4), *fl = malloc((s->nb + 1) * 4), fail[WLZ_GPU_FLOW_FAIL];
-		uint64_t *hash = malloc((2 * s->nb + 1) * 8);
-		int ent_err = 0;
-		if (!bad || !fl || !hash) {
-			free(bad);
-			free(fl);
-			free(hash);
-			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+		void *st4[WLZ_GDCTX_STREAMS], *ev[WLZ_GDCTX_EVENTS];
+		TRY_CU(cudaSetDevice(dev[d]), "device");
+		TRY_LAUNCH(wlz_gdctx_split_streams(g[d], st4, ev), "streams");
+		uint8_t *base = wlz_gdctx_scratch(g[d], 0, in_room + gidx_room + (ngroups + 1) * 4 + 16);
+		if (!base) {
+			err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory: %llu bytes on GPU %d", (unsigned long long)m->size + 16,
+				       dev[d]);
 			goto out;
 		}
-		cudaError_t ce = cudaMemcpy(bad, s->d_bad, (s->nb + 1) * 4, cudaMemcpyDeviceToHost);
-		if (ce == cudaSuccess)
-			ce = cudaMemcpy(fl, s->d_fl, (s->nb + 1) * 4, cudaMemcpyDeviceToHost);
-		if (ce == cudaSuccess)
-			ce = cudaMemcpy(&ent_err, s->d_err, sizeof ent_err, cudaMemcpyDeviceToHost);
-		if (ce == cudaSuccess)
-			ce = cudaMemcpy(hash, s->d_hash, s->nb * 8, cudaMemcpyDeviceToHost);
-		if (ce == cudaSuccess)
-			ce = cudaMemcpy(hash + s->nb, s->d_phash, s->nb * 8, cudaMemcpyDeviceToHost);
-		if (ce == cudaSuccess)
-			ce = cudaMemcpy(fail, s->d_fail, sizeof fail, cudaMemcpyDeviceToHost);
-		for (size_t i = 0; ce == cudaSuccess && i < s->nb; i++) {
-			const uint64_t b = s->bix[i];
-			const char *w = fl[i] & WLZ_GPU_ENT_BAD ? "a stream does not decode"
-					: bad[i]		 ? "its tokens break the format"
-					: hash[i] != m->blocks[b].checksum ? "content checksum mismatch"
-									     : NULL;
-			if (w && b < first_bad)
-				first_bad = b, why = w;
-			if (hash[s->nb + i] != m->blocks[b].payload_checksum && b < pbad)
-				pbad = b;
+		d_gidx[d] = (uint32_t *)(base + in_room);
+		d_gflag[d] = (uint32_t *)(base + in_room + gidx_room);
+		for (uint64_t p = 0; p < np; p++) {
+			struct share *s = SH(p, d);
+			s->dev = dev[d];
+			/* (side first in line for the SMs: its copy beside the
+			 * literals would otherwise wait for their blocks) */
+			s->st = (cudaStream_t)st4[0], s->side = (cudaStream_t)st4[1];
+			s->down = (cudaStream_t)st4[2], s->aux = (cudaStream_t)st4[3];
+			s->parsed = (cudaEvent_t)ev[0], s->prepped = (cudaEvent_t)ev[1];
+			s->stored = (cudaEvent_t)ev[2 + 2 * p], s->sent = (cudaEvent_t)ev[3 + 2 * p];
+			s->d_in = base, s->d_gidx = d_gidx[d];
+			if (gshift)
+				s->d_gflag = d_gflag[d];
 		}
-		if (ce == cudaSuccess && (fail[0] || ent_err) && !why)
-			why = fail[0] ? "the pass gave up" : "a stream does not decode", first_bad = 0;
-		free(bad);
-		free(fl);
-		free(hash);
-		TRY_CU(ce, "download");
+		/* (every pass may write these flags: zeroed before any is
+		 * launched) */
+		if (gshift) {
+			TRY_CU(cudaMemsetAsync(d_gflag[d], 0, (ngroups + 1) * 4, SH(0, d)->st), "memset");
+			TRY_CU(cudaStreamSynchronize(SH(0, d)->st), "memset");
+		}
+		TRY_CU(cudaMemsetAsync(base + m->size, 0, 16, SH(0, d)->side), "memset");
+		TRY_CU(send_stored(SH(0, d), m, arc, group, pg[0], pg[1], d, ng), "upload");
+	}
+	t1 = seconds(), tt[T_SENDUP] += t1 - t, t = t1;
+	for (uint64_t p = 0; p < np; p++) {
+		struct share *ps = SH(p, 0);
+		uint64_t ntok = 0;
+		/* This piece's blocks to their GPUs, then each GPU's streams into
+		 * its plan on the host's threads (plan_shares). */
+		if (!piece_fill(ps, ng, m, group, pg[p], pg[p + 1], at_out, at_tok, &ntok)) {
+			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+			break;
+		}
+		{
+			struct plan_job job[RUNS];
+			int worst;
+			const int planned = plan_shares(ps, ng, m, arc, job, &worst);
+			if (!planned && worst < 0) {
+				err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+				break;
+			}
+			if (worst >= 0) {
+				/* (the pieces queued go on: their verdicts come
+				 * first where they name an earlier block) */
+				refused.b = job[worst].bad, refused.stream = job[worst].stream;
+				refused.nomem = job[worst].nomem;
+				break;
+			}
+		}
+		if (ntok >= UINT32_MAX) {
+			err = wlz_fail(WLZ_ERR_GPU, "2^32 tokens or more in one piece of a member");
+			break;
+		}
+		for (int d = 0; d < ng; d++) {
+			struct share *s = SH(p, d);
+			s->rtok[s->nr] = (uint32_t)s->ntok;
+			s->rchunk[0] = 0;
+			for (uint32_t r = 0; r < s->nr; r++)
+				s->rchunk[r + 1] = s->rchunk[r] + (s->rtok[r + 1] - s->rtok[r] + 31) / 32;
+		}
+		t1 = seconds(), tt[T_RUNS] += t1 - t, t = t1;
+		if (p == 0) {
+			/* (a member without group publication maps its own
+			 * output: a kept one is let go first) */
+			if (!gshift)
+				wlz_gdctx_set_cache(g[0], NULL, NULL);
+			out = gshift ? kept_output(g[0], v, dev, ng, gshift, size + 64, at_out, owner, ngroups) : NULL;
+			if ((gshift && !out) ||
+			    (!gshift && !spread_alloc(v, &s_out, size + 64, at_out, owner, ngroups, dev, ng)) ||
+			    (!gshift && !spread_alloc(v, &s_tok, (ntok + 1) * sizeof(wlz_gpu_token), at_tok, owner,
+						      ngroups, dev, ng))) {
+				err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory for the member's content and tokens");
+				break;
+			}
+			if (!gshift)
+				out = (uint8_t *)s_out.base;
+			tok = (wlz_gpu_token *)s_tok.base; /* (shared; NULL: each GPU's own) */
+			early = gshift && dst && v->wait32 && wlz_gpu_pinned(dst);
+			t1 = seconds(), tt[T_MEMORY] += t1 - t, t = t1;
+		}
+		/* (the content hashed from the piece's first byte: the hash's
+		 * scratch grows with the span) */
+		const uint64_t pstart = at_out[pg[p]], span = (pg[p + 1] < ngroups ? at_out[pg[p + 1]] : size) - pstart;
+		for (int d = 0; d < ng; d++) {
+			struct share *s = SH(p, d);
+			const wlz_gpu_ent_plan *pl = &s->plan;
+			for (size_t i = 0; i < s->nb; i++)
+				s->boff[i] -= pstart;
+			TRY_CU(cudaSetDevice(s->dev), "device");
+			struct carve cv[32];
+			int ncv = 0;
+			CARVE(s->d_st, s->sbytes + 48);
+			CARVE(s->d_err, 8);
+			CARVE(s->d_seg, pl->nseg * sizeof(wlz_gpu_seg));
+			CARVE(s->d_grp, pl->ngrp * sizeof(wlz_gpu_group));
+			CARVE(s->d_tab, pl->ntab * WLZ_GPU_TAB * 2);
+			CARVE(s->d_codes, pl->ntab * 256);
+			CARVE(s->d_blk, s->nb * sizeof(wlz_gpu_pblock));
+			CARVE(s->d_scr, (s->nscr + 1) * 4);
+			CARVE(s->d_bad, (s->nb + 1) * 4);
+			CARVE(s->d_fl, (s->nb + 1) * 4);
+			CARVE(s->d_fail, WLZ_GPU_FLOW_FAIL * 4);
+			CARVE(s->d_ticket, 4);
+			CARVE(s->d_state, ntok * 4);
+			CARVE(s->d_rstate, ntok * 4);
+			CARVE(s->d_own, (ntok / 32 + 1) * 4);
+			CARVE(s->d_tpos, ntok * 8);
+			if (gshift) {
+				CARVE(s->d_tok, (ntok + 1) * sizeof(wlz_gpu_token));
+				CARVE(s->d_gcount, ((size_t)s->nr + 1) * 4);
+			}
+			CARVE(s->d_r, (3 * (size_t)s->nr + 2) * 4);
+			CARVE(s->d_boff, s->nb * 8);
+			CARVE(s->d_blen, s->nb * 8);
+			CARVE(s->d_hash, s->nb * 8);
+			CARVE(s->d_hscr, wlz_gpu_xxh3_scratch(span > s->pack ? span : s->pack));
+			CARVE(s->d_parr, s->nb * 24);
+			CARVE(s->d_phash, s->nb * 8);
+			CARVE(s->d_pack, s->pack + 16);
+			size_t need = 0;
+			for (int i = 0; i < ncv; i++)
+				need += (cv[i].n + 255) & ~(size_t)255;
+			uint8_t *base = wlz_gdctx_scratch(g[d], 1 + (int)p, need);
+			if (!base) {
+				err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory: %zu bytes on GPU %d", need, s->dev);
+				goto out;
+			}
+			for (int i = 0; i < ncv; i++) {
+				*cv[i].p = base;
+				base += (cv[i].n + 255) & ~(size_t)255;
+			}
+			/* The plan's arrays up on aux (pageable memory: a copy may
+			 * wait for the stream's work before it), then the next
+			 * piece's stored bytes on side. */
+			for (size_t r = 0; r < s->nrun; r++) {
+				/* (an empty run's arrays may be NULL: nothing sent) */
+				const wlz_gpu_ent_plan *q = &s->run[r];
+				if (q->nseg)
+					TRY_CU(cudaMemcpyAsync(s->d_seg + s->segbase[r], q->seg,
+							       q->nseg * sizeof(wlz_gpu_seg), cudaMemcpyHostToDevice,
+							       s->aux),
+					       "upload");
+				if (q->ngrp)
+					TRY_CU(cudaMemcpyAsync(s->d_grp + s->grpbase[r], q->grp,
+							       q->ngrp * sizeof(wlz_gpu_group), cudaMemcpyHostToDevice,
+							       s->aux),
+					       "upload");
+				if (q->ntab)
+					TRY_CU(cudaMemcpyAsync(s->d_codes + s->tabbase[r] * 256, q->codes, q->ntab * 256,
+							       cudaMemcpyHostToDevice, s->aux),
+					       "upload");
+			}
+			TRY_CU(cudaMemcpyAsync(s->d_blk, s->blk, s->nb * sizeof(wlz_gpu_pblock), cudaMemcpyHostToDevice,
+					       s->aux),
+			       "upload");
+			TRY_CU(cudaMemcpyAsync(s->d_r, s->rfirst, s->nr * 4, cudaMemcpyHostToDevice, s->aux), "upload");
+			TRY_CU(cudaMemcpyAsync(s->d_r + s->nr, s->rtok, (s->nr + 1) * 4, cudaMemcpyHostToDevice, s->aux),
+			       "upload");
+			TRY_CU(cudaMemcpyAsync(s->d_r + 2 * s->nr + 1, s->rchunk, (s->nr + 1) * 4, cudaMemcpyHostToDevice,
+					       s->aux),
+			       "upload");
+			TRY_CU(cudaMemcpyAsync(s->d_boff, s->boff, s->nb * 8, cudaMemcpyHostToDevice, s->aux), "upload");
+			TRY_CU(cudaMemcpyAsync(s->d_blen, s->blen, s->nb * 8, cudaMemcpyHostToDevice, s->aux), "upload");
+			TRY_CU(cudaMemcpyAsync(s->d_parr, s->parr, s->nb * 24, cudaMemcpyHostToDevice, s->aux), "upload");
+			TRY_CU(cudaEventRecord(s->sent, s->aux), "event");
+			if (p + 1 < np)
+				TRY_CU(send_stored(SH(p + 1, d), m, arc, group, pg[p + 1], pg[p + 2], d, ng), "upload");
+			TRY_CU(cudaStreamWaitEvent(s->st, s->stored, 0), "event");
+			TRY_CU(cudaStreamWaitEvent(s->st, s->sent, 0), "event");
+			TRY_CU(cudaMemsetAsync(s->d_st, 0, s->sbytes + 64, s->st), "memset");
+			TRY_CU(cudaMemsetAsync(s->d_err, 0, 8, s->st), "memset");
+			TRY_CU(cudaMemsetAsync(s->d_bad, 0, (s->nb + 1) * 4, s->st), "memset");
+			TRY_CU(cudaMemsetAsync(s->d_fl, 0, (s->nb + 1) * 4, s->st), "memset");
+			TRY_CU(cudaMemsetAsync(s->d_rstate, 0, ntok * 4 + 4, s->st), "memset");
+		}
+		t1 = seconds(), tt[T_SETUP] += t1 - t, t = t1;
+		/* (without group publication, the pass on every GPU writes into
+		 * this one's states: all memory set before any launch below) */
+		for (int d = 0; !gshift && d < ng; d++) {
+			TRY_CU(cudaSetDevice(SH(p, d)->dev), "device");
+			TRY_CU(cudaStreamSynchronize(SH(p, d)->st), "upload");
+		}
+		t1 = seconds(), tt[T_UPLOAD] += t1 - t, t = t1;
+		wlz_gpu_flow_split sp[MAXG];
+		for (int d = 0; d < ng; d++) {
+			struct share *s = SH(p, d);
+			wlz_gpu_flow_split *x = &sp[d];
+			memset(x, 0, sizeof *x);
+			x->tok = gshift ? s->d_tok : tok, x->ntok = ntok;
+			x->rfirst = s->d_r, x->rtok = s->d_r + s->nr, x->rchunk = s->d_r + 2 * s->nr + 1, x->nr = s->nr;
+			x->count = s->ntok, x->nchunk = s->rchunk[s->nr];
+			x->gidx = s->d_gidx, x->state = s->d_state, x->rstate = s->d_rstate;
+			x->own = s->d_own, x->tpos = s->d_tpos;
+			for (int o = 0; o < ng; o++)
+				if (o != d) {
+					x->peer_gidx[x->npeers] = SH(p, o)->d_gidx;
+					x->peer_tpos[x->npeers] = SH(p, o)->d_tpos;
+					x->peer_rstate[x->npeers++] = SH(p, o)->d_rstate;
+				}
+			x->epoch = 1;
+			x->ticket = s->d_ticket;
+			if (gshift) {
+				x->gflag = s->d_gflag, x->gcount = s->d_gcount;
+				x->gshift = gshift, x->gpu = (uint32_t)d, x->ngpus = (uint32_t)ng, x->t0 = first_pos;
+				x->gbase = (uint32_t)pg[p];
+				for (int o = 0, k = 0; o < ng; o++)
+					if (o != d)
+						x->peer_gflag[k++] = d_gflag[o];
+			}
+		}
+		for (int d = 0; d < ng; d++) {
+			struct share *s = SH(p, d);
+			TRY_CU(cudaSetDevice(s->dev), "device");
+			TRY_LAUNCH(wlz_gpu_ent_tables(s->d_codes, s->plan.ntab, s->d_tab, s->st) ||
+					   wlz_gpu_ent_launch(&s->plan, s->d_seg, s->d_grp, s->d_tab, s->d_in, s->d_st,
+							      s->d_err, s->d_fl, s->st) ||
+					   wlz_gpu_parse(s->d_blk, s->nb, s->max_tok, s->d_st, s->d_scr, sp[d].tok,
+							 s->d_bad, s->st),
+				   "launch");
+			TRY_CU(cudaEventRecord(s->parsed, s->st), "event");
+		}
+		for (int d = 0; d < ng; d++) {
+			struct share *s = SH(p, d);
+			TRY_CU(cudaSetDevice(s->dev), "device");
+			/* (without group publication, step 1 reads the token
+			 * after each range: another GPU's) */
+			for (int o = 0; o < ng && !gshift; o++)
+				if (o != d)
+					TRY_CU(cudaStreamWaitEvent(s->st, SH(p, o)->parsed, 0), "event");
+			TRY_LAUNCH(wlz_gpu_flow_split_prep(s->d_blk, s->nb, s->max_lit, &sp[d], s->d_st, out, size,
+							   s->d_bad, s->d_fail, s->st, gshift ? NULL : s->side),
+				   "launch");
+			TRY_CU(cudaEventRecord(s->prepped, s->st), "event");
+		}
+		/* Every GPU's pass is launched before anything else that may
+		 * block the host: a pass waits on the others' states or
+		 * groups, and a first launch of another module (the
+		 * checksums'), or a copy from pageable memory, may wait for the
+		 * device's work, so it must not stand between two passes'
+		 * launches.  (With group publication the flags were zeroed
+		 * before the first piece, and a pass writes nothing else of
+		 * another GPU's.) */
+		for (launched = 0; launched < ng; launched++) {
+			struct share *s = SH(p, launched);
+			TRY_CU(cudaSetDevice(s->dev), "device");
+			for (int o = 0; o < ng && !gshift; o++)
+				if (o != launched)
+					TRY_CU(cudaStreamWaitEvent(s->st, SH(p, o)->prepped, 0), "event");
+			TRY_LAUNCH(wlz_gpu_flow_split_run(&sp[launched], out, s->d_fail, s->st), "launch");
+		}
+		/* With group publication each GPU sends its groups back as their
+		 * flags are set (its own groups' flags, in its own memory; the
+		 * pass's last warp sets them all, so that a pass that gave up
+		 * leaves no copy waiting), on its down stream. */
+		for (int d = 0; d < ng; d++) {
+			struct share *s = SH(p, d);
+			TRY_CU(cudaSetDevice(s->dev), "device");
+			TRY_LAUNCH(s->nb && wlz_gpu_xxh3(out + pstart, s->d_boff, s->d_blen, s->d_hash, s->nb, s->d_hscr,
+							       s->st),
+				   "launch");
+			/* (the payloads' checksums after the decode, which does
+			 * not wait for them: a damaged payload still fails the
+			 * member first) */
+			TRY_LAUNCH(s->nb && (wlz_gpu_gather(s->d_in, s->d_parr, s->d_parr + s->nb, s->d_parr + 2 * s->nb,
+							    s->d_pack, s->nb, s->st) ||
+					     wlz_gpu_xxh3(s->d_pack, s->d_parr + s->nb, s->d_parr + 2 * s->nb,
+							  s->d_phash, s->nb, s->d_hscr, s->st)),
+				   "launch");
+			cudaError_t ce = cudaSuccess;
+			/* (a wait that cannot be queued: every GPU's content goes
+			 * back after the decode, the groups queued already
+			 * twice) */
+			if (early && send_groups(v, 1, d_gflag[d], dst, out, at_out, pg[p], pg[p + 1], ngroups, size, d,
+						 ng, s->down, &ce))
+				early = 0;
+			TRY_CU(ce, "download");
+		}
+		launched = 0;
+		done = p + 1;
+		t1 = seconds(), tt[T_LAUNCH] += t1 - t, t = t1;
+	}
+	/* Verdicts of the pieces queued: the first block whose payload fails
+	 * its checksum, else the first that fails otherwise. */
+	for (uint64_t p = 0; p < done; p++)
+		for (int d = 0; d < ng; d++) {
+			struct share *s = SH(p, d);
+			cudaError_t ce = cudaSetDevice(s->dev);
+			if (ce == cudaSuccess)
+				ce = cudaStreamSynchronize(s->st);
+			if (ce == cudaSuccess)
+				ce = piece_verdicts(s, m, &pbad, &first_bad, &why);
+			if (ce != cudaSuccess && err == WLZ_OK)
+				err = wlz_fail(ce == cudaErrorMemoryAllocation ? WLZ_ERR_NOMEM : WLZ_ERR_GPU, "decode: %s",
+					       cudaGetErrorString(ce));
+		}
+	if (err != WLZ_OK)
+		goto out;
+	if (refused.b != UINT64_MAX) {
+		/* (a damaged payload is named first, as it would be had the
+		 * checksums come before) */
+		const uint64_t b = refused.b;
+		const int k = refused.stream;
+		if ((pbad = payload_check(arc, m)) <= b)
+			err = payload_fail(pbad);
+		else if (first_bad < b)
+			err = wlz_fail(strstr(why, "checksum") ? WLZ_ERR_CHECKSUM : WLZ_ERR_BAD_STREAM, "block %llu: %s",
+				       (unsigned long long)first_bad, why);
+		else if (refused.nomem)
+			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
+		else if (m->blocks[b].codec[k] == WLZ_CODEC_ZSTD)
+			err = wlz_fail(WLZ_ERR_GPU, "block %llu: zstd-coded streams cannot be decoded on a GPU",
+				       (unsigned long long)b);
+		else
+			err = wlz_fail(WLZ_ERR_BAD_STREAM, "block %llu: stream %d: bad codec-2 header",
+				       (unsigned long long)b, k);
+		goto out;
 	}
 	if (pbad != UINT64_MAX) {
 		err = payload_fail(pbad);
@@ -938,39 +1081,44 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 			       (unsigned long long)first_bad, why);
 		goto out;
 	}
-	tt[T_DECODE] = seconds();
+	t1 = seconds(), tt[T_DECODE] += t1 - t, t = t1;
 	/* Each GPU its own groups, over its own link (side by side where dst
 	 * is pinned). */
 	for (int d = 0; dst && !early && d < ng; d++) {
 		cudaError_t ce;
-		TRY_CU(cudaSetDevice(sh[d].dev), "device");
-		send_groups(v, 0, NULL, dst, out, at_out, ngroups, size, d, ng, sh[d].st, &ce);
+		TRY_CU(cudaSetDevice(dev[d]), "device");
+		send_groups(v, 0, NULL, dst, out, at_out, 0, ngroups, ngroups, size, d, ng, SH(0, d)->st, &ce);
 		TRY_CU(ce, "download");
 	}
+	/* (both streams: copies of earlier pieces stay queued on down where
+	 * a later wait could not be queued) */
 	for (int d = 0; dst && d < ng; d++) {
-		TRY_CU(cudaSetDevice(sh[d].dev), "device");
-		TRY_CU(cudaStreamSynchronize(early ? sh[d].side : sh[d].st), "download");
+		TRY_CU(cudaSetDevice(dev[d]), "device");
+		TRY_CU(cudaStreamSynchronize(SH(0, d)->down), "download");
+		TRY_CU(cudaStreamSynchronize(SH(0, d)->st), "download");
 	}
-	tt[T_DOWNLOAD] = seconds();
+	t1 = seconds(), tt[T_DOWNLOAD] += t1 - t, t = t1;
 out:
 	if (err != WLZ_OK && launched)
-		stop_passes(sh, launched);
-	for (int d = 0; d < ng; d++)
-		share_free(&sh[d]);
+		stop_passes(SH(done, 0), launched);
+	for (uint64_t k = 0; sh && k < np * (uint64_t)ng; k++)
+		share_free(&sh[k]);
 	/* (where memory or the GPU failed, a damaged payload is named
 	 * instead, as it would be had the checksums come before anything) */
 	if ((err == WLZ_ERR_NOMEM || err == WLZ_ERR_GPU) && (pbad = payload_check(arc, m)) != UINT64_MAX)
 		err = payload_fail(pbad);
 	spread_free(v, &s_out);
 	spread_free(v, &s_tok);
+	free(sh);
 	free(at_out);
 	free(at_tok);
 	free(owner);
 	if (err == WLZ_OK) {
-		tt[T_FREE] = seconds();
-		trace(tt);
+		tt[T_FREE] += seconds() - t;
+		trace(tt, np);
 	}
 	return err;
+#undef SH
 }
 
 /* Peer access from GPU d to GPU o, turned on once a process: asking again
