@@ -1033,16 +1033,24 @@ __global__ void __launch_bounds__(FT, 8)
 {
 	flow_warp<SYS, ST, GP>(tok, ntok, R, nch, out, A, fail);
 	/* GP: the last warp out (gcount's word after the ranges' counts)
-	 * sets every one of this GPU's own groups' flags, so that the host's
-	 * copies waiting on them go on even where the pass gave up. */
+	 * sets every one of this GPU's own groups' flags, here and on the
+	 * other GPUs, so that the host's copies and the other passes waiting
+	 * on them go on even where the pass gave up. */
 	if (GP && (threadIdx.x & 31) == 0) {
 		const uint32_t warps = gridDim.x * (blockDim.x / 32);
 		if (atomicAdd(A.gcount + R.n, 1) + 1 == warps) {
 			__threadfence_system();
-			for (uint32_t r = 0; r < R.n; r++)
-				asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.gflag + A.gbase + r * A.ngpus + A.gpu),
-					     "r"(A.epoch)
+			/* (and the other GPUs' words: their passes stop waiting
+			 * on a group abandoned here, and fail its checksum) */
+			for (uint32_t r = 0; r < R.n; r++) {
+				const uint32_t gid = A.gbase + r * A.ngpus + A.gpu;
+				for (unsigned g = 0; g < A.npeers; g++)
+					asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.peer_gflag[g] + gid),
+						     "r"(A.epoch)
+						     : "memory");
+				asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.gflag + gid), "r"(A.epoch)
 					     : "memory");
+			}
 		}
 	}
 }

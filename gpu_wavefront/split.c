@@ -461,6 +461,7 @@ static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint
 	pthread_t t[RUNS];
 	int run[RUNS], nj = 0;
 	const int per = (wlz_cpu_count() < RUNS ? wlz_cpu_count() : RUNS) / ng;
+	*worst = -1;
 	for (int d = 0; d < ng; d++) {
 		struct share *s = &sh[d];
 		if (!(s->parr = malloc((3 * s->nb + 1) * 8)))
@@ -560,11 +561,11 @@ static int send_groups(const struct vmm *v, int wait, const uint32_t *gflag, uin
 /* A member published a group at a time goes in pieces of whole rounds of
  * groups (a round: one group a GPU), each piece decoded after the one
  * before on every GPU's stream, so that the first groups come back while
- * the later ones are still going up or decoding.  At least PIECE_ROUNDS
- * rounds a piece; WLZ_GPU_SPLIT_PIECES (for the tests and bench) sets
- * how many.  Where there are rounds enough, the first piece is a quarter
- * of the later ones and the second a half, so that the links start
- * sooner (bench/host/issue16-split.md). */
+ * the later ones are still going up or decoding.  A piece for every
+ * PIECE_ROUNDS rounds, WLZ_GDCTX_PIECES at most; WLZ_GPU_SPLIT_PIECES (for
+ * the tests and bench) sets how many.  Where there are rounds enough, the
+ * first piece is a quarter of the later ones and the second a half, so
+ * that the links start sooner (bench/host/issue16-split.md). */
 #define PIECE_ROUNDS 16
 
 static uint64_t cut_pieces(uint64_t ngroups, int ng, int gshift, uint64_t *pg)
@@ -651,6 +652,16 @@ static cudaError_t send_stored(const struct share *s, const wlz_member *m, const
 	return ce == cudaSuccess ? cudaEventRecord(s->stored, s->side) : ce;
 }
 
+/* Block b's verdict why (piece_verdicts) as an error, with the single
+ * GPU's codes. */
+static wlz_error verdict_fail(uint64_t b, const char *why)
+{
+	const wlz_error e = strstr(why, "checksum")	 ? WLZ_ERR_CHECKSUM
+			    : strstr(why, "tokens") ? WLZ_ERR_BAD_TOKEN
+						     : WLZ_ERR_BAD_STREAM;
+	return wlz_fail(e, "block %llu: %s", (unsigned long long)b, why);
+}
+
 /* A piece's verdicts on the host, folded into the member's: the first
  * block whose payload fails its checksum (*pbad), and the first that fails
  * otherwise (*first_bad, *why). */
@@ -715,7 +726,6 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	uint64_t pg[WLZ_GDCTX_PIECES + 1];
 	const uint64_t np = cut_pieces(ngroups, ng, (int)gshift, pg);
 	struct share *sh = calloc(np * (uint64_t)ng, sizeof *sh);
-	uint64_t first_pos = 0; /* (the member's first token's place) */
 	uint32_t *d_gflag[MAXG] = {NULL}, *d_gidx[MAXG] = {NULL};
 	struct {
 		uint64_t b;
@@ -729,13 +739,13 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 		goto out;
 	}
+	for (uint64_t k = 0; k < np * (uint64_t)ng; k++)
+		sh[k].dev = dev[k % (uint64_t)ng];
 	{
-		uint64_t bstart = 0, seen = 0;
+		uint64_t bstart = 0;
 		for (uint64_t b = 0; b < nb; b++) {
 			if (b % group == 0)
 				at_out[b / group] = bstart, owner[b / group] = (int)((b / group) % (uint64_t)ng);
-			if (m->blocks[b].token_count && !seen++)
-				first_pos = bstart;
 			bstart += m->blocks[b].length;
 		}
 	}
@@ -758,7 +768,6 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		d_gflag[d] = (uint32_t *)(base + in_room + gidx_room);
 		for (uint64_t p = 0; p < np; p++) {
 			struct share *s = SH(p, d);
-			s->dev = dev[d];
 			/* (side first in line for the SMs: its copy beside the
 			 * literals would otherwise wait for their blocks) */
 			s->st = (cudaStream_t)st4[0], s->side = (cudaStream_t)st4[1];
@@ -958,7 +967,10 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 			x->ticket = s->d_ticket;
 			if (gshift) {
 				x->gflag = s->d_gflag, x->gcount = s->d_gcount;
-				x->gshift = gshift, x->gpu = (uint32_t)d, x->ngpus = (uint32_t)ng, x->t0 = first_pos;
+				/* (t0 0: bytes before the member's first token lie in
+				 * group 0, GPU 0's, and are waited on by its flag; own
+				 * ones are a tail, final before the pass) */
+				x->gshift = gshift, x->gpu = (uint32_t)d, x->ngpus = (uint32_t)ng, x->t0 = 0;
 				x->gbase = (uint32_t)pg[p];
 				for (int o = 0, k = 0; o < ng; o++)
 					if (o != d)
@@ -1060,8 +1072,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		if ((pbad = payload_check(arc, m)) <= b)
 			err = payload_fail(pbad);
 		else if (first_bad < b)
-			err = wlz_fail(strstr(why, "checksum") ? WLZ_ERR_CHECKSUM : WLZ_ERR_BAD_STREAM, "block %llu: %s",
-				       (unsigned long long)first_bad, why);
+			err = verdict_fail(first_bad, why);
 		else if (refused.nomem)
 			err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 		else if (m->blocks[b].codec[k] == WLZ_CODEC_ZSTD)
@@ -1077,8 +1088,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		goto out;
 	}
 	if (why) {
-		err = wlz_fail(strstr(why, "checksum") ? WLZ_ERR_CHECKSUM : WLZ_ERR_BAD_STREAM, "block %llu: %s",
-			       (unsigned long long)first_bad, why);
+		err = verdict_fail(first_bad, why);
 		goto out;
 	}
 	t1 = seconds(), tt[T_DECODE] += t1 - t, t = t1;
