@@ -812,6 +812,17 @@ __device__ __forceinline__ uint32_t poll(const uint32_t *p)
 /* (8 blocks an SM: 32 registers, a few spilled, measured faster than 46
  * registers at 5 blocks; so were acquire loads than relaxed polls and a
  * fence) */
+/* GP: range r's group published as done, in the other GPUs' flags (for
+ * their passes) and in this one's (for the host's copy of the group),
+ * after the caller's fence at system scope. */
+static __device__ __forceinline__ void publish_group(const flow_area &A, uint32_t r)
+{
+	const uint32_t gid = A.gbase + r * A.ngpus + A.gpu;
+	for (unsigned g = 0; g < A.npeers; g++)
+		asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.peer_gflag[g] + gid), "r"(A.epoch) : "memory");
+	asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.gflag + gid), "r"(A.epoch) : "memory");
+}
+
 template <bool SYS, bool ST, bool GP>
 static __device__ __forceinline__ void flow_warp(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R,
 						 uint32_t nch, uint8_t *out, const flow_area &A, uint32_t *fail)
@@ -1008,15 +1019,7 @@ static __device__ __forceinline__ void flow_warp(const wlz_gpu_token *__restrict
 					     : "memory");
 				if (old + 1 == R.chunk[rng + 1] - R.chunk[rng]) {
 					asm volatile("fence.sc.sys;" ::: "memory");
-					const uint32_t gid = A.gbase + rng * A.ngpus + A.gpu;
-					for (unsigned g = 0; g < A.npeers; g++)
-						asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.peer_gflag[g] + gid),
-							     "r"(A.epoch)
-							     : "memory");
-					/* (and its own word: the host's copy of the group
-					 * waits on it) */
-					asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.gflag + gid), "r"(A.epoch)
-						     : "memory");
+					publish_group(A, rng);
 				}
 			}
 		} else if (SYS) {
@@ -1040,17 +1043,10 @@ __global__ void __launch_bounds__(FT, 8)
 		const uint32_t warps = gridDim.x * (blockDim.x / 32);
 		if (atomicAdd(A.gcount + R.n, 1) + 1 == warps) {
 			__threadfence_system();
-			/* (and the other GPUs' words: their passes stop waiting
+			/* (the other GPUs' words too: their passes stop waiting
 			 * on a group abandoned here, and fail its checksum) */
-			for (uint32_t r = 0; r < R.n; r++) {
-				const uint32_t gid = A.gbase + r * A.ngpus + A.gpu;
-				for (unsigned g = 0; g < A.npeers; g++)
-					asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.peer_gflag[g] + gid),
-						     "r"(A.epoch)
-						     : "memory");
-				asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(A.gflag + gid), "r"(A.epoch)
-					     : "memory");
-			}
+			for (uint32_t r = 0; r < R.n; r++)
+				publish_group(A, r);
 		}
 	}
 }
