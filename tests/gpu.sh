@@ -154,13 +154,23 @@ fi
 # splits lowered): equal to the CPU's, without falling back to one GPU
 # (-v says so where it does); damaged archives refused with no output.
 if [ "${ngpu:-0}" -ge 2 ]; then
-	for a in def d2 two; do
+	# (lead: 64 KiB blocks, the first four of high-entropy bytes without
+	# tokens, which blocks of GPU 1's first group copy: sources before the
+	# member's first token, on another GPU)
+	zstd -q -19 -c "$tmp/in" | head -c 262144 > "$tmp/r"
+	cat "$tmp/r" <(head -c 393216 "$tmp/in") "$tmp/r" <(tail -c +393217 "$tmp/in") > "$tmp/lead"
+	"$W" -q --depth=10 -B64K -c "$tmp/lead" > "$tmp/lead.wlz" || exit 1
+	for a in def d2 two lead lead; do
+		# (the second lead in two pieces: WLZ_GPU_SPLIT_PIECES)
+		[ "$a" = lead ] && [ -e "$tmp/gs.lead" ] && export WLZ_GPU_SPLIT_PIECES=2
 		WAVELZ_GPU_SPLIT_MIN=1 timeout 120 "$W" -v -d --gpu=0,1 -c "$tmp/$a.wlz" > "$tmp/gs.out" 2> "$tmp/gs.err" ||
 			{ echo "FAIL: -d --gpu=0,1 $a"; cat "$tmp/gs.err"; exit 1; }
 		grep -q "GPUs at once" "$tmp/gs.err" && { echo "FAIL: -d --gpu=0,1 $a fell back to one GPU"; cat "$tmp/gs.err"; exit 1; }
 		"$W" -q -d -c "$tmp/$a.wlz" | cmp -s - "$tmp/gs.out" || { echo "FAIL: -d --gpu=0,1 $a differs from the CPU"; exit 1; }
 		WAVELZ_GPU_SPLIT_MIN=1 timeout 120 "$W" -q -t --gpu=0,1 "$tmp/$a.wlz" || { echo "FAIL: -t --gpu=0,1 $a"; exit 1; }
+		[ "$a" = lead ] && touch "$tmp/gs.lead"
 	done
+	unset WLZ_GPU_SPLIT_PIECES
 	size=$(stat -c %s "$tmp/def.wlz")
 	for i in $(seq 1 8); do
 		pos=$(( (i * 7919 + 13) * 104729 % size ))
@@ -172,7 +182,7 @@ if [ "${ngpu:-0}" -ge 2 ]; then
 			exit 1
 		fi
 	done
-	echo "gpu.sh: the CLI's split over GPUs 0,1 equal to the CPU's; 8 damaged archives refused"
+	echo "gpu.sh: the CLI's split over GPUs 0,1 equal to the CPU's (lead in one piece and two); 8 damaged archives refused"
 fi
 if [ -n "$API" ]; then
 	"$API" "$tmp/in" || { echo "FAIL: gpu_api"; exit 1; }
