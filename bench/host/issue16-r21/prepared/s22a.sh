@@ -1,0 +1,39 @@
+#!/bin/bash
+# Prepared in session 21 for session 22's first call (two H200, about 7 minutes; carry
+# [".dev/s22a"], command: bash .dev/s22a/run.sh).  The split in pieces as committed (git
+# b6504f4: the review's mends, not yet run on a device: t0 0, a pass that gives up
+# releasing the other GPUs' flags, the stop waiting for step 1): all of tests/gpu.sh on both
+# GPUs (with the new lead archive), gpu_api with 8 pieces, memcheck and racecheck of the
+# lead archive's split in 2 pieces, forged 64 MiB archives through the split in 4 pieces,
+# then the 8 GiB archive host to host, three runs.  At most 8 files in $OUT.
+set -u
+D=$(cd "$(dirname "$0")" && pwd)
+. bench/gpu_call_setup.sh "$D"
+S=$OUT/summary.txt
+s0=$(date +%s)
+timeout 300 bash tests/gpu.sh $B/wavelz $B tests/data tests/golden-bad $B/gpu_api > $OUT/gpu-tests.log 2>&1
+echo "tests/gpu.sh exit $? in $(( $(date +%s) - s0 )) s: $(tail -1 $OUT/gpu-tests.log)" | tee $S
+grep "lead\|split" $OUT/gpu-tests.log | tee -a $S
+zstd -q -dc tests/data/illumina_1000k.fastq.zst > $T/slice.fq
+WLZ_GPU_SPLIT_PIECES=8 timeout 90 gpu_api $T/slice.fq > $T/api.txt 2>&1
+echo "gpu_api pieces=8 exit $?: $(tail -1 $T/api.txt)" | tee -a $S
+zstd -q -19 -c $T/slice.fq | head -c 262144 > $T/r
+cat $T/r <(head -c 393216 $T/slice.fq) $T/r <(tail -c +393217 $T/slice.fq) > $T/lead
+wavelz -q --depth=10 -B64K -c $T/lead > $T/lead.wlz
+for tool in memcheck racecheck; do
+  WLZ_GPU_SPLIT_PIECES=2 WAVELZ_GPU_SPLIT_MIN=1 timeout 120 compute-sanitizer --tool $tool wavelz -t --gpu=0,1 $T/lead.wlz > $T/san.txt 2>&1
+  echo "$tool lead 2 pieces exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $T/san.txt | head -1)" | tee -a $S
+  tail -20 $T/san.txt >> $OUT/checks.txt
+done
+fqgen $T/il.fq $((64 << 20)) 5 > $T/f64.fq
+WLZ_GPU_SPLIT_PIECES=4 FORGE_SPLIT=0,1 FORGE_INPUT=$T/f64.fq timeout 150 bash tests/gpu_forge.sh $B/wavelz $B/wlztool $B/gpu_decode tests/data 12 4 > $OUT/forge.txt 2>&1
+echo "gpu_forge split pieces=4 exit $?: $(tail -1 $OUT/forge.txt)" | tee -a $S
+s=$(date +%s)
+fqgen $T/il.fq $((8 << 30)) 7 | wavelz -q -1 -T0 --depth=10 -c > $T/big.wlz
+echo "big: $(stat -c %s $T/big.wlz) bytes in $(( $(date +%s) - s )) s" | tee -a $S
+for r in 1 2 3; do
+  WLZ_GPU_SPLIT_TRACE=1 GPU_SPLIT_H2H=1 timeout 60 gpu_split $T/big.wlz 2 2 8 > $T/split.csv 2> $T/split.log
+  echo "r$r exit $?: $(tail -2 $T/split.csv | cut -d, -f6-8,10 | tr '\n' ' ')" | tee -a $S
+  grep "wavelz split" $T/split.log | tail -1 | tee -a $S
+  cat $T/split.csv $T/split.log >> $OUT/split-all.txt
+done
