@@ -5,7 +5,11 @@
 # releasing the other GPUs' flags, the stop waiting for step 1): all of tests/gpu.sh on both
 # GPUs (with the new lead archive), gpu_api with 8 pieces, memcheck and racecheck of the
 # lead archive's split in 2 pieces, forged 64 MiB archives through the split in 4 pieces,
-# then the 8 GiB archive host to host, three runs.  At most 8 files in $OUT.
+# then the 8 GiB archive host to host, three runs; then branch split-overlap (git cffdbd4:
+# each piece's plan staged in pinned memory, one copy; pieces after the first planned on a
+# thread of their own): gpu_api with 8 pieces, the lead archive's CLI split and memcheck, and
+# the 8 GiB archive against main, alternated three times.  Merge it if it passes and is
+# faster.  At most 8 files in $OUT.
 set -u
 D=$(cd "$(dirname "$0")" && pwd)
 . bench/gpu_call_setup.sh "$D"
@@ -31,9 +35,20 @@ echo "gpu_forge split pieces=4 exit $?: $(tail -1 $OUT/forge.txt)" | tee -a $S
 s=$(date +%s)
 fqgen $T/il.fq $((8 << 30)) 7 | wavelz -q -1 -T0 --depth=10 -c > $T/big.wlz
 echo "big: $(stat -c %s $T/big.wlz) bytes in $(( $(date +%s) - s )) s" | tee -a $S
-for r in 1 2 3; do
-  WLZ_GPU_SPLIT_TRACE=1 GPU_SPLIT_H2H=1 timeout 60 gpu_split $T/big.wlz 2 2 8 > $T/split.csv 2> $T/split.log
-  echo "r$r exit $?: $(tail -2 $T/split.csv | cut -d, -f6-8,10 | tr '\n' ' ')" | tee -a $S
+WLZ_GPU_SPLIT_PIECES=8 timeout 90 gpu_api_ov $T/slice.fq > $T/api.txt 2>&1
+echo "split-overlap gpu_api pieces=8 exit $?: $(tail -1 $T/api.txt)" | tee -a $S
+wavelz -q -dc $T/lead.wlz | sha256sum > $T/lead.cpu
+for P in 1 2; do
+  WLZ_GPU_SPLIT_PIECES=$P WAVELZ_GPU_SPLIT_MIN=1 timeout 60 wavelz_ov -q -dc --gpu=0,1 $T/lead.wlz | sha256sum > $T/lead.gpu
+  cmp -s $T/lead.cpu $T/lead.gpu && r=same || r=DIFFERS
+  echo "split-overlap CLI split lead pieces=$P: $r as CPU" | tee -a $S
+done
+WLZ_GPU_SPLIT_PIECES=2 WAVELZ_GPU_SPLIT_MIN=1 timeout 120 compute-sanitizer --tool memcheck wavelz_ov -t --gpu=0,1 $T/lead.wlz > $T/san.txt 2>&1
+echo "split-overlap memcheck lead 2 pieces exit $?: $(grep 'ERROR SUMMARY' $T/san.txt | head -1)" | tee -a $S
+for r in 1 2 3; do for b in main ov; do
+  X=gpu_split; [ $b = ov ] && X=gpu_split_ov
+  WLZ_GPU_SPLIT_TRACE=1 GPU_SPLIT_H2H=1 timeout 60 $X $T/big.wlz 2 2 8 > $T/split.csv 2> $T/split.log
+  echo "$b r$r exit $?: $(tail -2 $T/split.csv | cut -d, -f6-8,10 | tr '\n' ' ')" | tee -a $S
   grep "wavelz split" $T/split.log | tail -1 | tee -a $S
   cat $T/split.csv $T/split.log >> $OUT/split-all.txt
-done
+done; done
