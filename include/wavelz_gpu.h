@@ -97,9 +97,11 @@ wlz_error wlz_gdctx_wait(wlz_gdctx *g);
  * wlz_gpu_decompress (dst NULL: checks only); ng = 1 is that call.
  * Synchronous.  Each GPU copies its groups into dst, each as soon as it
  * is final where the blocks are of one size (side by side with the
- * decode where dst is pinned); on an error dst's contents are
- * unspecified.  Each context keeps the device memory
- * its GPU's share took, for the next split, until it is freed.  Checked on small
+ * decode where dst is pinned; such a member goes in up to 8 pieces, each
+ * decoded while the one before goes back); on an error dst's contents
+ * are unspecified.  Each context keeps the device memory
+ * its GPU's share took (a slot a piece), for the next split, until it is
+ * freed.  Checked on small
  * archives (tests/gpu_api), also as a
  * process's first GPU work (the case that once stalled:
  * bench/host/issue16-split.md); the CLI uses it where
