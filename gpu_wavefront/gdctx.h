@@ -10,7 +10,7 @@
 
 int wlz_gdctx_device(const wlz_gdctx *g);
 uint64_t wlz_gdctx_memory_limit(const wlz_gdctx *g);
-/* The split's pieces of a member at most (split.c). */
+/* The split's pieces of a member at most (plan.h, WLZ_GPU_SPLIT_PIECES). */
 #define WLZ_GDCTX_PIECES 8
 /* Device memory of at least size bytes on g's GPU, kept by g from call to
  * call for the split (split.c), so that a call does not allocate and free

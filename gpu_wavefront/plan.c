@@ -243,3 +243,19 @@ const char *wlz_gpu_call_name(const wlz_gpu_call *c, uint64_t f, char *buf, size
 	snprintf(buf, cap, "%s%sblock %llu", a, m, (unsigned long long)k->b);
 	return buf;
 }
+
+uint64_t wlz_gpu_split_cut(uint64_t ngroups, int ng, int pub, uint64_t want, uint64_t *pg)
+{
+	const uint64_t rounds = (ngroups + (uint64_t)ng - 1) / (uint64_t)ng;
+	uint64_t np = want ? (want < rounds ? want : rounds) : rounds / WLZ_GPU_SPLIT_ROUNDS;
+	np = !pub || np < 1 ? 1 : np > WLZ_GPU_SPLIT_PIECES ? WLZ_GPU_SPLIT_PIECES : np;
+	/* (weights 1, 2, 4, 4, ...: units in all) */
+	const uint64_t units = np >= 3 ? 3 + 4 * (np - 2) : np;
+	const int ramp = np >= 3 && rounds >= WLZ_GPU_SPLIT_ROUNDS * units / 4;
+	for (uint64_t p = 0, u = 0; p <= np; p++) {
+		const uint64_t k = (ramp ? rounds * u / units : rounds * p / np) * (uint64_t)ng;
+		pg[p] = k < ngroups ? k : ngroups;
+		u += p == 0 ? 1 : p == 1 ? 2 : 4;
+	}
+	return np;
+}

@@ -112,4 +112,19 @@ wlz_error wlz_gpu_call_cut_ramp(wlz_gpu_call *c, uint64_t first, uint64_t piece)
  * "archive 2: block 0"). */
 const char *wlz_gpu_call_name(const wlz_gpu_call *c, uint64_t f, char *buf, size_t cap);
 
+/* The split (split.c): a member published a group at a time goes in
+ * pieces of whole rounds of groups (a round: one group a GPU), each
+ * decoded after the one before on every GPU's stream, so that the first
+ * groups go back while the later ones are still going up or decoding.  A
+ * piece for every WLZ_GPU_SPLIT_ROUNDS rounds, WLZ_GPU_SPLIT_PIECES at
+ * most (want, where nonzero: that many, at most one a round); one piece
+ * where the groups are not published (pub 0).  Where there are rounds
+ * enough, the first piece is a quarter of the later ones and the second a
+ * half, so that the links start sooner (bench/host/issue16-split.md).
+ * Piece k is groups pg[k] to pg[k + 1] - 1 (pg[0] = 0, each a multiple of
+ * ng but the last, ngroups); returns the number of pieces. */
+#define WLZ_GPU_SPLIT_PIECES 8
+#define WLZ_GPU_SPLIT_ROUNDS 16
+uint64_t wlz_gpu_split_cut(uint64_t ngroups, int ng, int pub, uint64_t want, uint64_t *pg);
+
 #endif

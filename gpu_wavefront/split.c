@@ -41,6 +41,7 @@
 #include "gpu_wavefront/flow.h"
 #include "gpu_wavefront/gdctx.h"
 #include "gpu_wavefront/parse.h"
+#include "gpu_wavefront/plan.h"
 #include "gpu_wavefront/verify.h"
 #include "gpu_wavefront/xxh3.h"
 #include "wavelz_gpu.h"
@@ -49,6 +50,7 @@
 #define GROUP_PUB 8             /* blocks a group published whole (the same) */
 #define RUNS 32                 /* host threads that plan, at most */
 #define MAXG WLZ_GPU_SPLIT_MAX
+_Static_assert(WLZ_GPU_SPLIT_PIECES <= WLZ_GDCTX_PIECES, "a context's slots and events for every piece");
 
 /* The driver's virtual memory calls. */
 typedef CUresult (*fn_gran)(size_t *, const CUmemAllocationProp *, CUmemAllocationGranularity_flags);
@@ -558,35 +560,6 @@ static int send_groups(const struct vmm *v, int wait, const uint32_t *gflag, uin
 	return 0;
 }
 
-/* A member published a group at a time goes in pieces of whole rounds of
- * groups (a round: one group a GPU), each piece decoded after the one
- * before on every GPU's stream, so that the first groups come back while
- * the later ones are still going up or decoding.  A piece for every
- * PIECE_ROUNDS rounds, WLZ_GDCTX_PIECES at most; WLZ_GPU_SPLIT_PIECES (for
- * the tests and bench) sets how many.  Where there are rounds enough, the
- * first piece is a quarter of the later ones and the second a half, so
- * that the links start sooner (bench/host/issue16-split.md). */
-#define PIECE_ROUNDS 16
-
-static uint64_t cut_pieces(uint64_t ngroups, int ng, int gshift, uint64_t *pg)
-{
-	const uint64_t rounds = (ngroups + (uint64_t)ng - 1) / (uint64_t)ng;
-	uint64_t np = rounds / PIECE_ROUNDS;
-	const char *e = getenv("WLZ_GPU_SPLIT_PIECES");
-	if (e && atoi(e) >= 1) /* (any number, the tests' pieces of a few groups) */
-		np = (uint64_t)atoi(e) < rounds ? (uint64_t)atoi(e) : rounds;
-	np = !gshift || np < 1 ? 1 : np > WLZ_GDCTX_PIECES ? WLZ_GDCTX_PIECES : np;
-	/* (weights 1, 2, 4, 4, ...: units in all) */
-	const uint64_t units = np >= 3 ? 3 + 4 * (np - 2) : np;
-	const int ramp = np >= 3 && rounds >= PIECE_ROUNDS * units / 4;
-	for (uint64_t p = 0, u = 0; p <= np; p++) {
-		const uint64_t k = (ramp ? rounds * u / units : rounds * p / np) * (uint64_t)ng;
-		pg[p] = k < ngroups ? k : ngroups;
-		u += p == 0 ? 1 : p == 1 ? 2 : 4;
-	}
-	return np;
-}
-
 /* Piece shares sh (ng of them) take the blocks of groups g0..g1 - 1, group
  * k's to GPU k % ng, the tokens numbered from the piece's first (and
  * at_tok, where the piece is the whole member, from 0). */
@@ -723,8 +696,10 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	const uint64_t nb = m->nblocks, size = m->content_size, ngroups = (nb + group - 1) / group;
 	size_t *at_out = calloc(ngroups + 1, sizeof *at_out), *at_tok = calloc(ngroups + 1, sizeof *at_tok);
 	int *owner = calloc(ngroups + 1, sizeof *owner);
-	uint64_t pg[WLZ_GDCTX_PIECES + 1];
-	const uint64_t np = cut_pieces(ngroups, ng, (int)gshift, pg);
+	uint64_t pg[WLZ_GPU_SPLIT_PIECES + 1];
+	/* (WLZ_GPU_SPLIT_PIECES: how many, for the tests and bench) */
+	const char *pe = getenv("WLZ_GPU_SPLIT_PIECES");
+	const uint64_t np = wlz_gpu_split_cut(ngroups, ng, gshift != 0, pe && atoi(pe) > 0 ? (uint64_t)atoi(pe) : 0, pg);
 	struct share *sh = calloc(np * (uint64_t)ng, sizeof *sh);
 	uint32_t *d_gflag[MAXG] = {NULL}, *d_gidx[MAXG] = {NULL};
 	struct {

@@ -182,8 +182,44 @@ static unsigned check_runs(const uint8_t *arc, const wlz_member *m, unsigned nru
 	return bad;
 }
 
+/* The split's pieces (wlz_gpu_split_cut) for every count of groups and
+ * GPUs up to a few thousand groups: whole rounds but the last, in order,
+ * all groups once; one piece unless published; at most the wanted count;
+ * and where ramped, the first piece no larger than the second, nor that
+ * than the third. */
+static void split_cuts(void)
+{
+	int bad = 0, ramps = 0;
+	for (int ng = 2; ng <= 8 && !bad; ng++)
+		for (uint64_t n = 1; n <= 3000 && !bad; n += n < 200 ? 1 : 37)
+			for (uint64_t want = 0; want <= 10 && !bad; want++)
+				for (int pub = 0; pub <= 1 && !bad; pub++) {
+					uint64_t pg[WLZ_GPU_SPLIT_PIECES + 1];
+					const uint64_t np = wlz_gpu_split_cut(n, ng, pub, want, pg);
+					const uint64_t rounds = (n + (uint64_t)ng - 1) / (uint64_t)ng;
+					int ok = np >= 1 && np <= WLZ_GPU_SPLIT_PIECES && pg[0] == 0 && pg[np] == n &&
+						 (pub || np == 1) && (!want || np <= want);
+					for (uint64_t k = 1; ok && k <= np; k++)
+						ok = pg[k] > pg[k - 1] && (k == np || pg[k] % (uint64_t)ng == 0);
+					if (ok && pub && !want && rounds >= 2 * WLZ_GPU_SPLIT_ROUNDS)
+						ok = np >= 2;
+					if (ok && np >= 3 && rounds >= 64 * WLZ_GPU_SPLIT_ROUNDS) {
+						ramps++;
+						ok = pg[1] - pg[0] <= pg[2] - pg[1] && pg[2] - pg[1] <= pg[3] - pg[2];
+					}
+					if (!ok) {
+						bad = 1;
+						TU_CHECK(0, "split cut: %llu groups, %d GPUs, want %llu, pub %d: %llu pieces",
+							 (unsigned long long)n, ng, (unsigned long long)want, pub,
+							 (unsigned long long)np);
+					}
+				}
+	TU_CHECK(bad || ramps > 0, "split cut: no ramped case reached");
+}
+
 int main(void)
 {
+	split_cuts();
 	const uint64_t seed = tu_seed(17);
 	const size_t n = 3u << 20;
 	uint8_t *in = tu_xmalloc(n);
