@@ -1,11 +1,11 @@
 #!/bin/bash
 # Prepared in session 21 for session 22's first call (two H200, about 7 minutes; carry
 # [".dev/s22a"], command: bash .dev/s22a/run.sh).  The split in pieces as committed (git
-# b6504f4: the review's mends, not yet run on a device: t0 0, a pass that gives up
+# 3217b3c: the review's mends, not yet run on a device: t0 0, a pass that gives up
 # releasing the other GPUs' flags, the stop waiting for step 1): all of tests/gpu.sh on both
 # GPUs (with the new lead archive), gpu_api with 8 pieces, memcheck and racecheck of the
 # lead archive's split in 2 pieces, forged 64 MiB archives through the split in 4 pieces,
-# then the 8 GiB archive host to host, three runs; then branch split-overlap (git cffdbd4:
+# then the 8 GiB archive host to host, three runs; then branch split-overlap (git 47d76b8:
 # each piece's plan staged in pinned memory, one copy; pieces after the first planned on a
 # thread of their own): gpu_api with 8 pieces, the lead archive's CLI split and memcheck, and
 # the 8 GiB archive against main, alternated three times.  Merge it if it passes and is
