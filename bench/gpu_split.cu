@@ -36,6 +36,7 @@ extern "C" {
 #include "format/format.h"
 #include "gpu_wavefront/entropy.h"
 #include "gpu_wavefront/flow.h"
+#include "gpu_wavefront/plan.h"
 #include "gpu_wavefront/xxh3.h"
 #include "wavelz.h"
 #include "wavelz_gpu.h"
@@ -188,8 +189,8 @@ struct run_result {
 /* Decodes the member on ng GPUs, groups of `group` blocks dealt in turn
  * (ng = 1: the single-GPU pass, as the product runs it), reps timed runs
  * after one untimed; checks the last. */
-static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockinfo> &bi, uint64_t size, int ng,
-		      size_t group, int reps, const std::vector<uint8_t> &want, bool self = false)
+static run_result run(const wlz_member &m, const std::vector<uint8_t> &arc, const std::vector<blockinfo> &bi,
+		      uint64_t size, int ng, size_t group, int reps, const std::vector<uint8_t> &want, bool self = false)
 {
 	/* (self: one GPU through the split's steps, to compare its stages) */
 	const bool split = ng > 1 || self;
@@ -249,25 +250,8 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 	 * group, as the library has it (gpu_wavefront/split.c).  Each GPU's
 	 * tokens then lie in its own array. */
 	uint32_t gshift = 0;
-	if (split && !(getenv("GPU_SPLIT_GROUPPUB") && !atoi(getenv("GPU_SPLIT_GROUPPUB")))) {
-		const uint64_t bsz = nb > 1 ? bi[1].bstart - bi[0].bstart : 0;
-		bool even = bsz >= 64 && !(bsz & (bsz - 1)) && !(group & (group - 1)) && bi[0].bstart == 0;
-		std::vector<uint64_t> gt(nb / group + 1, 0);
-		for (size_t b = 0; even && b < nb; b++) {
-			even = bi[b].bstart == b * bsz && bi[b].e->length <= bsz;
-			gt[b / group] += bi[b].e->token_count;
-		}
-		for (size_t g = 0; even && g * group < nb; g++)
-			even = gt[g] != 0;
-		if (even)
-			gshift = (uint32_t)(__builtin_ctzll(bsz) + __builtin_ctzll(group));
-	}
-	uint64_t first_pos = 0; /* (the member's first token's place) */
-	for (size_t b = 0; b < nb; b++)
-		if (bi[b].e->token_count) {
-			first_pos = bi[b].bstart;
-			break;
-		}
+	if (split && !(getenv("GPU_SPLIT_GROUPPUB") && !atoi(getenv("GPU_SPLIT_GROUPPUB"))))
+		gshift = wlz_gpu_split_shift(&m, group); /* (the library's rule) */
 	const size_t gran = wlz_gpu_flow_granules(size);
 	const std::vector<size_t> zero = {0};
 	const std::vector<int> gpu0 = {0};
@@ -369,7 +353,7 @@ static run_result run(const std::vector<uint8_t> &arc, const std::vector<blockin
 		if (s.d_gflag) {
 			x.gflag = s.d_gflag, x.gcount = s.d_gcount;
 			x.gshift = gshift, x.gpu = (uint32_t)d, x.ngpus = (uint32_t)ng;
-			x.t0 = first_pos;
+			x.t0 = 0; /* (as the library: split.c) */
 			for (int o = 0, k = 0; o < ng; o++)
 				if (o != d)
 					x.peer_gflag[k++] = sh[o].d_gflag;
@@ -597,18 +581,18 @@ int main(int argc, char **argv)
 	const bool want_self = getenv("GPU_SPLIT_SELF") && atoi(getenv("GPU_SPLIT_SELF"));
 	/* (alternating, best of each) */
 	for (int round = 0; round < 2; round++) {
-		run_result a = run(arc, bi, size, 1, group, reps, want);
+		run_result a = run(m, arc, bi, size, 1, group, reps, want);
 		if (a.best_s < one.best_s)
 			one.best_s = a.best_s, one.stage = a.stage;
 		one.ok &= a.ok;
 		if (want_self) {
-			run_result c = run(arc, bi, size, 1, group, reps, want, true);
+			run_result c = run(m, arc, bi, size, 1, group, reps, want, true);
 			if (c.best_s < self.best_s)
 				self.best_s = c.best_s, self.stage = c.stage;
 			one.ok &= c.ok;
 		}
 		if (ng > 1) {
-			run_result b = run(arc, bi, size, ng, group, reps, want);
+			run_result b = run(m, arc, bi, size, ng, group, reps, want);
 			if (b.best_s < all.best_s)
 				all.best_s = b.best_s, all.stage = b.stage;
 			all.ok &= b.ok;

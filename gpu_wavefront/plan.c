@@ -259,3 +259,26 @@ uint64_t wlz_gpu_split_cut(uint64_t ngroups, int ng, int pub, uint64_t want, uin
 	}
 	return np;
 }
+
+uint32_t wlz_gpu_split_shift(const wlz_member *m, uint64_t group)
+{
+	const uint64_t nb = m->nblocks, bsz = nb ? m->blocks[0].length : 0;
+	if (nb < 2 || bsz < 64 || (bsz & (bsz - 1)) || !group || (group & (group - 1)))
+		return 0;
+	for (uint64_t b = 0; b + 1 < nb; b++)
+		if (m->blocks[b].length != bsz)
+			return 0;
+	if (m->blocks[nb - 1].length > bsz)
+		return 0;
+	for (uint64_t g = 0; g < nb; g += group) {
+		uint64_t t = 0;
+		for (uint64_t b = g; b < nb && b < g + group; b++)
+			t += m->blocks[b].token_count;
+		if (!t)
+			return 0;
+	}
+	uint32_t k = 0;
+	while (((uint64_t)1 << k) < bsz * group)
+		k++;
+	return k;
+}

@@ -127,4 +127,9 @@ const char *wlz_gpu_call_name(const wlz_gpu_call *c, uint64_t f, char *buf, size
 #define WLZ_GPU_SPLIT_ROUNDS 16
 uint64_t wlz_gpu_split_cut(uint64_t ngroups, int ng, int pub, uint64_t want, uint64_t *pg);
 
+/* log2 of a group's bytes where member m's groups of group blocks (a power
+ * of two) can be published whole (flow.h): blocks of one power-of-two
+ * size, none longer, and tokens in every group; else 0. */
+uint32_t wlz_gpu_split_shift(const wlz_member *m, uint64_t group);
+
 #endif

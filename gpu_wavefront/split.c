@@ -387,32 +387,6 @@ static void stop_passes(struct share *sh, int launched)
 	cudaGetLastError();
 }
 
-/* log2 of a group's bytes where member m's groups of GROUP_PUB blocks can
- * be published whole (flow.h): blocks of one power-of-two size, none
- * longer, and tokens in every group; else 0. */
-static uint32_t pub_shift(const wlz_member *m)
-{
-	const uint64_t nb = m->nblocks, bsz = nb ? m->blocks[0].length : 0;
-	if (nb < 2 || bsz < 64 || (bsz & (bsz - 1)))
-		return 0;
-	for (uint64_t b = 0; b + 1 < nb; b++)
-		if (m->blocks[b].length != bsz)
-			return 0;
-	if (m->blocks[nb - 1].length > bsz)
-		return 0;
-	for (uint64_t g = 0; g < nb; g += GROUP_PUB) {
-		uint64_t t = 0;
-		for (uint64_t b = g; b < nb && b < g + GROUP_PUB; b++)
-			t += m->blocks[b].token_count;
-		if (!t)
-			return 0;
-	}
-	int k = 0;
-	while (((uint64_t)1 << k) < bsz)
-		k++;
-	return (uint32_t)k + 3; /* (GROUP_PUB = 2^3) */
-}
-
 /* A run of one GPU's blocks [i0, i1) into its own plan, finished: their
  * streams' segments at the places the share's first pass set; the first
  * block whose streams the plan refuses, and which stream, in bad and
@@ -691,7 +665,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	struct spread s_out, s_tok;
 	memset(&s_out, 0, sizeof s_out);
 	memset(&s_tok, 0, sizeof s_tok);
-	const uint32_t gshift = pub_shift(m);
+	const uint32_t gshift = wlz_gpu_split_shift(m, GROUP_PUB);
 	const uint64_t group = gshift ? GROUP_PUB : GROUP;
 	const uint64_t nb = m->nblocks, size = m->content_size, ngroups = (nb + group - 1) / group;
 	size_t *at_out = calloc(ngroups + 1, sizeof *at_out), *at_tok = calloc(ngroups + 1, sizeof *at_tok);

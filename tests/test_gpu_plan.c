@@ -217,6 +217,33 @@ static void split_cuts(void)
 	TU_CHECK(bad || ramps > 0, "split cut: no ramped case reached");
 }
 
+/* Where the split publishes groups whole (wlz_gpu_split_shift): the
+ * archive of 64 KiB blocks in groups of 8 (2^19 bytes), not in groups of
+ * 3; and the same content after 256 KiB of random bytes, whose first 4
+ * blocks hold no token: groups of 8 still, of 4 not. */
+static void split_shifts(const uint8_t *in, size_t n, const uint8_t *arc, size_t asize, uint64_t seed)
+{
+	wlz_member m;
+	TU_CHECK(wlz_member_parse(arc, asize, 0, &m) == WLZ_OK, "shift: member: %s", wlz_error_detail());
+	TU_CHECK(wlz_gpu_split_shift(&m, 8) == 19 && wlz_gpu_split_shift(&m, 1) == 16 &&
+			 wlz_gpu_split_shift(&m, 3) == 0,
+		 "shift: %u, %u, %u", wlz_gpu_split_shift(&m, 8), wlz_gpu_split_shift(&m, 1), wlz_gpu_split_shift(&m, 3));
+	wlz_member_free(&m);
+	const size_t r = 256 << 10;
+	uint8_t *lead = tu_xmalloc(r + n);
+	tu_fill(TU_RANDOM, lead, r, seed + 1);
+	memcpy(lead + r, in, n);
+	size_t lsize = 0;
+	uint8_t *la = tu_compress(lead, r + n, 16, 18, &lsize);
+	TU_CHECK(wlz_member_parse(la, lsize, 0, &m) == WLZ_OK, "shift: lead member: %s", wlz_error_detail());
+	TU_CHECK(m.blocks[0].token_count == 0 && wlz_gpu_split_shift(&m, 8) == 19 && wlz_gpu_split_shift(&m, 4) == 0,
+		 "shift (lead): first block %u tokens; %u, %u", (unsigned)m.blocks[0].token_count,
+		 wlz_gpu_split_shift(&m, 8), wlz_gpu_split_shift(&m, 4));
+	wlz_member_free(&m);
+	free(la);
+	free(lead);
+}
+
 int main(void)
 {
 	split_cuts();
@@ -226,6 +253,8 @@ int main(void)
 	tu_fill(TU_FASTQ, in, n, seed);
 	size_t asize = 0;
 	uint8_t *arc = tu_compress(in, n, 16, 18, &asize);
+
+	split_shifts(in, n, arc, asize, seed);
 
 	wlz_gpu_call c;
 	memset(&c, 0, sizeof c);
