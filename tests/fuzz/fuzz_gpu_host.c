@@ -10,15 +10,23 @@
  *   - every segment names a block of its piece, and tables of the plan;
  *   - a block the host did not flag has its streams covered by segments
  *     exactly (the GPU decodes each of its bytes once);
- *   - the split's pieces take every group once, in whole rounds.
+ *   - the split's pieces take every group once, in whole rounds;
+ *   - where the archive is taken from a host image of only the bytes the
+ *     header fetch copied (as for an archive in GPU memory; the rest of
+ *     the image stale), the whole archive is accepted too, and every
+ *     piece is prepared the same from both.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_wavefront/entropy.h"
+#include "gpu_wavefront/headers.h"
 #include "gpu_wavefront/parse.h"
 #include "gpu_wavefront/plan.h"
 #include "gpu_wavefront/prep.h"
+#include "tests/gpu_prep_cmp.h"
+
+#define LIMIT ((uint64_t)1 << 30)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -133,6 +141,51 @@ static void split_pieces(const wlz_member *m, int ng)
 			abort();
 }
 
+/* The fetch's copies, on the host ("device memory" is host memory here). */
+static int copy_host(void *opaque, const wlz_gpu_hrange *r, size_t n)
+{
+	(void)opaque;
+	for (size_t k = 0; k < n; k++)
+		memcpy(r[k].dst, r[k].src, r[k].len);
+	return 0;
+}
+
+static void image(const uint8_t *data, size_t size, uint8_t stale)
+{
+	uint8_t *img = malloc(size + 1);
+	wlz_gpu_headers *x = wlz_gpu_headers_create();
+	wlz_gpu_harc a = {data, size, img, 0};
+	if (img)
+		memset(img, stale, size);
+	if (img && x && wlz_gpu_headers_fetch(x, &a, 1, copy_host, NULL) == 0 && a.ok) {
+		const wlz_gpu_layout lay = wlz_gpu_headers_layout(x, 0);
+		wlz_gpu_call s, f;
+		memset(&s, 0, sizeof s);
+		memset(&f, 0, sizeof f);
+		if (wlz_gpu_call_add_checked(&s, img, data, size, LIMIT, 0, &lay) == WLZ_OK) {
+			if (wlz_gpu_call_add(&f, data, NULL, size, LIMIT, 0) != WLZ_OK || f.nm != s.nm || f.nblk != s.nblk ||
+			    wlz_gpu_call_cut(&s, 256 << 10) != WLZ_OK || wlz_gpu_call_cut(&f, 256 << 10) != WLZ_OK ||
+			    f.np != s.np)
+				abort();
+			wlz_gpu_prep ps, pf;
+			memset(&ps, 0, sizeof ps);
+			memset(&pf, 0, sizeof pf);
+			for (uint64_t k = 0; k < s.np; k++) {
+				wlz_gpu_prep_build(&s, k, &ps);
+				wlz_gpu_prep_build(&f, k, &pf);
+				if (!same_prep(&ps, &pf, s.pc[k].nb))
+					abort();
+			}
+			wlz_gpu_prep_free(&ps);
+			wlz_gpu_prep_free(&pf);
+		}
+		wlz_gpu_call_free(&s);
+		wlz_gpu_call_free(&f);
+	}
+	wlz_gpu_headers_free(x);
+	free(img);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
@@ -141,7 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data++, size--;
 	wlz_gpu_call c;
 	memset(&c, 0, sizeof c);
-	if (wlz_gpu_call_add(&c, data, NULL, size, (uint64_t)1 << 30, 0) == WLZ_OK &&
+	if (wlz_gpu_call_add(&c, data, NULL, size, LIMIT, 0) == WLZ_OK &&
 	    wlz_gpu_call_cut(&c, (uint64_t)1 << (16 + (par & 7))) == WLZ_OK) {
 		pieces(&c);
 		for (size_t k = 0; k < c.nm; k++) {
@@ -150,5 +203,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	wlz_gpu_call_free(&c);
+	image(data, size, par & 1 ? 0xA5 : 0);
 	return 0;
 }
