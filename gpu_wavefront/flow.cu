@@ -809,9 +809,6 @@ __device__ __forceinline__ uint32_t poll(const uint32_t *p)
 	return v;
 }
 
-/* (8 blocks an SM: 32 registers, a few spilled, measured faster than 46
- * registers at 5 blocks; so were acquire loads than relaxed polls and a
- * fence) */
 /* GP: range r's group published as done, in the other GPUs' flags (for
  * their passes) and in this one's (for the host's copy of the group),
  * after the caller's fence at system scope. */
@@ -1029,6 +1026,9 @@ static __device__ __forceinline__ void flow_warp(const wlz_gpu_token *__restrict
 	}
 }
 
+/* (8 blocks an SM: 32 registers, a few spilled, measured faster than 46
+ * registers at 5 blocks; so were acquire loads than relaxed polls and a
+ * fence) */
 template <bool SYS, bool ST = false, bool GP = false>
 __global__ void __launch_bounds__(FT, 8)
 	flow_kernel(const wlz_gpu_token *__restrict__ tok, uint32_t ntok, tranges R, uint32_t nch, uint8_t *out,

@@ -128,7 +128,8 @@ typedef struct wlz_gpu_flow_split {
 	 * gflag, where the pass's last chunk of a range publishes it after one
 	 * fence at system scope (and in gflag, for the copy of the group to
 	 * the host); gcount (nr words, zeroed by step 1): this
-	 * GPU's chunks done a range; t0: the member's first token's position.
+	 * GPU's chunks done a range; t0: bytes before it are final (the
+	 * library's split gives 0, so that another GPU's are waited on).
 	 * NULL: every chunk's states published as above.  gbase (a multiple
 	 * of ngpus): the first group of a piece of the member, whose tokens
 	 * alone the call holds (numbered from the piece's first): range r is

@@ -6,12 +6,13 @@
 #define WLZ_GPU_GDCTX_H
 
 #include <stdint.h>
+#include "gpu_wavefront/plan.h"
 #include "wavelz_gpu.h"
 
 int wlz_gdctx_device(const wlz_gdctx *g);
 uint64_t wlz_gdctx_memory_limit(const wlz_gdctx *g);
-/* The split's pieces of a member at most (plan.h, WLZ_GPU_SPLIT_PIECES). */
-#define WLZ_GDCTX_PIECES 8
+/* The split's pieces of a member at most. */
+#define WLZ_GDCTX_PIECES WLZ_GPU_SPLIT_PIECES
 /* Device memory of at least size bytes on g's GPU, kept by g from call to
  * call for the split (split.c), so that a call does not allocate and free
  * its buffers again; its contents are not kept.  Slots 0 to

@@ -50,7 +50,6 @@
 #define GROUP_PUB 8             /* blocks a group published whole (the same) */
 #define RUNS 32                 /* host threads that plan, at most */
 #define MAXG WLZ_GPU_SPLIT_MAX
-_Static_assert(WLZ_GPU_SPLIT_PIECES <= WLZ_GDCTX_PIECES, "a context's slots and events for every piece");
 
 /* The driver's virtual memory calls. */
 typedef CUresult (*fn_gran)(size_t *, const CUmemAllocationProp *, CUmemAllocationGranularity_flags);
@@ -682,7 +681,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 	} refused = {UINT64_MAX, 0, 0}; /* (a piece's plan's first refused block) */
 	uint8_t *out = NULL;
 	wlz_gpu_token *tok = NULL;
-	int early = 0;
+	int early = 0, checked = 0; /* (checked: the payloads hashed on the host) */
 #define SH(p, d) (&sh[(p) * (uint64_t)ng + (uint64_t)(d)])
 	if (!at_out || !at_tok || !owner || !sh) {
 		err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
@@ -1018,6 +1017,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		 * checksums come before) */
 		const uint64_t b = refused.b;
 		const int k = refused.stream;
+		checked = 1;
 		if ((pbad = payload_check(arc, m)) <= b)
 			err = payload_fail(pbad);
 		else if (first_bad < b)
@@ -1063,8 +1063,9 @@ out:
 	for (uint64_t k = 0; sh && k < np * (uint64_t)ng; k++)
 		share_free(&sh[k]);
 	/* (where memory or the GPU failed, a damaged payload is named
-	 * instead, as it would be had the checksums come before anything) */
-	if ((err == WLZ_ERR_NOMEM || err == WLZ_ERR_GPU) && (pbad = payload_check(arc, m)) != UINT64_MAX)
+	 * instead, as it would be had the checksums come before anything;
+	 * a refused plan has had its check) */
+	if ((err == WLZ_ERR_NOMEM || err == WLZ_ERR_GPU) && !checked && (pbad = payload_check(arc, m)) != UINT64_MAX)
 		err = payload_fail(pbad);
 	spread_free(v, &s_out);
 	spread_free(v, &s_tok);
