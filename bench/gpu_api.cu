@@ -44,13 +44,6 @@ static int cmp_write(void *o, const void *buf, size_t n)
 	return 0;
 }
 
-static double now()
-{
-	timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -93,7 +86,7 @@ int main(int argc, char **argv)
 				CK(cudaMemset(ddst, 0, size + 1));
 				memset(hdst, 0, check ? size : 0);
 				CK(cudaDeviceSynchronize());
-				const double t0 = now();
+				const double t0 = bench_now();
 				wlz_error e;
 				if (f == 0 || f == 1) {
 					e = f == 0 ? wlz_gpu_decompress_d2d(g, ddst, size, dsrc, arc.size(), &got, NULL)
@@ -106,7 +99,7 @@ int main(int argc, char **argv)
 					uint64_t n;
 					e = wlz_gpu_decompress_stream(g, hsrc, arc.size(), check ? cmp_write : drop, &cs, &n);
 				}
-				const double dt = now() - t0;
+				const double dt = bench_now() - t0;
 				if (e != WLZ_OK) {
 					fprintf(stderr, "%s %s: %s (%s)\n", name, forms[f], wlz_error_name(e), wlz_error_detail());
 					ok = 0;

@@ -36,13 +36,6 @@ extern "C" {
 #include <nvcomp/zstd.h>
 #endif
 
-static double now()
-{
-	timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 static size_t up256(size_t n)
 {
 	return (n + 255) & ~(size_t)255;
@@ -171,9 +164,9 @@ static double run_shares(std::vector<share> &sh, int reps, const std::vector<uin
 			CK(cudaSetDevice(s.dev));
 			CK(cudaDeviceSynchronize());
 		}
-		const double t0 = now();
+		const double t0 = bench_now();
 		const bool ok = decode(sh);
-		const double t = now() - t0;
+		const double t = bench_now() - t0;
 		if (!ok)
 			return -1;
 		if (r == 0) {
@@ -530,11 +523,11 @@ int main(int argc, char **argv)
 			for (int r = 0; r <= reps && ok; r++) {
 				CK(cudaDeviceSynchronize());
 				size_t got = 0;
-				const double t0 = now();
+				const double t0 = bench_now();
 				wlz_error e = wlz_gpu_decompress_d2d(gs[0], d_out, at, d_one, one_size, &got, NULL);
 				if (e == WLZ_OK)
 					e = wlz_gdctx_wait(gs[0]);
-				const double t = now() - t0;
+				const double t = bench_now() - t0;
 				ok = e == WLZ_OK && got == at;
 				if (ok && r == 0) {
 					std::vector<uint8_t> back(at);

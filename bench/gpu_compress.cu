@@ -14,7 +14,6 @@
  * compressor device-resident on 64 KiB chunks.  Every wavelz archive is
  * decoded by the CPU and the GPU decoder and compared with the file.
  */
-#include <chrono>
 #include <string.h>
 #include "bench/gpu_util.h"
 extern "C" {
@@ -29,19 +28,14 @@ extern "C" {
 #include <nvcomp/zstd.h>
 #endif
 
-static double now()
-{
-	return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 template <class F> static void wall(int reps, F fn, double *best, double *med)
 {
 	std::vector<double> t;
 	fn();
 	for (int r = 0; r < reps; r++) {
-		const double a = now();
+		const double a = bench_now();
 		fn();
-		t.push_back(now() - a);
+		t.push_back(bench_now() - a);
 	}
 	if (t.empty())
 		t.push_back(0);

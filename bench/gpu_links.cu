@@ -9,12 +9,6 @@
  * against the one-GPU row; CSV on stdout, best of REPS.
  */
 #include "gpu_util.h"
-#include <chrono>
-
-static double now()
-{
-	return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 struct gpu {
 	uint8_t *d;
@@ -26,7 +20,7 @@ struct gpu {
  * whole groups only), or contiguous shares when unit is 0. */
 static double copy_all(std::vector<gpu> &g, int ng, uint8_t *h, size_t bytes, size_t unit, bool down, bool two_d)
 {
-	const double t0 = now();
+	const double t0 = bench_now();
 	for (int k = 0; k < ng; k++) {
 		CK(cudaSetDevice(k));
 		if (!unit) {
@@ -53,7 +47,7 @@ static double copy_all(std::vector<gpu> &g, int ng, uint8_t *h, size_t bytes, si
 		CK(cudaSetDevice(k));
 		CK(cudaStreamSynchronize(g[k].s));
 	}
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 int main(int argc, char **argv)

@@ -54,13 +54,6 @@ extern "C" {
 		}                                                                             \
 	} while (0)
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* One range of addresses of size bytes, readable and writable by every
  * GPU: segment k, from at[k] to the next one's (in order, at[0] = 0),
  * lies on GPU dev[k] (its edges rounded to the allocation granularity,
@@ -374,7 +367,7 @@ static run_result run(const wlz_member &m, const std::vector<uint8_t> &arc, cons
 		}
 		for (wlz_gpu_flow_split &x : sp)
 			x.epoch = (uint32_t)r + 1;
-		const double t0 = now();
+		const double t0 = bench_now();
 		for (share &s : sh) {
 			CK(cudaSetDevice(s.dev));
 			CK(cudaEventRecord(s.ev[0], s.st));
@@ -432,7 +425,7 @@ static run_result run(const wlz_member &m, const std::vector<uint8_t> &arc, cons
 			CK(cudaSetDevice(s.dev));
 			CK(cudaStreamSynchronize(s.st));
 		}
-		const double t = now() - t0;
+		const double t = bench_now() - t0;
 		if (r > 0 && t < best) {
 			best = t;
 			for (int d = 0; d < ng; d++) {
@@ -569,12 +562,12 @@ int main(int argc, char **argv)
 	std::vector<uint8_t> want(size + 16);
 	wlz_dctx *dc = wlz_dctx_create(0);
 	size_t got = 0;
-	const double c0 = now();
+	const double c0 = bench_now();
 	if (!dc || wlz_decompress(dc, want.data(), want.size(), arc.data(), arc.size(), &got) != WLZ_OK || got != size) {
 		fprintf(stderr, "gpu_split: the CPU does not decode the archive\n");
 		return 2;
 	}
-	const double cpu_s = now() - c0;
+	const double cpu_s = bench_now() - c0;
 	wlz_dctx_free(dc);
 	const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
 	run_result one = {1e30, true, {}}, all = {1e30, true, {}}, self = {1e30, true, {}};
@@ -643,10 +636,10 @@ int main(int argc, char **argv)
 				if (r == 0)
 					memset(hd, 0, size);
 				size_t got = 0;
-				const double t0 = now();
+				const double t0 = bench_now();
 				const wlz_error e = k ? wlz_gpu_decompress_split(g.data(), ng, hd, size, hs, arc.size(), &got)
 						      : wlz_gpu_decompress(g[0], hd, size, hs, arc.size(), &got);
-				const double t = now() - t0;
+				const double t = bench_now() - t0;
 				if (e != WLZ_OK || got != size || (r == 0 && memcmp(hd, want.data(), size))) {
 					fprintf(stderr, "gpu_split: host to host on %d GPUs: %s (%s)\n", k ? ng : 1, wlz_error_name(e),
 						wlz_error_detail());

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <math.h>
 #include <algorithm>
 #include <atomic>
@@ -81,6 +82,14 @@ template <class Job> static inline void bench_parallel(size_t n, Job job)
 		});
 	for (auto &th : pool)
 		th.join();
+}
+
+/* Wall seconds on the monotonic clock. */
+static inline double bench_now()
+{
+	timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Times fn over reps runs on one stream: best and median milliseconds. */

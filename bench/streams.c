@@ -139,6 +139,17 @@ static wlz_error huf_dec(const uint8_t *src, size_t cs, uint8_t *dst, size_t n)
 	return wlz_huf_decode(src, cs, dst, n, &htab);
 }
 
+/* Bytes of the symbols counted in cnt[256] (tot in all) coded at their
+ * empirical entropy. */
+static double row_bytes(const uint32_t *cnt, uint64_t tot)
+{
+	double bits = 0;
+	for (unsigned x = 0; x < 256 && tot; x++)
+		if (cnt[x])
+			bits -= cnt[x] * log2((double)cnt[x] / (double)tot);
+	return bits / 8;
+}
+
 /* Bytes of n symbols at src coded at their empirical entropy: order 0,
  * or (order1) given the symbol before (the first given 0). */
 static double entropy_bytes(const uint8_t *src, size_t n, int order1)
@@ -154,12 +165,10 @@ static double entropy_bytes(const uint8_t *src, size_t n, int order1)
 		tot[c]++;
 		prev = src[i];
 	}
-	double bits = 0;
+	double bytes = 0;
 	for (unsigned c = 0; c < 256; c++)
-		for (unsigned x = 0; x < 256 && tot[c]; x++)
-			if (cnt[c][x])
-				bits -= cnt[c][x] * log2((double)cnt[c][x] / tot[c]);
-	return bits / 8;
+		bytes += row_bytes(cnt[c], tot[c]);
+	return bytes;
 }
 
 /* The "hc" bound of n symbols at src: coded as huf-16 above, then each
@@ -195,9 +204,7 @@ static double context_bytes(const uint8_t *src, size_t n, unsigned seg_log)
 			uint64_t tot = 0;
 			for (unsigned x = 0; x < 256; x++)
 				tot += cnt[t][x];
-			for (unsigned x = 0; x < 256; x++)
-				if (cnt[t][x])
-					bytes -= cnt[t][x] * log2((double)cnt[t][x] / (double)tot) / 8;
+			bytes += row_bytes(cnt[t], tot);
 		}
 	}
 	free(buf);
