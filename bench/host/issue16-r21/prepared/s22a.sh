@@ -1,9 +1,9 @@
 #!/bin/bash
 # Prepared in session 21 for session 22's first call (two H200, about 7 minutes; carry
 # [".dev/s22a"], command: bash .dev/s22a/run.sh).  The split in pieces as committed (git
-# 6c62b5d: the review's mends, not yet run on a device: t0 0, a pass that gives up
+# 24ff5b2: the review's mends, not yet run on a device: t0 0, a pass that gives up
 # releasing the other GPUs' flags, the stop waiting for step 1) against branch
-# split-overlap (git 7f2695c: each piece's plan staged in pinned memory, one copy; pieces
+# split-overlap (git fa7d576: each piece's plan staged in pinned memory, one copy; pieces
 # after the first planned on a thread of their own).  Most important first: all of
 # tests/gpu.sh on both GPUs (with the new lead archive), then the 8 GiB archive host to host,
 # main and the branch alternated three times, then gpu_api with 8 pieces (both), the lead

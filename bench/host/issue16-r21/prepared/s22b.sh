@@ -1,6 +1,6 @@
 #!/bin/bash
 # Prepared in session 21 (four H200, about 6 minutes; carry [".dev/s22b"], command bash
-# .dev/s22b/run.sh): the library as of git 6c62b5d on four GPUs: the 8 GiB archive,
+# .dev/s22b/run.sh): the library as of git 24ff5b2 on four GPUs: the 8 GiB archive,
 # device-resident (bench's split) at groups 8, 4 and 2 on 4 GPUs and 8 on 2; then host to
 # host through the API (pieces) on 4 and 2 GPUs, traced; gpu_links on 4.  At most 8 files.
 set -u
