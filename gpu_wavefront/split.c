@@ -386,6 +386,34 @@ static void stop_passes(struct share *sh, int launched)
 	cudaGetLastError();
 }
 
+/* WLZ_GPU_SPLIT_TRACE set: the host's time in each step of a member,
+ * summed over its pieces, on stderr (bench/host/issue16-split.md). */
+enum { T_START, T_SENDUP, T_RUNS, T_MEMORY, T_SETUP, T_UPLOAD, T_LAUNCH, T_DECODE, T_DOWNLOAD, T_FREE,
+       /* (parts of the steps above) */
+       T_FILL, T_BLOCKS, T_THREADS, T_PLACE, T_CARVE, T_PAGEABLE, T_NEXT, T_N };
+
+static double seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void trace(const double *t, uint64_t np)
+{
+	static const char *const name[T_N] = {"", "first stored bytes queued", "plans", "output memory", "buffers",
+					       "waits", "launches", "decode", "download", "free",
+					       "(plans: pieces", "blocks", "threads", "places", "buffers: scratch",
+					       "plan arrays up", "next stored bytes queued"};
+	if (!getenv("WLZ_GPU_SPLIT_TRACE"))
+		return;
+	fprintf(stderr, "wavelz split (%llu pieces):", (unsigned long long)np);
+	for (int k = 1; k < T_N; k++)
+		if (t[k] > 0)
+			fprintf(stderr, " %s %.1f ms", name[k], 1e3 * t[k]);
+	fprintf(stderr, ")\n");
+}
+
 /* A run of one GPU's blocks [i0, i1) into its own plan, finished: their
  * streams' segments at the places the share's first pass set; the first
  * block whose streams the plan refuses, and which stream, in bad and
@@ -431,8 +459,9 @@ static void *plan_run(void *arg)
  * with the first refused block in *worst (-1: none); 0 when out of
  * memory. */
 static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint8_t *arc, struct plan_job *job,
-		       int *worst)
+		       int *worst, double *tt)
 {
+	double c = seconds(), c1;
 	pthread_t t[RUNS];
 	int run[RUNS], nj = 0;
 	const int per = (wlz_cpu_count() < RUNS ? wlz_cpu_count() : RUNS) / ng;
@@ -462,6 +491,7 @@ static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint
 			j->bad = UINT64_MAX;
 		}
 	}
+	c1 = seconds(), tt[T_BLOCKS] += c1 - c, c = c1;
 	for (int k = 0; k < nj; k++) {
 		/* (a thread that cannot start: its run here) */
 		run[k] = k && pthread_create(&t[k], NULL, plan_run, &job[k]) == 0;
@@ -476,6 +506,7 @@ static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint
 		if (job[k].bad != UINT64_MAX && (*worst < 0 || job[k].bad < job[*worst].bad))
 			*worst = k;
 	}
+	c1 = seconds(), tt[T_THREADS] += c1 - c, c = c1;
 	if (*worst >= 0)
 		return !job[*worst].nomem;
 	for (int d = 0; d < ng; d++) {
@@ -485,31 +516,8 @@ static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint
 			wlz_gpu_ent_plan_place(&s->run[r], &s->plan);
 		}
 	}
+	tt[T_PLACE] += seconds() - c;
 	return 1;
-}
-
-/* WLZ_GPU_SPLIT_TRACE set: the host's time in each step of a member,
- * summed over its pieces, on stderr (bench/host/issue16-split.md). */
-enum { T_START, T_SENDUP, T_RUNS, T_MEMORY, T_SETUP, T_UPLOAD, T_LAUNCH, T_DECODE, T_DOWNLOAD, T_FREE, T_N };
-
-static double seconds(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void trace(const double *t, uint64_t np)
-{
-	static const char *const name[T_N] = {"", "first stored bytes queued", "plans", "output memory", "buffers",
-					       "waits", "launches", "decode", "download", "free"};
-	if (!getenv("WLZ_GPU_SPLIT_TRACE"))
-		return;
-	fprintf(stderr, "wavelz split (%llu pieces):", (unsigned long long)np);
-	for (int k = 1; k < T_N; k++)
-		if (t[k] > 0)
-			fprintf(stderr, " %s %.1f ms", name[k], 1e3 * t[k]);
-	fprintf(stderr, "\n");
 }
 
 /* Queues the copies of GPU d's groups among k0.. k1 - 1 (k0 a multiple of
@@ -748,7 +756,8 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 		{
 			struct plan_job job[RUNS];
 			int worst;
-			const int planned = plan_shares(ps, ng, m, arc, job, &worst);
+			t1 = seconds(), tt[T_FILL] += t1 - t;
+			const int planned = plan_shares(ps, ng, m, arc, job, &worst, tt);
 			if (!planned && worst < 0) {
 				err = wlz_fail(WLZ_ERR_NOMEM, "out of memory");
 				break;
@@ -834,6 +843,7 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 			size_t need = 0;
 			for (int i = 0; i < ncv; i++)
 				need += (cv[i].n + 255) & ~(size_t)255;
+			const double c0 = seconds();
 			uint8_t *base = wlz_gdctx_scratch(g[d], 1 + (int)p, need);
 			if (!base) {
 				err = wlz_fail(WLZ_ERR_NOMEM, "GPU memory: %zu bytes on GPU %d", need, s->dev);
@@ -843,6 +853,8 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 				*cv[i].p = base;
 				base += (cv[i].n + 255) & ~(size_t)255;
 			}
+			const double c1 = seconds();
+			tt[T_CARVE] += c1 - c0;
 			/* The plan's arrays up on aux (pageable memory: a copy may
 			 * wait for the stream's work before it), then the next
 			 * piece's stored bytes on side. */
@@ -877,8 +889,11 @@ static wlz_error member(const struct vmm *v, wlz_gdctx *const *g, const int *dev
 			TRY_CU(cudaMemcpyAsync(s->d_blen, s->blen, s->nb * 8, cudaMemcpyHostToDevice, s->aux), "upload");
 			TRY_CU(cudaMemcpyAsync(s->d_parr, s->parr, s->nb * 24, cudaMemcpyHostToDevice, s->aux), "upload");
 			TRY_CU(cudaEventRecord(s->sent, s->aux), "event");
+			const double c2 = seconds();
+			tt[T_PAGEABLE] += c2 - c1;
 			if (p + 1 < np)
 				TRY_CU(send_stored(SH(p + 1, d), m, arc, group, pg[p + 1], pg[p + 2], d, ng), "upload");
+			tt[T_NEXT] += seconds() - c2;
 			TRY_CU(cudaStreamWaitEvent(s->st, s->stored, 0), "event");
 			TRY_CU(cudaStreamWaitEvent(s->st, s->sent, 0), "event");
 			TRY_CU(cudaMemsetAsync(s->d_st, 0, s->sbytes + 64, s->st), "memset");
