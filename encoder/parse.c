@@ -22,7 +22,7 @@
  * of their ratio, and the far pass costs in proportion to its anchors. */
 static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
 	/*     slen sdep  near     llen ldep lazy opt nice skip zl rate wlog fast cheap hufit */
-	[1] = { 6,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  64, 27, 1,  1,    2 },
+	[1] = { 8,  1,   1 << 16,  16,  2,  0,  0,  32,  5,  1,  64, 27, 1,  1,    2 },
 	[2] = { 5,  1,   1 << 17,  16,  2,  1,  0,  32,  6,  1,  64, 27, 2,  1,    0 },
 	[3] = { 5,  2,   1 << 18,  16,  2,  1,  0,  32,  5,  5,  16, 28, 2,  1,    0 },
 	[4] = { 5,  4,   1 << 18,  12,  4,  1,  0,  64,  5,  5,  4,  28, 2,  1,    0 },

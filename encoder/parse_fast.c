@@ -27,11 +27,14 @@
 /* The short table has buckets of short_depth ways (1, 2, 4, 8 or 16: one
  * cache line at most), newest first.  Tables of up to 4 ways stay in L2;
  * deeper buckets (8 ways and more: 512 Ki positions, 2 MiB) cover more of
- * the block, which text needs.  Level 1's one way has 2^16 entries (256
- * KiB, in L2 too): against 2^15, archives 1.3% smaller on text, 0.35% on
- * CLDR and 0.13% on 155 MB of Illumina, for 0.5 to 1.5% more
- * instructions. */
-#define FAST1_LOG 16
+ * the block, which text needs.  Level 1's one way hashes 8 bytes
+ * (FAST1_LEN) into 2^17 entries (512 KiB, in L2 too): against 6 bytes
+ * into 2^16, text has fewer hits that then fail their compares (branches
+ * the scan mispredicts) and fewer, longer matches, which the later stages
+ * pay for by the token; archives are smaller on text and FASTQ alike.
+ * 8 bytes into 2^16 entries is faster still on text but larger there. */
+#define FAST1_LEN 8
+#define FAST1_LOG 17
 static unsigned short_ways_log(const wlz_parser *ps)
 {
 	const unsigned d = ps->lp.short_depth;
@@ -319,22 +322,22 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
  * bodies into one with variable arguments) */
 static __attribute__((noinline)) size_t parse_fast1_wide(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, 6, FAST1_LOG, 5, 0, 1);
+	return fast1_body(ps, f, p, FAST1_LEN, FAST1_LOG, 5, 0, 1);
 }
 
 static __attribute__((noinline)) size_t parse_fast1_narrow(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, 6, FAST1_LOG, 5, 0, 0);
+	return fast1_body(ps, f, p, FAST1_LEN, FAST1_LOG, 5, 0, 0);
 }
 
 static __attribute__((noinline)) size_t parse_fast1_cheap_wide(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, 6, FAST1_LOG, 5, 1, 1);
+	return fast1_body(ps, f, p, FAST1_LEN, FAST1_LOG, 5, 1, 1);
 }
 
 static __attribute__((noinline)) size_t parse_fast1_cheap_narrow(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, 6, FAST1_LOG, 5, 1, 0);
+	return fast1_body(ps, f, p, FAST1_LEN, FAST1_LOG, 5, 1, 0);
 }
 
 static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
@@ -345,7 +348,7 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 	const int wide = f->mc != 0xFFFFFFFFu;
 	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63;
 	const int cheap = skip_cheap(ps);
-	if (f->slen == 6 && f->slog == FAST1_LOG && skip == 5) {
+	if (f->slen == FAST1_LEN && f->slog == FAST1_LOG && skip == 5) {
 		if (cheap)
 			return wide ? parse_fast1_cheap_wide(ps, f, p) : parse_fast1_cheap_narrow(ps, f, p);
 		return wide ? parse_fast1_wide(ps, f, p) : parse_fast1_narrow(ps, f, p);
