@@ -49,6 +49,7 @@
 #define GROUP 16                /* blocks a group (bench/host/issue16-split.md) */
 #define GROUP_PUB 8             /* blocks a group published whole (the same) */
 #define RUNS 32                 /* host threads that plan, at most */
+#define RUN_BLOCKS 64           /* blocks a planning thread gets at least (a thread costs its start) */
 #define MAXG WLZ_GPU_SPLIT_MAX
 
 /* The driver's virtual memory calls. */
@@ -482,6 +483,8 @@ static int plan_shares(struct share *sh, int ng, const wlz_member *m, const uint
 			s->max_tok = s->blk[i].ntok > s->max_tok ? s->blk[i].ntok : s->max_tok;
 		}
 		s->nrun = per > 1 ? (size_t)per : 1;
+		if (s->nrun > s->nb / RUN_BLOCKS)
+			s->nrun = s->nb / RUN_BLOCKS > 1 ? s->nb / RUN_BLOCKS : 1;
 		for (size_t r = 0; r < s->nrun; r++) {
 			struct plan_job *j = &job[nj++];
 			memset(j, 0, sizeof *j);
