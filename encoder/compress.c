@@ -73,8 +73,9 @@ typedef struct worker {
  * 16 threads, bench/host/issue13-r14.md.) */
 typedef struct alist {
 	wlz_anchor *a;
-	uint32_t *p;
-	size_t n, cap, pcap;
+	uint32_t *p;            /* (in a's room, after cap anchors) */
+	size_t n, cap;
+	int own;                /* a was malloc'd, not taken from the slab */
 	size_t *off;            /* nthreads + 1 entries */
 } alist;
 
@@ -197,6 +198,13 @@ typedef struct eng {
 	struct outs *out;
 	alist *lists;           /* anchors of block b at b % nlists */
 	uint64_t nlists;
+	/* Room for the lists, taken in turn and never given back (a list
+	 * keeps what it took for the next block of its slot): in 2 MiB
+	 * pages, where a list of its own would fault in a page at a time. */
+	uint8_t *slab;
+	uint64_t slab_cap;
+	atomic_uint_fast64_t slab_used;
+	unsigned slack;         /* room taken: na + na >> slack (0: na) */
 	uint64_t far_block;     /* blocks before it go in the table before the next round */
 	/* The far table is zeroed by the workers, zparts tasks, the first
 	 * they take (no block reads it, nor is anything inserted, before) */
@@ -452,6 +460,35 @@ static wlz_error keep_tokens(blk *bk, const wlz_token *tok, size_t ntok)
 	return WLZ_OK;
 }
 
+/* Room in the list for na anchors, and on several threads their indices
+ * (a list's old anchors are not kept). */
+static wlz_error list_room(eng *en, alist *al, size_t na)
+{
+	if (na <= al->cap)
+		return WLZ_OK;
+	const size_t each = sizeof(*al->a) + (en->nthreads > 1 ? sizeof(*al->p) : 0);
+	const size_t cap = en->slack ? na + (na >> en->slack) : na;
+	/* (whole cache lines: lists filled at once by two threads share
+	 * none) */
+	const uint64_t bytes = ((uint64_t)cap * each + 63) & ~(uint64_t)63;
+	void *q = NULL;
+	if (en->slab && bytes <= en->slab_cap) {
+		const uint64_t at = atomic_fetch_add(&en->slab_used, bytes);
+		if (at <= en->slab_cap - bytes)
+			q = en->slab + at;
+	}
+	const int own = !q;
+	if (own && !(q = malloc(bytes)))
+		return WLZ_ERR_NOMEM;
+	if (al->own)
+		free(al->a);
+	al->a = q;
+	al->p = (uint32_t *)(al->a + cap);
+	al->cap = cap;
+	al->own = own;
+	return WLZ_OK;
+}
+
 /* The list's na anchors a in part order, as indices (a stable counting
  * sort), so that each thread that enters a part reads only its anchors. */
 static wlz_error part_anchors(eng *en, alist *al, const wlz_anchor *a, size_t na)
@@ -459,8 +496,6 @@ static wlz_error part_anchors(eng *en, alist *al, const wlz_anchor *a, size_t na
 	const unsigned np = (unsigned)en->nthreads;
 	if (np == 1 || !en->lp->long_depth)
 		return WLZ_OK;  /* (one part: position order is part order) */
-	if (!wlz_grow((void **)&al->p, &al->pcap, na, sizeof(*al->p)))
-		return WLZ_ERR_NOMEM;
 	size_t *off = al->off;
 	for (size_t i = 0; i < na; i++)
 		off[wlz_far_part(&en->far, a[i].bucket, np) + 1]++;
@@ -492,8 +527,7 @@ static wlz_error list_range(eng *en, worker *w, uint64_t abs_block, uint64_t bst
 	if (!wlz_grow((void **)&w->anc, &w->anc_cap, (size_t)len, sizeof(*w->anc)))
 		return WLZ_ERR_NOMEM;
 	const size_t na = wlz_far_anchors(&en->far, en->src, bstart, to, w->anc);
-	if (!wlz_grow((void **)&al->a, &al->cap, na, sizeof(*al->a)))
-		return WLZ_ERR_NOMEM;
+	WLZ_TRY(list_room(en, al, na));
 	if (na)
 		memcpy(al->a, w->anc, na * sizeof(*al->a));
 	al->n = na;
@@ -1339,6 +1373,19 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	for (uint64_t k = 0; k < en->nlists; k++)
 		if (!(en->lists[k].off = calloc((size_t)en->nthreads + 1, sizeof(size_t))))
 			return WLZ_ERR_NOMEM;
+	if (en->lp->long_depth) {
+		/* The slab: twice the anchors expected of every slot's first
+		 * block (a list that finds it spent mallocs its own).  Slots
+		 * that list again take some room to spare, which a later
+		 * block's list then mostly fits in. */
+		const uint64_t used = nb < en->nlists ? nb : en->nlists;
+		const uint64_t each = sizeof(wlz_anchor) + (en->nthreads > 1 ? sizeof(uint32_t) : 0);
+		en->slack = nb > en->nlists ? 3 : 0;
+		en->slab_cap = used * (en->B / en->lp->far_rate + 1) * each * 2;
+		en->slab = en->slab_cap <= SIZE_MAX ? wlz_large_alloc((size_t)en->slab_cap) : NULL;
+		if (!en->slab)
+			en->slab_cap = 0;
+	}
 	for (int i = 0; i < 2; i++) {
 		en->rounds[i].rb = en->blks + i * en->rblocks;
 	}
@@ -1405,6 +1452,7 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	en->nthreads = cc->nthreads;
 	atomic_init(&en->err, WLZ_OK);
 	atomic_init(&en->lvp, 0);
+	atomic_init(&en->slab_used, 0);
 	outs o = { wr, wro, 0, { 0 } };
 	wlz_error err = ensure_workers(cc, en->nthreads, en->lp);
 	pthread_t *tid = NULL;
@@ -1459,13 +1507,14 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	free(en->pcs);
 	free(en->tfree);
 	for (uint64_t k = 0; en->lists && k < en->nlists; k++) {
-		free(en->lists[k].a);
-		free(en->lists[k].p);
+		if (en->lists[k].own)
+			free(en->lists[k].a);
 		free(en->lists[k].off);
 	}
 	free(en->lists);
 	wlz_large_free(en->src, (size_t)en->cap);
 	wlz_large_free(en->map, (size_t)en->cap);
+	wlz_large_free(en->slab, (size_t)en->slab_cap);
 	wlz_far_destroy(&en->far);
 	wlz_blocklist_free(&o.bl);
 	free(tid);
