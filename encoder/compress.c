@@ -198,16 +198,18 @@ typedef struct eng {
 	struct outs *out;
 	alist *lists;           /* anchors of block b at b % nlists */
 	uint64_t nlists;
-	/* Room for the lists, taken in turn and never given back (a list
-	 * keeps what it took for the next block of its slot): in 2 MiB
-	 * pages, where a list of its own would fault in a page at a time. */
+	/* Room for the lists of an input of nlists blocks at most, taken in
+	 * turn: in 2 MiB pages, where a list of its own would fault in a
+	 * page at a time.  (Lists of a longer input, whose slots list again,
+	 * have their own: room outgrown in a slab would be lost.) */
 	uint8_t *slab;
 	uint64_t slab_cap;
 	atomic_uint_fast64_t slab_used;
-	unsigned slack;         /* room taken: na + na >> slack (0: na) */
 	uint64_t far_block;     /* blocks before it go in the table before the next round */
 	/* The far table is zeroed by the workers, zparts tasks, the first
-	 * they take (no block reads it, nor is anything inserted, before) */
+	 * they take (no block reads it, nor is anything inserted, before);
+	 * with one worker, by the caller's thread when it has nothing else,
+	 * and by the worker only once no other task is left. */
 	unsigned zparts, ztaken, zdone;
 	/* A slide's moves, in waves of chunks the workers copy (under mu):
 	 * in a wave no chunk's bytes are another's source. */
@@ -467,25 +469,24 @@ static wlz_error list_room(eng *en, alist *al, size_t na)
 	if (na <= al->cap)
 		return WLZ_OK;
 	const size_t each = sizeof(*al->a) + (en->nthreads > 1 ? sizeof(*al->p) : 0);
-	const size_t cap = en->slack ? na + (na >> en->slack) : na;
 	/* (whole cache lines: lists filled at once by two threads share
 	 * none) */
-	const uint64_t bytes = ((uint64_t)cap * each + 63) & ~(uint64_t)63;
+	const uint64_t bytes = ((uint64_t)na * each + 63) & ~(uint64_t)63;
 	void *q = NULL;
-	if (en->slab && bytes <= en->slab_cap) {
+	if (en->slab && !al->own && bytes <= en->slab_cap) {
 		const uint64_t at = atomic_fetch_add(&en->slab_used, bytes);
 		if (at <= en->slab_cap - bytes)
 			q = en->slab + at;
 	}
-	const int own = !q;
-	if (own && !(q = malloc(bytes)))
-		return WLZ_ERR_NOMEM;
-	if (al->own)
-		free(al->a);
+	if (!q) {
+		/* (grown in place where it can be: its pages stay in) */
+		if (bytes > SIZE_MAX || !(q = realloc(al->own ? al->a : NULL, (size_t)bytes)))
+			return WLZ_ERR_NOMEM;
+		al->own = 1;
+	}
 	al->a = q;
-	al->p = (uint32_t *)(al->a + cap);
-	al->cap = cap;
-	al->own = own;
+	al->p = (uint32_t *)(al->a + na);
+	al->cap = na;
 	return WLZ_OK;
 }
 
@@ -899,13 +900,19 @@ static int move_one(eng *en);
 /* The next task that may run now (under mu): oldest round first, and in
  * a round a block before a list (a block waits only for its own list, so
  * one thread parses the input as it arrives), then the table's parts. */
+static int claim_zero(eng *en, rnd **pr, uint64_t *pk)
+{
+	if (en->ztaken == en->zparts)
+		return T_NONE;
+	*pr = NULL;
+	*pk = en->ztaken++;
+	return T_ZERO;
+}
+
 static int claim(eng *en, rnd **pr, uint64_t *pk)
 {
-	if (en->ztaken < en->zparts) {
-		*pr = NULL;
-		*pk = en->ztaken++;
+	if (en->nthreads > 1 && claim_zero(en, pr, pk) == T_ZERO)
 		return T_ZERO;
-	}
 	const int zeroed = en->zdone == en->zparts;
 	for (uint64_t q = en->nwritten; q < en->narmed; q++) {
 		rnd *R = &en->rounds[q & 1];
@@ -943,7 +950,7 @@ static int claim(eng *en, rnd **pr, uint64_t *pk)
 			return T_PART;
 		}
 	}
-	return T_NONE;
+	return claim_zero(en, pr, pk);
 }
 
 static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
@@ -1319,6 +1326,16 @@ static wlz_error coordinate(eng *en)
 		}
 		if (end && en->nwritten == en->narmed && (en->eof || en->known != UINT64_MAX))
 			break;
+		rnd *zr;
+		uint64_t zk;
+		if (en->nthreads == 1 && claim_zero(en, &zr, &zk) == T_ZERO) {
+			pthread_mutex_unlock(&en->mu);
+			wlz_far_zero(&en->far, (unsigned)zk, en->zparts);
+			pthread_mutex_lock(&en->mu);
+			en->zdone++;
+			pthread_cond_broadcast(&en->work);
+			continue;
+		}
 		pthread_cond_wait(&en->coord, &en->mu);
 	}
 	pthread_mutex_unlock(&en->mu);
@@ -1373,15 +1390,11 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	for (uint64_t k = 0; k < en->nlists; k++)
 		if (!(en->lists[k].off = calloc((size_t)en->nthreads + 1, sizeof(size_t))))
 			return WLZ_ERR_NOMEM;
-	if (en->lp->long_depth) {
-		/* The slab: twice the anchors expected of every slot's first
-		 * block (a list that finds it spent mallocs its own).  Slots
-		 * that list again take some room to spare, which a later
-		 * block's list then mostly fits in. */
-		const uint64_t used = nb < en->nlists ? nb : en->nlists;
+	if (en->lp->long_depth && nb <= en->nlists) {
+		/* The slab: twice the anchors expected (a list that finds it
+		 * spent mallocs its own). */
 		const uint64_t each = sizeof(wlz_anchor) + (en->nthreads > 1 ? sizeof(uint32_t) : 0);
-		en->slack = nb > en->nlists ? 3 : 0;
-		en->slab_cap = used * (en->B / en->lp->far_rate + 1) * each * 2;
+		en->slab_cap = nb * (en->B / en->lp->far_rate + 1) * each * 2;
 		en->slab = en->slab_cap <= SIZE_MAX ? wlz_large_alloc((size_t)en->slab_cap) : NULL;
 		if (!en->slab)
 			en->slab_cap = 0;
@@ -1396,7 +1409,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->view = (wlz_view){ en->src, 0, 0, en->W, &en->far };
 	/* (the workers zero it while the first round's bytes are read) */
 	pthread_mutex_lock(&en->mu);
-	en->zparts = (unsigned)en->nthreads;
+	en->zparts = en->nthreads > 1 ? (unsigned)en->nthreads : 8;
 	pthread_cond_broadcast(&en->work);
 	pthread_mutex_unlock(&en->mu);
 
