@@ -211,6 +211,7 @@ typedef struct eng {
 	 * with one worker, by the caller's thread when it has nothing else,
 	 * and by the worker only once no other task is left. */
 	unsigned zparts, ztaken, zdone;
+	uint64_t pf_map, pf_slab;  /* bytes the caller's thread faulted in (one worker) */
 	/* A slide's moves, in waves of chunks the workers copy (under mu):
 	 * in a wave no chunk's bytes are another's source. */
 	uint64_t mv_shift;
@@ -1284,6 +1285,29 @@ static int arm_next(eng *en, int *end)
 	return 1;
 }
 
+/* With one worker, the caller's thread, idle, faults in a piece of the
+ * level map or of the slab's expected half ahead of the worker, which
+ * then writes them without a fault; returns 0 once none is left. */
+#define PREFAULT_PIECE ((uint64_t)8 << 20)
+static int prefault_one(eng *en)
+{
+	uint8_t *p;
+	uint64_t n;
+	if (en->pf_map < en->cap) {
+		p = en->map + en->pf_map;
+		n = en->cap - en->pf_map < PREFAULT_PIECE ? en->cap - en->pf_map : PREFAULT_PIECE;
+		en->pf_map += n;
+	} else if (en->pf_slab < en->slab_cap / 2) {
+		p = en->slab + en->pf_slab;
+		n = en->slab_cap / 2 - en->pf_slab < PREFAULT_PIECE ? en->slab_cap / 2 - en->pf_slab : PREFAULT_PIECE;
+		en->pf_slab += n;
+	} else {
+		return 0;
+	}
+	wlz_large_prefault(p, (size_t)n);
+	return 1;
+}
+
 /* The caller's thread: reads the input, arms rounds and writes the
  * finished ones, until every byte is written or a task fails. */
 static wlz_error coordinate(eng *en)
@@ -1335,6 +1359,13 @@ static wlz_error coordinate(eng *en)
 			en->zdone++;
 			pthread_cond_broadcast(&en->work);
 			continue;
+		}
+		if (en->nthreads == 1) {
+			pthread_mutex_unlock(&en->mu);
+			const int more = prefault_one(en);
+			pthread_mutex_lock(&en->mu);
+			if (more)
+				continue;
 		}
 		pthread_cond_wait(&en->coord, &en->mu);
 	}
