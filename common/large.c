@@ -9,6 +9,7 @@
 #define _DEFAULT_SOURCE
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "common/large.h"
 
 #define LARGE_PAGE ((size_t)2 << 20)
@@ -59,4 +60,22 @@ void wlz_large_free(void *p, size_t n)
 		free(p);
 	else
 		munmap(p, span_of(n));
+}
+
+int wlz_large_prefault(void *p, size_t n)
+{
+#if defined(MADV_POPULATE_WRITE)
+	if (!WLZ_LARGE_MMAP || !n)
+		return !n;
+	/* (from the start of p's page: a page already in is left as it is) */
+	const long ps = sysconf(_SC_PAGESIZE);
+	if (ps <= 0)
+		return 0;
+	const uintptr_t a = (uintptr_t)p & ~(uintptr_t)(ps - 1);
+	return madvise((void *)a, n + ((uintptr_t)p - a), MADV_POPULATE_WRITE) == 0;
+#else
+	(void)p;
+	(void)n;
+	return 0;
+#endif
 }

@@ -73,8 +73,9 @@ typedef struct worker {
  * 16 threads, bench/host/issue13-r14.md.) */
 typedef struct alist {
 	wlz_anchor *a;
-	uint32_t *p;
-	size_t n, cap, pcap;
+	uint32_t *p;            /* (in a's room, after cap anchors) */
+	size_t n, cap;
+	int own;                /* a was malloc'd, not taken from the slab */
 	size_t *off;            /* nthreads + 1 entries */
 } alist;
 
@@ -197,10 +198,20 @@ typedef struct eng {
 	struct outs *out;
 	alist *lists;           /* anchors of block b at b % nlists */
 	uint64_t nlists;
+	/* Room for the lists of an input of nlists blocks at most, taken in
+	 * turn: in 2 MiB pages, where a list of its own would fault in a
+	 * page at a time.  (Lists of a longer input, whose slots list again,
+	 * have their own: room outgrown in a slab would be lost.) */
+	uint8_t *slab;
+	uint64_t slab_cap;
+	atomic_uint_fast64_t slab_used;
 	uint64_t far_block;     /* blocks before it go in the table before the next round */
 	/* The far table is zeroed by the workers, zparts tasks, the first
-	 * they take (no block reads it, nor is anything inserted, before) */
+	 * they take (no block reads it, nor is anything inserted, before);
+	 * with one worker, by the caller's thread when it has nothing else,
+	 * and by the worker only once no other task is left. */
 	unsigned zparts, ztaken, zdone;
+	uint64_t pf_map, pf_slab;  /* bytes the caller's thread faulted in (one worker) */
 	/* A slide's moves, in waves of chunks the workers copy (under mu):
 	 * in a wave no chunk's bytes are another's source. */
 	uint64_t mv_shift;
@@ -452,6 +463,34 @@ static wlz_error keep_tokens(blk *bk, const wlz_token *tok, size_t ntok)
 	return WLZ_OK;
 }
 
+/* Room in the list for na anchors, and on several threads their indices
+ * (a list's old anchors are not kept). */
+static wlz_error list_room(eng *en, alist *al, size_t na)
+{
+	if (na <= al->cap)
+		return WLZ_OK;
+	const size_t each = sizeof(*al->a) + (en->nthreads > 1 ? sizeof(*al->p) : 0);
+	/* (whole cache lines: lists filled at once by two threads share
+	 * none) */
+	const uint64_t bytes = ((uint64_t)na * each + 63) & ~(uint64_t)63;
+	void *q = NULL;
+	if (en->slab && !al->own && bytes <= en->slab_cap) {
+		const uint64_t at = atomic_fetch_add(&en->slab_used, bytes);
+		if (at <= en->slab_cap - bytes)
+			q = en->slab + at;
+	}
+	if (!q) {
+		/* (grown in place where it can be: its pages stay in) */
+		if (bytes > SIZE_MAX || !(q = realloc(al->own ? al->a : NULL, (size_t)bytes)))
+			return WLZ_ERR_NOMEM;
+		al->own = 1;
+	}
+	al->a = q;
+	al->p = (uint32_t *)(al->a + na);
+	al->cap = na;
+	return WLZ_OK;
+}
+
 /* The list's na anchors a in part order, as indices (a stable counting
  * sort), so that each thread that enters a part reads only its anchors. */
 static wlz_error part_anchors(eng *en, alist *al, const wlz_anchor *a, size_t na)
@@ -459,8 +498,6 @@ static wlz_error part_anchors(eng *en, alist *al, const wlz_anchor *a, size_t na
 	const unsigned np = (unsigned)en->nthreads;
 	if (np == 1 || !en->lp->long_depth)
 		return WLZ_OK;  /* (one part: position order is part order) */
-	if (!wlz_grow((void **)&al->p, &al->pcap, na, sizeof(*al->p)))
-		return WLZ_ERR_NOMEM;
 	size_t *off = al->off;
 	for (size_t i = 0; i < na; i++)
 		off[wlz_far_part(&en->far, a[i].bucket, np) + 1]++;
@@ -492,8 +529,7 @@ static wlz_error list_range(eng *en, worker *w, uint64_t abs_block, uint64_t bst
 	if (!wlz_grow((void **)&w->anc, &w->anc_cap, (size_t)len, sizeof(*w->anc)))
 		return WLZ_ERR_NOMEM;
 	const size_t na = wlz_far_anchors(&en->far, en->src, bstart, to, w->anc);
-	if (!wlz_grow((void **)&al->a, &al->cap, na, sizeof(*al->a)))
-		return WLZ_ERR_NOMEM;
+	WLZ_TRY(list_room(en, al, na));
 	if (na)
 		memcpy(al->a, w->anc, na * sizeof(*al->a));
 	al->n = na;
@@ -865,13 +901,19 @@ static int move_one(eng *en);
 /* The next task that may run now (under mu): oldest round first, and in
  * a round a block before a list (a block waits only for its own list, so
  * one thread parses the input as it arrives), then the table's parts. */
+static int claim_zero(eng *en, rnd **pr, uint64_t *pk)
+{
+	if (en->ztaken == en->zparts)
+		return T_NONE;
+	*pr = NULL;
+	*pk = en->ztaken++;
+	return T_ZERO;
+}
+
 static int claim(eng *en, rnd **pr, uint64_t *pk)
 {
-	if (en->ztaken < en->zparts) {
-		*pr = NULL;
-		*pk = en->ztaken++;
+	if (en->nthreads > 1 && claim_zero(en, pr, pk) == T_ZERO)
 		return T_ZERO;
-	}
 	const int zeroed = en->zdone == en->zparts;
 	for (uint64_t q = en->nwritten; q < en->narmed; q++) {
 		rnd *R = &en->rounds[q & 1];
@@ -909,7 +951,7 @@ static int claim(eng *en, rnd **pr, uint64_t *pk)
 			return T_PART;
 		}
 	}
-	return T_NONE;
+	return claim_zero(en, pr, pk);
 }
 
 static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
@@ -1243,6 +1285,29 @@ static int arm_next(eng *en, int *end)
 	return 1;
 }
 
+/* With one worker, the caller's thread, idle, faults in a piece of the
+ * level map or of the slab's expected half ahead of the worker, which
+ * then writes them without a fault; returns 0 once none is left. */
+#define PREFAULT_PIECE ((uint64_t)8 << 20)
+static int prefault_one(eng *en)
+{
+	uint8_t *p;
+	uint64_t n;
+	if (en->pf_map < en->cap) {
+		p = en->map + en->pf_map;
+		n = en->cap - en->pf_map < PREFAULT_PIECE ? en->cap - en->pf_map : PREFAULT_PIECE;
+		en->pf_map += n;
+	} else if (en->pf_slab < en->slab_cap / 2) {
+		p = en->slab + en->pf_slab;
+		n = en->slab_cap / 2 - en->pf_slab < PREFAULT_PIECE ? en->slab_cap / 2 - en->pf_slab : PREFAULT_PIECE;
+		en->pf_slab += n;
+	} else {
+		return 0;
+	}
+	wlz_large_prefault(p, (size_t)n);
+	return 1;
+}
+
 /* The caller's thread: reads the input, arms rounds and writes the
  * finished ones, until every byte is written or a task fails. */
 static wlz_error coordinate(eng *en)
@@ -1285,6 +1350,23 @@ static wlz_error coordinate(eng *en)
 		}
 		if (end && en->nwritten == en->narmed && (en->eof || en->known != UINT64_MAX))
 			break;
+		rnd *zr;
+		uint64_t zk;
+		if (en->nthreads == 1 && claim_zero(en, &zr, &zk) == T_ZERO) {
+			pthread_mutex_unlock(&en->mu);
+			wlz_far_zero(&en->far, (unsigned)zk, en->zparts);
+			pthread_mutex_lock(&en->mu);
+			en->zdone++;
+			pthread_cond_broadcast(&en->work);
+			continue;
+		}
+		if (en->nthreads == 1) {
+			pthread_mutex_unlock(&en->mu);
+			const int more = prefault_one(en);
+			pthread_mutex_lock(&en->mu);
+			if (more)
+				continue;
+		}
 		pthread_cond_wait(&en->coord, &en->mu);
 	}
 	pthread_mutex_unlock(&en->mu);
@@ -1339,6 +1421,15 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	for (uint64_t k = 0; k < en->nlists; k++)
 		if (!(en->lists[k].off = calloc((size_t)en->nthreads + 1, sizeof(size_t))))
 			return WLZ_ERR_NOMEM;
+	if (en->lp->long_depth && nb <= en->nlists) {
+		/* The slab: twice the anchors expected (a list that finds it
+		 * spent mallocs its own). */
+		const uint64_t each = sizeof(wlz_anchor) + (en->nthreads > 1 ? sizeof(uint32_t) : 0);
+		en->slab_cap = nb * (en->B / en->lp->far_rate + 1) * each * 2;
+		en->slab = en->slab_cap <= SIZE_MAX ? wlz_large_alloc((size_t)en->slab_cap) : NULL;
+		if (!en->slab)
+			en->slab_cap = 0;
+	}
 	for (int i = 0; i < 2; i++) {
 		en->rounds[i].rb = en->blks + i * en->rblocks;
 	}
@@ -1349,7 +1440,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	en->view = (wlz_view){ en->src, 0, 0, en->W, &en->far };
 	/* (the workers zero it while the first round's bytes are read) */
 	pthread_mutex_lock(&en->mu);
-	en->zparts = (unsigned)en->nthreads;
+	en->zparts = en->nthreads > 1 ? (unsigned)en->nthreads : 8;
 	pthread_cond_broadcast(&en->work);
 	pthread_mutex_unlock(&en->mu);
 
@@ -1405,6 +1496,7 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	en->nthreads = cc->nthreads;
 	atomic_init(&en->err, WLZ_OK);
 	atomic_init(&en->lvp, 0);
+	atomic_init(&en->slab_used, 0);
 	outs o = { wr, wro, 0, { 0 } };
 	wlz_error err = ensure_workers(cc, en->nthreads, en->lp);
 	pthread_t *tid = NULL;
@@ -1459,13 +1551,14 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	free(en->pcs);
 	free(en->tfree);
 	for (uint64_t k = 0; en->lists && k < en->nlists; k++) {
-		free(en->lists[k].a);
-		free(en->lists[k].p);
+		if (en->lists[k].own)
+			free(en->lists[k].a);
 		free(en->lists[k].off);
 	}
 	free(en->lists);
 	wlz_large_free(en->src, (size_t)en->cap);
 	wlz_large_free(en->map, (size_t)en->cap);
+	wlz_large_free(en->slab, (size_t)en->slab_cap);
 	wlz_far_destroy(&en->far);
 	wlz_blocklist_free(&o.bl);
 	free(tid);

@@ -63,7 +63,9 @@ void wlz_far_zero(wlz_far *f, unsigned part, unsigned nparts)
 {
 	const size_t words = (size_t)WLZ_FAR_WAYS << f->log;
 	const size_t lo = words / nparts * part, hi = part + 1 == nparts ? words : words / nparts * (part + 1);
-	memset(f->slot + lo, 0, (hi - lo) * sizeof(*f->slot));
+	/* (the table came zeroed: only its pages are to be faulted in) */
+	if (!wlz_large_prefault(f->slot + lo, (hi - lo) * sizeof(*f->slot)))
+		memset(f->slot + lo, 0, (hi - lo) * sizeof(*f->slot));
 }
 
 void wlz_far_destroy(wlz_far *f)

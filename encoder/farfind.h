@@ -82,13 +82,15 @@ unsigned wlz_far_log_for(uint64_t window, unsigned rate);
 uint64_t wlz_far_memory(unsigned log);
 
 /* window: the largest distance a source may have (a power of two).  The
- * table is left for the caller to zero, every part of it (wlz_far_zero),
- * before its first insert or lookup: its pages are faulted in by the
- * threads that zero them, at once, and written first (a page first read
- * would map the shared zero page, whose replacement at the first write
- * interrupts every core running a thread of ours to flush its TLB). */
+ * table comes zeroed, but the caller is to fault in every part of it
+ * (wlz_far_zero) before its first insert or lookup: its pages are faulted
+ * in by the threads that zero them, at once, and writable (a page first
+ * read would map the shared zero page, whose replacement at the first
+ * write interrupts every core running a thread of ours to flush its
+ * TLB). */
 wlz_error wlz_far_init(wlz_far *f, unsigned log, unsigned hash_len, unsigned rate, uint64_t window);
-/* Zeroes part `part` of nparts about equal parts of the table. */
+/* Faults in part `part` of nparts about equal parts of a table not yet
+ * used, zeroed (by the kernel where it can, or written). */
 void wlz_far_zero(wlz_far *f, unsigned part, unsigned nparts);
 void wlz_far_destroy(wlz_far *f);
 
