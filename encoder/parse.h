@@ -32,6 +32,8 @@ typedef struct wlz_lparams {
 				 * 2: and one of 8 bytes (parse_fast.c) */
 	unsigned cheap;         /* 1: skip faster through cheap literals (skip_step) */
 	unsigned huf_iters;     /* codec 2's clustering passes at most (0: its default) */
+	unsigned fast_llog;     /* log2 of the fast parse's 8-byte table entries (0: 17) */
+	unsigned fast_slog;     /* log2 of its short table entries, all ways (0: 17, 19 from 8 ways) */
 } wlz_lparams;
 
 /* What a parser sees of the input: a buffer whose position p is src[p],

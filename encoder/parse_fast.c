@@ -43,9 +43,11 @@ static unsigned short_ways_log(const wlz_parser *ps)
 static unsigned short_log(const wlz_parser *ps)
 {
 	const unsigned w = short_ways_log(ps);
+	if (ps->lp.fast >= 2 && ps->lp.fast_slog)
+		return ps->lp.fast_slog - w;
 	return (ps->lp.fast < 2 ? FAST1_LOG : w >= 3 ? 19 : 17) - w;
 }
-static unsigned long_log(const wlz_parser *ps) { (void)ps; return 17; }
+static unsigned long_log(const wlz_parser *ps) { return ps->lp.fast_llog ? ps->lp.fast_llog : 17; }
 
 wlz_error wlz_parse_fast_init(wlz_parser *ps)
 {
@@ -471,8 +473,8 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 		*ntok = fastn_body(ps, &f, p, 5, 17, 0);
 	else if (f.slen == 5 && f.slog == 16 && f.wlog == 1)
 		*ntok = fastn_body(ps, &f, p, 5, 16, 1);
-	else if (f.slen == 5 && f.slog == 15 && f.wlog == 2)
-		*ntok = fastn_body(ps, &f, p, 5, 15, 2);
+	else if (f.slen == 6 && f.slog == 17 && f.wlog == 1)
+		*ntok = fastn_body(ps, &f, p, 6, 17, 1);
 	else
 		*ntok = fastn_body(ps, &f, p, f.slen, f.slog, f.wlog);
 	return WLZ_OK;
