@@ -1286,16 +1286,18 @@ static int arm_next(eng *en, int *end)
 }
 
 /* With one worker, the caller's thread, idle, faults in a piece of the
- * level map or of the slab's expected half ahead of the worker, which
- * then writes them without a fault; returns 0 once none is left. */
+ * level map (as far as the input is read: fill, its bytes in the buffer,
+ * for the buffer may be far larger than a small input) or of the slab's
+ * expected half ahead of the worker, which then writes them without a
+ * fault; returns 0 once none is left for now. */
 #define PREFAULT_PIECE ((uint64_t)8 << 20)
-static int prefault_one(eng *en)
+static int prefault_one(eng *en, uint64_t fill)
 {
 	uint8_t *p;
 	uint64_t n;
-	if (en->pf_map < en->cap) {
+	if (en->pf_map < fill) {
 		p = en->map + en->pf_map;
-		n = en->cap - en->pf_map < PREFAULT_PIECE ? en->cap - en->pf_map : PREFAULT_PIECE;
+		n = fill - en->pf_map < PREFAULT_PIECE ? fill - en->pf_map : PREFAULT_PIECE;
 		en->pf_map += n;
 	} else if (en->pf_slab < en->slab_cap / 2) {
 		p = en->slab + en->pf_slab;
@@ -1361,8 +1363,9 @@ static wlz_error coordinate(eng *en)
 			continue;
 		}
 		if (en->nthreads == 1) {
+			const uint64_t fill = en->fill;
 			pthread_mutex_unlock(&en->mu);
-			const int more = prefault_one(en);
+			const int more = prefault_one(en, fill);
 			pthread_mutex_lock(&en->mu);
 			if (more)
 				continue;
@@ -1422,10 +1425,11 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		if (!(en->lists[k].off = calloc((size_t)en->nthreads + 1, sizeof(size_t))))
 			return WLZ_ERR_NOMEM;
 	if (en->lp->long_depth && nb <= en->nlists) {
-		/* The slab: twice the anchors expected (a list that finds it
-		 * spent mallocs its own). */
+		/* The slab: twice the anchors expected in the input (a list
+		 * that finds it spent mallocs its own), not in nb whole blocks:
+		 * a small input in large blocks would map far more. */
 		const uint64_t each = sizeof(wlz_anchor) + (en->nthreads > 1 ? sizeof(uint32_t) : 0);
-		en->slab_cap = nb * (en->B / en->lp->far_rate + 1) * each * 2;
+		en->slab_cap = (known / en->lp->far_rate + nb) * each * 2;
 		en->slab = en->slab_cap <= SIZE_MAX ? wlz_large_alloc((size_t)en->slab_cap) : NULL;
 		if (!en->slab)
 			en->slab_cap = 0;
