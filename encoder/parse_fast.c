@@ -94,6 +94,13 @@ static inline __attribute__((always_inline)) void fast_insert(const fstate *f, u
 		f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)] = v;
 }
 
+/* Enters [pre, p) (each position whose hashes read within n). */
+static inline __attribute__((always_inline)) void fast_preload(const fstate *f, uint64_t pre, uint64_t p, uint64_t n)
+{
+	for (uint64_t q = pre; q < p && q + 16 <= n; q++)
+		fast_insert(f, q);
+}
+
 /* The block's far matches that cover p, kept in *best when they gain more. */
 static inline void fast_far(wlz_parser *ps, uint64_t p, uint64_t rep, cand *best)
 {
@@ -408,11 +415,14 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
  * tables' shape is made constant where this is inlined (a local copy of
  * the state with constant fields), which unrolls the ways' loops. */
 static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, const fstate *f0, uint64_t p,
-								const unsigned slen, const unsigned slog,
-								const unsigned wlog)
+								uint64_t pre, const unsigned slen,
+								const unsigned slog, const unsigned wlog)
 {
 	fstate f = *f0;
 	f.slen = slen, f.slog = slog, f.wlog = wlog;
+	/* (the positions before p, entered here where the tables' shape is
+	 * constant: a piece enters most of its block again) */
+	fast_preload(&f, pre, p, ps->n);
 	const uint64_t pend = ps->pend, nice = ps->lp.nice;
 	/* (a shift of 63 keeps the step at 1 when skipping is off) */
 	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63, lazy = ps->lp.lazy;
@@ -458,24 +468,23 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 	/* (a piece after the block's first: the block's bytes before it
 	 * too, every position, which the block's parse would hold there, as
 	 * far back as that parse reaches) */
-	for (uint64_t q = pre; q < p && q + 16 <= ps->n; q++)
-		fast_insert(&f, q);
 	if (p >= pend) {
 		*ntok = 0;
 		return WLZ_OK;
 	}
 	if (ps->lp.fast == 1 && f.wlog == 0 && !ps->lp.lazy) {
+		fast_preload(&f, pre, p, ps->n);
 		*ntok = parse_fast1(ps, &f, p);
 		return WLZ_OK;
 	}
 	/* the shapes of levels 2, 3 and 4 */
 	if (f.slen == 5 && f.slog == 17 && f.wlog == 0)
-		*ntok = fastn_body(ps, &f, p, 5, 17, 0);
+		*ntok = fastn_body(ps, &f, p, pre, 5, 17, 0);
 	else if (f.slen == 5 && f.slog == 16 && f.wlog == 1)
-		*ntok = fastn_body(ps, &f, p, 5, 16, 1);
+		*ntok = fastn_body(ps, &f, p, pre, 5, 16, 1);
 	else if (f.slen == 6 && f.slog == 17 && f.wlog == 1)
-		*ntok = fastn_body(ps, &f, p, 6, 17, 1);
+		*ntok = fastn_body(ps, &f, p, pre, 6, 17, 1);
 	else
-		*ntok = fastn_body(ps, &f, p, f.slen, f.slog, f.wlog);
+		*ntok = fastn_body(ps, &f, p, pre, f.slen, f.slog, f.wlog);
 	return WLZ_OK;
 }
