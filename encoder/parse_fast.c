@@ -102,7 +102,7 @@ static inline __attribute__((always_inline)) void fast_preload(const fstate *f, 
 }
 
 /* The block's far matches that cover p, kept in *best when they gain more. */
-static inline void fast_far(wlz_parser *ps, uint64_t p, uint64_t rep, cand *best)
+static inline __attribute__((always_inline)) void fast_far(wlz_parser *ps, uint64_t p, uint64_t rep, cand *best)
 {
 	const struct wlz_fmatch *m[2];
 	const unsigned nm = far_matches_at(ps, p, m);

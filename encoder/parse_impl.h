@@ -96,7 +96,7 @@ struct wlz_parser {
 	size_t nanc, ak;        /* ... and the next one a search may be at */
 };
 
-static inline int64_t level_price(const wlz_parser *ps, uint64_t L, unsigned lv)
+static inline __attribute__((always_inline)) int64_t level_price(const wlz_parser *ps, uint64_t L, unsigned lv)
 {
 	return lv && L ? ps->lpen * lv : 0;
 }
@@ -367,7 +367,7 @@ typedef struct cand {
 
 /* What a match saves over coding its bytes as literals.  The block's mean
  * literal cost measured better than per-byte costs here (FASTQ, text). */
-static inline int64_t gain_of(const wlz_parser *ps, uint64_t p, uint64_t len, uint64_t dist, int rep)
+static inline __attribute__((always_inline)) int64_t gain_of(const wlz_parser *ps, uint64_t p, uint64_t len, uint64_t dist, int rep)
 {
 	(void)p;
 	return (int64_t)len * ps->avglit - (int64_t)match_cost(len, dist, rep);
