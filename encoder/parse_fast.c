@@ -94,8 +94,15 @@ static inline __attribute__((always_inline)) void fast_insert(const fstate *f, u
 		f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)] = v;
 }
 
+/* Enters [pre, p) (each position whose hashes read within n). */
+static inline __attribute__((always_inline)) void fast_preload(const fstate *f, uint64_t pre, uint64_t p, uint64_t n)
+{
+	for (uint64_t q = pre; q < p && q + 16 <= n; q++)
+		fast_insert(f, q);
+}
+
 /* The block's far matches that cover p, kept in *best when they gain more. */
-static inline void fast_far(wlz_parser *ps, uint64_t p, uint64_t rep, cand *best)
+static inline __attribute__((always_inline)) void fast_far(wlz_parser *ps, uint64_t p, uint64_t rep, cand *best)
 {
 	const struct wlz_fmatch *m[2];
 	const unsigned nm = far_matches_at(ps, p, m);
@@ -404,15 +411,53 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 	return p;
 }
 
+/* Fetches the table slots of position q. */
+static inline __attribute__((always_inline)) void fast_fetch(const fstate *f, uint64_t q)
+{
+	if (f->lt)
+		__builtin_prefetch(&f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)]);
+	__builtin_prefetch(f->st + (wlz_hash_bytes(f->src + q, f->slen, f->slog) << f->wlog));
+}
+
+/* Fetches the slots of the position e where a match chosen now would
+ * end, and of the one after (the next scan starts there, its lazy step
+ * looks at both): the match's measuring and emitting overlap their
+ * misses. */
+static inline __attribute__((always_inline)) void fast_fetch_at(const fstate *f, uint64_t e, uint64_t pend)
+{
+	if (e + 1 >= pend)
+		return;
+	fast_fetch(f, e);
+	fast_fetch(f, e + 1);
+}
+
+/* Then, the slots fetched, the bytes of the candidates they name at e. */
+static inline __attribute__((always_inline)) void fast_fetch_cands(const fstate *f, uint64_t e, uint64_t pend)
+{
+	if (e >= pend)
+		return;
+	const uint8_t *const src = f->src;
+	/* (0 is empty: src - 1 is fetched, which never faults) */
+	if (f->lt)
+		__builtin_prefetch(src + f->lt[wlz_hash_bytes(src + e, FAST_LONG_LEN, f->llog)] - 1);
+	const uint32_t *w = f->st + (wlz_hash_bytes(src + e, f->slen, f->slog) << f->wlog);
+	for (unsigned i = 0; i < (1u << f->wlog); i++)
+		__builtin_prefetch(src + w[i] - 1);
+}
+
 /* Levels 2 to 4: one or two tables of several ways, lazy steps.  The
  * tables' shape is made constant where this is inlined (a local copy of
  * the state with constant fields), which unrolls the ways' loops. */
 static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, const fstate *f0, uint64_t p,
-								const unsigned slen, const unsigned slog,
-								const unsigned wlog)
+								uint64_t pre, const unsigned slen,
+								const unsigned slog, const unsigned wlog,
+								const unsigned llog)
 {
 	fstate f = *f0;
-	f.slen = slen, f.slog = slog, f.wlog = wlog;
+	f.slen = slen, f.slog = slog, f.wlog = wlog, f.llog = llog;
+	/* (the positions before p, entered here where the tables' shape is
+	 * constant: a piece enters most of its block again) */
+	fast_preload(&f, pre, p, ps->n);
 	const uint64_t pend = ps->pend, nice = ps->lp.nice;
 	/* (a shift of 63 keeps the step at 1 when skipping is off) */
 	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63, lazy = ps->lp.lazy;
@@ -428,14 +473,17 @@ static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, c
 			p += skip_step(p - anchor, skip, cheap);
 			continue;
 		}
+		fast_fetch_at(&f, p + c.len, pend);
 		for (unsigned k = 0; k < lazy && p + 1 < pend && c.len < nice; k++) {
 			cand c2 = fast_search(ps, &f, p + 1, rep);
 			if (c2.gain <= c.gain + 16)
 				break;
 			c = c2;
 			p++;
+			fast_fetch_at(&f, p + c.len, pend);
 		}
 		rep = c.dist;
+		fast_fetch_cands(&f, p + c.len, pend);
 		p = anchor = fast_emit(ps, &f, p, anchor, c, &nt);
 	}
 	return nt;
@@ -458,24 +506,23 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 	/* (a piece after the block's first: the block's bytes before it
 	 * too, every position, which the block's parse would hold there, as
 	 * far back as that parse reaches) */
-	for (uint64_t q = pre; q < p && q + 16 <= ps->n; q++)
-		fast_insert(&f, q);
 	if (p >= pend) {
 		*ntok = 0;
 		return WLZ_OK;
 	}
 	if (ps->lp.fast == 1 && f.wlog == 0 && !ps->lp.lazy) {
+		fast_preload(&f, pre, p, ps->n);
 		*ntok = parse_fast1(ps, &f, p);
 		return WLZ_OK;
 	}
 	/* the shapes of levels 2, 3 and 4 */
-	if (f.slen == 5 && f.slog == 17 && f.wlog == 0)
-		*ntok = fastn_body(ps, &f, p, 5, 17, 0);
-	else if (f.slen == 5 && f.slog == 16 && f.wlog == 1)
-		*ntok = fastn_body(ps, &f, p, 5, 16, 1);
-	else if (f.slen == 6 && f.slog == 17 && f.wlog == 1)
-		*ntok = fastn_body(ps, &f, p, 6, 17, 1);
+	if (f.slen == 5 && f.slog == 17 && f.wlog == 0 && f.llog == 17)
+		*ntok = fastn_body(ps, &f, p, pre, 5, 17, 0, 17);
+	else if (f.slen == 5 && f.slog == 16 && f.wlog == 1 && f.llog == 17)
+		*ntok = fastn_body(ps, &f, p, pre, 5, 16, 1, 17);
+	else if (f.slen == 6 && f.slog == 17 && f.wlog == 1 && f.llog == 19)
+		*ntok = fastn_body(ps, &f, p, pre, 6, 17, 1, 19);
 	else
-		*ntok = fastn_body(ps, &f, p, f.slen, f.slog, f.wlog);
+		*ntok = fastn_body(ps, &f, p, pre, f.slen, f.slog, f.wlog, f.llog);
 	return WLZ_OK;
 }

@@ -96,7 +96,7 @@ struct wlz_parser {
 	size_t nanc, ak;        /* ... and the next one a search may be at */
 };
 
-static inline int64_t level_price(const wlz_parser *ps, uint64_t L, unsigned lv)
+static inline __attribute__((always_inline)) int64_t level_price(const wlz_parser *ps, uint64_t L, unsigned lv)
 {
 	return lv && L ? ps->lpen * lv : 0;
 }
@@ -145,6 +145,15 @@ static inline uint64_t diag_len(const wlz_parser *ps, uint64_t p, uint64_t c, ui
 	return wlz_match_len(ps->src + p, ps->src + c, limit < room ? limit : room);
 }
 
+/* What diag_match_n compares at each period while its best is best: the
+ * word at *at from p, masked by *m. */
+static inline uint64_t period_word(const uint8_t *p, uint64_t best, uint64_t *at, uint64_t *m)
+{
+	*at = best >= 7 ? best - 7 : 0;
+	*m = best >= 7 ? UINT64_MAX : ((uint64_t)1 << (8 * best + 8)) - 1;
+	return wlz_rd64(p + *at) & *m;
+}
+
 /* A match from *c cut by diag_cut: on periodic data the same bytes lie
  * whole periods further back, maybe in a block the decoder has passed. */
 static inline uint64_t diag_match_n(const wlz_parser *ps, uint64_t p, uint64_t *c, uint64_t limit, int tries)
@@ -156,31 +165,42 @@ static inline uint64_t diag_match_n(const wlz_parser *ps, uint64_t p, uint64_t *
 	if (best < room)
 		return best;  /* ended before the cut */
 	const uint64_t d = p - *c, floor = (uint64_t)ps->bsize * (WLZ_DIAG_BLOCKS + 1);
+	if (tries <= 0)
+		return best;
 	/* (o may step back while o >= lo: a period back stays at or after 0,
-	 * within floor of the block and within the window) */
+	 * within floor of the block and within the window; and while fewer
+	 * than tries periods are taken: one bound for both) */
 	uint64_t lo = d;
 	if (ps->bstart > floor && ps->bstart - floor > lo)
 		lo = ps->bstart - floor;
 	if (p > ps->v->window && p - ps->v->window + d > lo)
 		lo = p - ps->v->window + d;
-	uint64_t o = *c;
-	for (int j = 0; j < tries && o >= lo; j++) {
+	const uint64_t span = (uint64_t)(tries - 1) * d;
+	if (*c >= span && *c - span > lo)
+		lo = *c - span;
+	/* No longer match at o unless its bytes up to best agree: the word
+	 * that ends at best (the first bytes, masked, while best < 7) is
+	 * compared first, before the cut's arithmetic.  (positions searched
+	 * are 16 bytes before the input's end: words may be read there) */
+	const uint8_t *const src = ps->src;
+	if (p + 8 > ps->n)
+		return best;
+	uint64_t at, m, w = period_word(src + p, best, &at, &m);
+	for (uint64_t o = *c; o >= lo;) {
 		o -= d;
-		/* (no longer match here unless its bytes up to best agree:
-		 * the last 8 compared first, before the cut's arithmetic) */
-		if (best >= 7 ? wlz_rd64(ps->src + o + best - 7) != wlz_rd64(ps->src + p + best - 7)
-			      : ps->src[o + best] != ps->src[p + best])
+		if ((wlz_rd64(src + o + at) ^ w) & m)
 			continue;
 		room = diag_room(ps, p, o);
 		uint64_t lim = limit < room ? limit : room;
 		if (lim <= best)
 			continue;
-		uint64_t L = wlz_match_len(ps->src + p, ps->src + o, lim);
+		uint64_t L = wlz_match_len(src + p, src + o, lim);
 		if (L > best) {
 			best = L;
 			*c = o;
 			if (L < lim || lim == limit)
 				break;  /* not cut: as long as it gets */
+			w = period_word(src + p, best, &at, &m);
 		}
 	}
 	return best;
@@ -347,7 +367,7 @@ typedef struct cand {
 
 /* What a match saves over coding its bytes as literals.  The block's mean
  * literal cost measured better than per-byte costs here (FASTQ, text). */
-static inline int64_t gain_of(const wlz_parser *ps, uint64_t p, uint64_t len, uint64_t dist, int rep)
+static inline __attribute__((always_inline)) int64_t gain_of(const wlz_parser *ps, uint64_t p, uint64_t len, uint64_t dist, int rep)
 {
 	(void)p;
 	return (int64_t)len * ps->avglit - (int64_t)match_cost(len, dist, rep);
