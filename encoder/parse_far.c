@@ -39,15 +39,17 @@ static wlz_error prepass(wlz_parser *ps)
 	/* Two stages ahead: the bucket, then the bytes its entries name; the
 	 * candidates read for the second stage are kept for their anchor's
 	 * turn, in a ring of twice AHEAD (a power of two) so that the slot
-	 * filled ahead is never the one in use. */
-	enum { AHEAD = 8, RING = 2 * AHEAD };
+	 * filled ahead is never the one in use.  Buckets are fetched further
+	 * ahead (BUCKET_AHEAD): where the parse is quick (level 1, FASTQ),
+	 * AHEAD anchors take less time than a miss to memory. */
+	enum { AHEAD = 8, RING = 2 * AHEAD, BUCKET_AHEAD = 8 * AHEAD };
 	uint64_t ring[RING][WLZ_FAR_WAYS];
 	unsigned rn[RING];
 	for (size_t k = k0; k < k0 + AHEAD && k < ps->nanc; k++)
 		rn[k % RING] = far_bucket_cands(ps, k, bstart + ps->anc[k].pos, ring[k % RING]);
 	for (size_t k = k0; k < ps->nanc; k++) {
-		if (k + 2 * AHEAD < ps->nanc)
-			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 2 * AHEAD].bucket));
+		if (k + BUCKET_AHEAD < ps->nanc)
+			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + BUCKET_AHEAD].bucket));
 		if (k + AHEAD < ps->nanc) {
 			uint64_t *ahead = ring[(k + AHEAD) % RING];
 			const unsigned na = far_bucket_cands(ps, k + AHEAD, bstart + ps->anc[k + AHEAD].pos, ahead);

@@ -32,9 +32,13 @@
  * into 2^16, text has fewer hits that then fail their compares (branches
  * the scan mispredicts) and fewer, longer matches, which the later stages
  * pay for by the token; archives are smaller on text and FASTQ alike.
- * 8 bytes into 2^16 entries is faster still on text but larger there. */
+ * 8 bytes into 2^16 entries is faster still on text but larger there.
+ * Where literals are cheap (FASTQ) it has 2^16 entries (FAST1_CHEAP_LOG):
+ * the gaining matches are long and mostly near (the last records), and
+ * the smaller table's misses are fewer. */
 #define FAST1_LEN 8
 #define FAST1_LOG 17
+#define FAST1_CHEAP_LOG 16
 static unsigned short_ways_log(const wlz_parser *ps)
 {
 	const unsigned d = ps->lp.short_depth;
@@ -203,6 +207,20 @@ static inline __attribute__((always_inline)) int near_may_gain(const uint8_t *ne
 	return k < room && src[p + k] == src[c + k];
 }
 
+/* Level 1's step (skip_step's, but cheap = 2): where literals are cheaper
+ * still (every gaining match at least 7 bytes: FASTQ of Illumina and
+ * PacBio), it grows from the first literal, with no slow start of 8: the
+ * next match after one mostly starts further on, and XML, whose short
+ * literal runs the slow start keeps, stays under this need. */
+#define CHEAP1_NEED 6
+static inline __attribute__((always_inline)) uint64_t skip1_step(uint64_t lits, unsigned skip, int cheap)
+{
+	if (cheap != 2)
+		return skip_step(lits, skip, cheap);
+	const uint64_t s = lits >> CHEAP_SKIP;
+	return 1 + (s < CHEAP_CAP ? s : CHEAP_CAP);
+}
+
 /* What level 1's scan reads: loaded once into its registers. */
 typedef struct scan1 {
 	const uint8_t *src;
@@ -236,13 +254,13 @@ static inline __attribute__((always_inline)) uint64_t scan1_run(const scan1 *sc,
 	const uint64_t pend = sc->pend, lim = pend < sc->far_next ? pend : sc->far_next;
 	const uint64_t mc = sc->mc, mr = sc->mr;
 	uint32_t c = *pc;
-	uint64_t q = p + skip_step(p - anchor, skip, cheap);
+	uint64_t q = p + skip1_step(p - anchor, skip, cheap);
 	if (p >= lim || q >= pend)
 		return p;
 	uint64_t hq = wlz_hash_bytes(src + q, slen, slog);
 	for (;;) {
 		/* (the position after q; q again past pend, to read in bounds) */
-		const uint64_t r = q + skip_step(q - anchor, skip, cheap), rs = r < pend ? r : q;
+		const uint64_t r = q + skip1_step(q - anchor, skip, cheap), rs = r < pend ? r : q;
 		const uint64_t hr = wlz_hash_bytes(src + rs, slen, slog);
 		__builtin_prefetch(st + hr);
 		uint32_t *const eq = st + hq;
@@ -307,7 +325,7 @@ static inline __attribute__((always_inline)) size_t fast1_body(wlz_parser *ps, c
 			sc.far_next = ps->fk < ps->nfm ? ps->fm[ps->fk].start : UINT64_MAX;
 		}
 		if (best.gain <= 0) {
-			const uint64_t q = p + skip_step(p - anchor, skip, cheap);
+			const uint64_t q = p + skip1_step(p - anchor, skip, cheap);
 			if (q >= pend)
 				break;
 			e = st + wlz_hash_bytes(src + q, slen, slog);
@@ -341,12 +359,22 @@ static __attribute__((noinline)) size_t parse_fast1_narrow(wlz_parser *ps, const
 
 static __attribute__((noinline)) size_t parse_fast1_cheap_wide(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, FAST1_LEN, FAST1_LOG, 5, 1, 1);
+	return fast1_body(ps, f, p, FAST1_LEN, FAST1_CHEAP_LOG, 5, 1, 1);
 }
 
 static __attribute__((noinline)) size_t parse_fast1_cheap_narrow(wlz_parser *ps, const fstate *f, uint64_t p)
 {
-	return fast1_body(ps, f, p, FAST1_LEN, FAST1_LOG, 5, 1, 0);
+	return fast1_body(ps, f, p, FAST1_LEN, FAST1_CHEAP_LOG, 5, 1, 0);
+}
+
+static __attribute__((noinline)) size_t parse_fast1_cheaper_wide(wlz_parser *ps, const fstate *f, uint64_t p)
+{
+	return fast1_body(ps, f, p, FAST1_LEN, FAST1_CHEAP_LOG, 5, 2, 1);
+}
+
+static __attribute__((noinline)) size_t parse_fast1_cheaper_narrow(wlz_parser *ps, const fstate *f, uint64_t p)
+{
+	return fast1_body(ps, f, p, FAST1_LEN, FAST1_CHEAP_LOG, 5, 2, 0);
 }
 
 static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
@@ -356,12 +384,13 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 	 * keeps the step at 1 when skipping is off) */
 	const int wide = f->mc != 0xFFFFFFFFu;
 	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63;
-	const int cheap = skip_cheap(ps);
-	if (f->slen == FAST1_LEN && f->slog == FAST1_LOG && skip == 5) {
-		if (cheap)
-			return wide ? parse_fast1_cheap_wide(ps, f, p) : parse_fast1_cheap_narrow(ps, f, p);
+	const int cheap = skip_cheap(ps) ? 1 + (ps->need[0] >= CHEAP1_NEED) : 0;
+	if (cheap == 2 && f->slen == FAST1_LEN && f->slog == FAST1_CHEAP_LOG && skip == 5)
+		return wide ? parse_fast1_cheaper_wide(ps, f, p) : parse_fast1_cheaper_narrow(ps, f, p);
+	if (cheap && f->slen == FAST1_LEN && f->slog == FAST1_CHEAP_LOG && skip == 5)
+		return wide ? parse_fast1_cheap_wide(ps, f, p) : parse_fast1_cheap_narrow(ps, f, p);
+	if (!cheap && f->slen == FAST1_LEN && f->slog == FAST1_LOG && skip == 5)
 		return wide ? parse_fast1_wide(ps, f, p) : parse_fast1_narrow(ps, f, p);
-	}
 	return fast1_body(ps, f, p, f->slen, f->slog, skip, cheap, 1);
 }
 
@@ -500,6 +529,9 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 	/* Without a gap the bytes just before the block are near sources too. */
 	const uint64_t pre = ps->gap ? bstart : ps->ws;
 	f.mc = pre < bstart ? 0xFFFFFFFFu : ps->need_mask;
+	/* (level 1 where literals are cheap: the smaller table) */
+	if (ps->lp.fast == 1 && f.wlog == 0 && !ps->lp.lazy && f.slog == FAST1_LOG && skip_cheap(ps))
+		f.slog = FAST1_CHEAP_LOG;
 	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog));
 	if (f.lt)
 		memset(f.lt, 0, sizeof(uint32_t) << f.llog);
