@@ -463,13 +463,20 @@ static wlz_error keep_tokens(blk *bk, const wlz_token *tok, size_t ntok)
 	return WLZ_OK;
 }
 
+/* A list's bytes an anchor: the anchor, and on several threads its index
+ * in part order (part_anchors). */
+static size_t list_entry_bytes(const eng *en)
+{
+	return sizeof(wlz_anchor) + (en->nthreads > 1 ? sizeof(uint32_t) : 0);
+}
+
 /* Room in the list for na anchors, and on several threads their indices
  * (a list's old anchors are not kept). */
 static wlz_error list_room(eng *en, alist *al, size_t na)
 {
 	if (na <= al->cap)
 		return WLZ_OK;
-	const size_t each = sizeof(*al->a) + (en->nthreads > 1 ? sizeof(*al->p) : 0);
+	const size_t each = list_entry_bytes(en);
 	/* (whole cache lines: lists filled at once by two threads share
 	 * none) */
 	const uint64_t bytes = ((uint64_t)na * each + 63) & ~(uint64_t)63;
@@ -1428,8 +1435,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		/* The slab: twice the anchors expected in the input (a list
 		 * that finds it spent mallocs its own), not in nb whole blocks:
 		 * a small input in large blocks would map far more. */
-		const uint64_t each = sizeof(wlz_anchor) + (en->nthreads > 1 ? sizeof(uint32_t) : 0);
-		en->slab_cap = (known / en->lp->far_rate + nb) * each * 2;
+		en->slab_cap = (known / en->lp->far_rate + nb) * list_entry_bytes(en) * 2;
 		en->slab = en->slab_cap <= SIZE_MAX ? wlz_large_alloc((size_t)en->slab_cap) : NULL;
 		if (!en->slab)
 			en->slab_cap = 0;

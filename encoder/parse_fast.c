@@ -385,12 +385,13 @@ static size_t parse_fast1(wlz_parser *ps, const fstate *f, uint64_t p)
 	const int wide = f->mc != 0xFFFFFFFFu;
 	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63;
 	const int cheap = skip_cheap(ps) ? 1 + (ps->need[0] >= CHEAP1_NEED) : 0;
-	if (cheap == 2 && f->slen == FAST1_LEN && f->slog == FAST1_CHEAP_LOG && skip == 5)
-		return wide ? parse_fast1_cheaper_wide(ps, f, p) : parse_fast1_cheaper_narrow(ps, f, p);
-	if (cheap && f->slen == FAST1_LEN && f->slog == FAST1_CHEAP_LOG && skip == 5)
-		return wide ? parse_fast1_cheap_wide(ps, f, p) : parse_fast1_cheap_narrow(ps, f, p);
-	if (!cheap && f->slen == FAST1_LEN && f->slog == FAST1_LOG && skip == 5)
+	if (f->slen == FAST1_LEN && f->slog == (cheap ? FAST1_CHEAP_LOG : FAST1_LOG) && skip == 5) {
+		if (cheap == 2)
+			return wide ? parse_fast1_cheaper_wide(ps, f, p) : parse_fast1_cheaper_narrow(ps, f, p);
+		if (cheap)
+			return wide ? parse_fast1_cheap_wide(ps, f, p) : parse_fast1_cheap_narrow(ps, f, p);
 		return wide ? parse_fast1_wide(ps, f, p) : parse_fast1_narrow(ps, f, p);
+	}
 	return fast1_body(ps, f, p, f->slen, f->slog, skip, cheap, 1);
 }
 
@@ -535,13 +536,14 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 	memset(f.st, 0, sizeof(uint32_t) << (f.slog + f.wlog));
 	if (f.lt)
 		memset(f.lt, 0, sizeof(uint32_t) << f.llog);
-	/* (a piece after the block's first: the block's bytes before it
-	 * too, every position, which the block's parse would hold there, as
-	 * far back as that parse reaches) */
 	if (p >= pend) {
 		*ntok = 0;
 		return WLZ_OK;
 	}
+	/* (a piece after the block's first: the block's bytes before it
+	 * too, every position, which the block's parse would hold there, as
+	 * far back as that parse reaches; levels 2 to 4 enter them in
+	 * fastn_body, where the tables' shape is constant) */
 	if (ps->lp.fast == 1 && f.wlog == 0 && !ps->lp.lazy) {
 		fast_preload(&f, pre, p, ps->n);
 		*ntok = parse_fast1(ps, &f, p);
