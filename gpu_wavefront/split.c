@@ -404,15 +404,16 @@ static void trace(const double *t, uint64_t np)
 {
 	static const char *const name[T_N] = {"", "first stored bytes queued", "plans", "output memory", "buffers",
 					       "waits", "launches", "decode", "download", "free",
-					       "(plans: pieces", "blocks", "threads", "places", "buffers: scratch",
+					       "plans: pieces", "blocks", "threads", "places", "buffers: scratch",
 					       "plan arrays up", "next stored bytes queued"};
 	if (!getenv("WLZ_GPU_SPLIT_TRACE"))
 		return;
 	fprintf(stderr, "wavelz split (%llu pieces):", (unsigned long long)np);
+	int parts = 0;
 	for (int k = 1; k < T_N; k++)
 		if (t[k] > 0)
-			fprintf(stderr, " %s %.1f ms", name[k], 1e3 * t[k]);
-	fprintf(stderr, ")\n");
+			fprintf(stderr, "%s%s %.1f ms", k >= T_FILL && !parts++ ? " (" : " ", name[k], 1e3 * t[k]);
+	fprintf(stderr, "%s\n", parts ? ")" : "");
 }
 
 /* A run of one GPU's blocks [i0, i1) into its own plan, finished: their
