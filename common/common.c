@@ -89,7 +89,7 @@ WLZ_EXPORT void wlz_options_init(wlz_options *opt)
 	opt->block_log = WLZ_BLOCK_LOG_DEFAULT;
 	opt->depth = WLZ_DEPTH_UNLIMITED;
 	opt->flatten = 1;  /* priced: SPEC.md, section 8 */
-	opt->parallel = WLZ_PARALLEL_DEFAULT;
+	opt->parallel = WLZ_PARALLEL_AUTO;
 }
 
 WLZ_EXPORT wlz_error wlz_options_check(const wlz_options *opt)
@@ -106,7 +106,7 @@ WLZ_EXPORT wlz_error wlz_options_check(const wlz_options *opt)
 		return WLZ_ERR_PARAM;
 	if (opt->flatten < 0 || opt->flatten > 2)
 		return WLZ_ERR_PARAM;
-	if (opt->parallel < 1 || opt->parallel > WLZ_PARALLEL_MAX)
+	if (opt->parallel < WLZ_PARALLEL_AUTO || opt->parallel > WLZ_PARALLEL_MAX)
 		return WLZ_ERR_PARAM;
 	if (opt->streams < WLZ_STREAMS_HUF || opt->streams > WLZ_STREAMS_ZSTD)
 		return WLZ_ERR_PARAM;

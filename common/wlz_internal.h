@@ -30,6 +30,13 @@ void wlz_detail_clear(void);
 void wlz_detail_block(uint64_t block);      /* prefix "block N: " */
 void wlz_detail_set(const char *text);      /* copy another thread's */
 
+/* The options' --parallel, the level's where not given (encoder/compress.c). */
+int wlz_parallel_of(const wlz_options *o);
+
+/* How the dctx's last run of blocks went (for tests): 1 side by side, 2 in
+ * order (cpu_decoder/decompress.c), 0 on one thread. */
+int wlz_dctx_last_order(const wlz_dctx *dc);
+
 /* Return early on error, keeping error paths one line long. */
 #define WLZ_TRY(expr) do { wlz_error e_ = (expr); if (e_ != WLZ_OK) return e_; } while (0)
 

@@ -16,6 +16,7 @@ struct wlz_bdec {
 	wlz_xxh3_state *hs;  /* the block's checksum, fed as bytes become final */
 	uint64_t window;     /* the archive's: no match reaches back further */
 	const uint8_t *hashed;  /* output before this is in hs */
+	const uint8_t *st[WLZ_NSTREAMS];  /* the opened block's streams */
 };
 
 wlz_bdec *wlz_bdec_create(void)
@@ -468,14 +469,17 @@ static inline __attribute__((always_inline)) wlz_error decode_chunks(wlz_bdec *b
 	return WLZ_OK;
 }
 
-wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
-			  uint8_t *out, uint64_t bstart, uint64_t bend, wlz_sched *sc)
+wlz_error wlz_bdec_open(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e)
 {
-	const uint8_t *st[WLZ_NSTREAMS];
-	WLZ_TRY(wlz_sopen_block(bd->so, arc, e, st));
+	return wlz_sopen_block(bd->so, arc, e, bd->st);
+}
+
+wlz_error wlz_bdec_finish(wlz_bdec *bd, const wlz_block_entry *e, uint8_t *out, uint64_t bstart, uint64_t bend,
+			  wlz_sched *sc)
+{
 	cursor cu;
-	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend, bd->window));
-	const uint8_t *lp = st[WLZ_S_LIT];
+	WLZ_TRY(cursor_open(&cu, bd->st, e, bstart, bend, bd->window));
+	const uint8_t *lp = bd->st[WLZ_S_LIT];
 	uint8_t *op = out + bstart;
 	wlz_xxh3_reset(bd->hs);
 	bd->hashed = op;
@@ -487,4 +491,11 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 	if (WLZ_CHECKSUMS && wlz_xxh3_digest(bd->hs) != e->checksum)
 		return wlz_fail(WLZ_ERR_CHECKSUM, "content checksum mismatch (decoded bytes differ)");
 	return WLZ_OK;
+}
+
+wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
+			  uint8_t *out, uint64_t bstart, uint64_t bend, wlz_sched *sc)
+{
+	WLZ_TRY(wlz_bdec_open(bd, arc, e));
+	return wlz_bdec_finish(bd, e, out, bstart, bend, sc);
 }

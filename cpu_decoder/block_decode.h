@@ -25,6 +25,13 @@ void wlz_bdec_set_window(wlz_bdec *bd, uint64_t window);
 wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e,
 			  uint8_t *out, uint64_t bstart, uint64_t bend, wlz_sched *sc);
 
+/* wlz_bdec_decode in two steps, so that one thread may open blocks (the
+ * streams' entropy stage, payload checksum included) while another runs
+ * them in order: open, then finish on the same bd before its next open. */
+wlz_error wlz_bdec_open(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e);
+wlz_error wlz_bdec_finish(wlz_bdec *bd, const wlz_block_entry *e, uint8_t *out, uint64_t bstart, uint64_t bend,
+			  wlz_sched *sc);
+
 /* The block's tokens without executing them: lit, mlen and absolute source
  * per token, every bound checked; valid until the next call on bd. */
 typedef struct wlz_dtoken {

@@ -4,7 +4,10 @@
  *
  * With several threads, each takes the next block in order and decodes it
  * straight into the output; references into unfinished blocks wait on the
- * progress marks of sched.h.  Output is the same at every thread count.
+ * progress marks of sched.h.  Archives whose blocks read the blocks just
+ * before them (written without the parallel-decode rules of SPEC section
+ * 8) are run in order on one thread instead, the others opening the
+ * blocks' streams ahead of it.  Output is the same at every thread count.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -17,11 +20,12 @@
 struct wlz_dctx {
 	int nthreads;
 	int nbd;             /* block decoders created so far */
-	wlz_bdec **bd;       /* one per thread */
+	wlz_bdec **bd;       /* one per thread (two in an ordered run) */
 	wlz_progress_fn progress;
 	void *progress_opaque;
 	uint64_t done, total;  /* progress: bytes before this run; 0 = unknown */
 	uint64_t memory_limit;
+	int last_order;        /* wlz_dctx_last_order */
 	int write_thread;      /* wlz_dctx_set_write_thread */
 	wlz_member_fn member_fn;
 	void *member_opaque;
@@ -36,7 +40,7 @@ WLZ_EXPORT wlz_dctx *wlz_dctx_create(int threads)
 		return NULL;
 	dc->nthreads = wlz_resolve_threads(threads);
 	dc->memory_limit = WLZ_MEMORY_LIMIT_DEFAULT;
-	dc->bd = calloc((size_t)dc->nthreads, sizeof(*dc->bd));
+	dc->bd = calloc(2 * (size_t)dc->nthreads, sizeof(*dc->bd));
 	if (!dc->bd) {
 		free(dc);
 		return NULL;
@@ -52,6 +56,11 @@ WLZ_EXPORT void wlz_dctx_free(wlz_dctx *dc)
 		wlz_bdec_free(dc->bd[t]);
 	free(dc->bd);
 	free(dc);
+}
+
+int wlz_dctx_last_order(const wlz_dctx *dc)
+{
+	return dc->last_order;
 }
 
 WLZ_EXPORT void wlz_dctx_set_member_fn(wlz_dctx *dc, wlz_member_fn fn, void *opaque)
@@ -104,6 +113,7 @@ typedef struct job {
 	uint64_t start, end;          /* member positions: the run's first byte, after it */
 	uint64_t window;
 	wlz_sched sc;
+	int *order;                   /* the member's run order: 0 not judged yet, 1 side by side, 2 in order */
 	char detail[WLZ_DETAIL_MAX];  /* of the first failing worker */
 } job;
 
@@ -146,6 +156,15 @@ static void progress(job *jb, uint64_t pos)
 		dc->progress(dc->progress_opaque, dc->done + (pos - jb->start), dc->total);
 }
 
+/* The first error of a run stops every thread; its detail goes to the
+ * caller. */
+static void fail_run(job *jb, wlz_error err)
+{
+	int ok = WLZ_OK;
+	if (atomic_compare_exchange_strong(&jb->sc.err, &ok, (int)err))
+		memcpy(jb->detail, wlz_error_detail(), sizeof(jb->detail));
+}
+
 static void *work(void *arg)
 {
 	worker *w = arg;
@@ -159,10 +178,7 @@ static void *work(void *arg)
 			break;
 		wlz_error err = decode_one(jb, w->bd, b, sc);
 		if (err != WLZ_OK) {
-			/* The first error wins; its detail goes to the caller. */
-			int ok = WLZ_OK;
-			if (atomic_compare_exchange_strong(&sc->err, &ok, (int)err))
-				memcpy(jb->detail, wlz_error_detail(), sizeof(jb->detail));
+			fail_run(jb, err);
 			break;
 		}
 		advance(sc);
@@ -172,6 +188,128 @@ static void *work(void *arg)
 		}
 	}
 	return NULL;
+}
+
+/* A block of an ordered run: opened into bd by a worker, then run. */
+typedef struct oslot {
+	atomic_int ready;
+	atomic_int *busy;  /* bd's owner waits on it before opening into bd again */
+	wlz_bdec *bd;
+} oslot;
+
+typedef struct oworker {
+	job *jb;
+	oslot *slot;
+	wlz_bdec *bd[2];   /* two, so that a worker opens one block while its last is run */
+	_Alignas(64) atomic_int busy[2];
+} oworker;
+
+/* Waits until *flag == want.  Nonzero: the run has failed. */
+static int wait_flag(atomic_int *flag, int want, wlz_sched *sc)
+{
+	for (unsigned spins = 0; atomic_load_explicit(flag, memory_order_acquire) != want; spins++) {
+		if (atomic_load_explicit(&sc->err, memory_order_relaxed))
+			return 1;
+		wlz_backoff(spins);
+	}
+	return 0;
+}
+
+static void *open_work(void *arg)
+{
+	oworker *w = arg;
+	job *jb = w->jb;
+	wlz_sched *sc = &jb->sc;
+	for (unsigned k = 0;; k ^= 1) {
+		if (wait_flag(&w->busy[k], 0, sc))
+			break;
+		const uint64_t b = atomic_fetch_add_explicit(&sc->next, 1, memory_order_relaxed);
+		if (b >= sc->nb)
+			break;
+		wlz_bdec_set_window(w->bd[k], jb->window);
+		const wlz_error err = wlz_bdec_open(w->bd[k], jb->arc, &jb->e[b - jb->first]);
+		if (err != WLZ_OK) {
+			wlz_detail_block(b);
+			fail_run(jb, err);
+			break;
+		}
+		oslot *s = &w->slot[b - jb->first];
+		atomic_store_explicit(&w->busy[k], 1, memory_order_relaxed);
+		s->busy = &w->busy[k];
+		s->bd = w->bd[k];
+		atomic_store_explicit(&s->ready, 1, memory_order_release);
+	}
+	return NULL;
+}
+
+/* The caller's thread runs the blocks in order, each once a worker has
+ * opened it: its sources are then final, and the recent ones, which most
+ * matches read, lie in this core's caches. */
+static void run_ordered(job *jb, oslot *slot)
+{
+	wlz_sched *sc = &jb->sc;
+	for (uint64_t b = jb->first; b < sc->nb; b++) {
+		oslot *s = &slot[b - jb->first];
+		if (wait_flag(&s->ready, 1, sc))
+			return;
+		const wlz_block_entry *e = &jb->e[b - jb->first];
+		const uint64_t bstart = b << jb->block_log;
+		const wlz_error err = wlz_bdec_finish(s->bd, e, jb->out, bstart, bstart + e->length, NULL);
+		atomic_store_explicit(s->busy, 0, memory_order_release);
+		if (err != WLZ_OK) {
+			wlz_detail_block(b);
+			fail_run(jb, err);
+			return;
+		}
+		progress(jb, bstart + e->length < jb->end ? bstart + e->length : jb->end);
+	}
+}
+
+static wlz_error decode_ordered(job *jb, int nthreads)
+{
+	wlz_sched *sc = &jb->sc;
+	const int nw = nthreads - 1;
+	WLZ_TRY(ensure_bdecs(jb->dc, 2 * nw));
+	oslot *slot = calloc((size_t)jb->n, sizeof(*slot));
+	oworker *w = aligned_alloc(64, sizeof(*w) * (size_t)nw);
+	pthread_t *tid = malloc(sizeof(*tid) * (size_t)nw);
+	if (!slot || !w || !tid) {
+		free(slot);
+		free(w);
+		free(tid);
+		return WLZ_ERR_NOMEM;
+	}
+	int started = 0;
+	for (int t = 0; t < nw; t++) {
+		w[t].jb = jb;
+		w[t].slot = slot;
+		for (int k = 0; k < 2; k++) {
+			w[t].bd[k] = jb->dc->bd[2 * t + k];
+			atomic_init(&w[t].busy[k], 0);
+		}
+	}
+	for (; started < nw; started++)
+		if (pthread_create(&tid[started], NULL, open_work, &w[started]))
+			break;
+	if (started < nw) {
+		int ok = WLZ_OK;
+		atomic_compare_exchange_strong(&sc->err, &ok, (int)WLZ_ERR_THREAD);
+	} else {
+		run_ordered(jb, slot);
+	}
+	/* (on an error every waiting thread sees err; otherwise the runner gave
+	 * back every bd, and the workers find no block left) */
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	wlz_error err = (wlz_error)atomic_load(&sc->err);
+	free(slot);
+	free(w);
+	free(tid);
+	if (err == WLZ_ERR_THREAD)
+		return wlz_fail(err, "pthread_create failed after %d of %d threads", started + 1, nthreads);
+	if (err != WLZ_OK)
+		wlz_detail_set(jb->detail);
+	return err;
 }
 
 static wlz_error decode_parallel(job *jb, int nthreads)
@@ -218,6 +356,42 @@ static wlz_error decode_parallel(job *jb, int nthreads)
 	return err;
 }
 
+/* More than one token in this many reading behind: the member runs in
+ * order. */
+#define WLZ_BEHIND_SHARE 32
+
+/* Whether the member's blocks read the block before them beyond the point
+ * its own decoder has likely reached (the diagonal bound of SPEC section
+ * 8: x + B/16 for a match at offset x), as archives written without the
+ * parallel-decode rules do (--parallel=1, the levels that favour size,
+ * other writers).  Decoded side by side, such blocks wait on each other
+ * and read their sources from other cores' caches, slower than one thread
+ * (bench/host/issue13-ordered.md); they are run in order instead.  Judged
+ * on the tokens of one block after the member's first: its streams are
+ * opened twice, once here. */
+static int reads_behind(job *jb, wlz_bdec *bd)
+{
+	const uint64_t b = jb->first ? jb->first : 1;
+	if (b >= jb->first + jb->n)
+		return 0;
+	const wlz_block_entry *e = &jb->e[b - jb->first];
+	const uint64_t B = (uint64_t)1 << jb->block_log, bstart = b << jb->block_log;
+	const wlz_dtoken *t;
+	wlz_bdec_set_window(bd, jb->window);
+	if (wlz_bdec_tokens(bd, jb->arc, e, bstart, bstart + e->length, &t) != WLZ_OK) {
+		wlz_detail_clear();  /* (the decode proper reports it) */
+		return 0;
+	}
+	uint64_t pos = bstart, behind = 0;
+	for (uint32_t k = 0; k < e->token_count; k++) {
+		pos += t[k].lit;
+		if (t[k].src < bstart && t[k].src >= bstart - B && t[k].src - (bstart - B) > pos - bstart + B / 16)
+			behind++;
+		pos += t[k].mlen;
+	}
+	return behind * WLZ_BEHIND_SHARE > e->token_count;
+}
+
 /* Decodes the run of jb; every source must lie in the run or be final. */
 static wlz_error decode_run(job *jb)
 {
@@ -226,6 +400,9 @@ static wlz_error decode_run(job *jb)
 	if ((uint64_t)nthreads > jb->n)
 		nthreads = jb->n ? (int)jb->n : 1;
 	WLZ_TRY(ensure_bdecs(dc, nthreads));
+	if (nthreads > 1 && *jb->order == 0)
+		*jb->order = reads_behind(jb, dc->bd[0]) ? 2 : 1;
+	dc->last_order = nthreads > 1 ? *jb->order : 0;
 	if (nthreads > 1) {
 		memset(&jb->sc, 0, sizeof(jb->sc));
 		jb->sc.first = jb->first;
@@ -235,7 +412,7 @@ static wlz_error decode_run(job *jb)
 		atomic_init(&jb->sc.next, jb->first);
 		atomic_init(&jb->sc.frontier, jb->first);
 		atomic_init(&jb->sc.err, WLZ_OK);
-		WLZ_TRY(decode_parallel(jb, nthreads));
+		WLZ_TRY(*jb->order == 2 ? decode_ordered(jb, nthreads) : decode_parallel(jb, nthreads));
 		/* (the reporting thread may have decoded none of the blocks:
 		 * the others can take them all first) */
 		progress(jb, jb->end);
@@ -298,8 +475,10 @@ WLZ_EXPORT wlz_error wlz_decompress(wlz_dctx *dc, void *dst, size_t dst_capacity
 		wlz_member m;
 		WLZ_TRY(wlz_member_parse(src, src_size, at, &m));
 		job jb;
+		int order = 0;
 		memset(&jb, 0, sizeof(jb));
 		jb.dc = dc;
+		jb.order = &order;
 		jb.arc = src;
 		jb.e = m.blocks;
 		jb.first = 0;
@@ -523,6 +702,7 @@ typedef struct sdec {
 	uint64_t out;                 /* content bytes decoded and written */
 	int last_short;               /* a block shorter than B was seen */
 	awriter *aw;                  /* the writer thread, or NULL: wr here */
+	int order;                    /* job.order */
 } sdec;
 
 /* Reads up to max blocks of the member into the batch; *n gets how many,
@@ -651,6 +831,7 @@ static wlz_error stream_member(sdec *sd, const uint8_t hd[WLZ_HEADER_SIZE])
 			job jb;
 			memset(&jb, 0, sizeof(jb));
 			jb.dc = dc;
+			jb.order = &sd->order;
 			jb.arc = sd->pay;
 			jb.e = sd->e;
 			jb.first = sd->bl.n - n;

@@ -101,16 +101,22 @@ static inline int wlz_sched_ready(wlz_sched *sc, wlz_seen *sn, uint64_t lo, uint
 	return 1;
 }
 
+/* A waiter's step: spin a while, then give the core up. */
+static inline void wlz_backoff(unsigned spins)
+{
+	if (spins < 256)
+		wlz_cpu_relax();
+	else
+		sched_yield();
+}
+
 /* Waits until out[lo..hi) is final.  Nonzero: another thread failed. */
 static inline int wlz_sched_wait(wlz_sched *sc, wlz_seen *sn, uint64_t lo, uint64_t hi)
 {
 	for (unsigned spins = 0; !wlz_sched_ready(sc, sn, lo, hi); spins++) {
 		if (atomic_load_explicit(&sc->err, memory_order_relaxed))
 			return 1;
-		if (spins < 256)
-			wlz_cpu_relax();
-		else
-			sched_yield();
+		wlz_backoff(spins);
 	}
 	return 0;
 }

@@ -276,6 +276,15 @@ static unsigned window_log_for(const wlz_options *o, const wlz_lparams *lp, uint
 	return wl < o->block_log ? o->block_log : wl;
 }
 
+/* --parallel, the level's where not given (WLZ_PARALLEL_AUTO): the levels
+ * that ask for size drop the rules (bench/host/issue13-level19.md). */
+int wlz_parallel_of(const wlz_options *o)
+{
+	if (o->parallel != WLZ_PARALLEL_AUTO)
+		return o->parallel;
+	return o->level >= WLZ_LEVEL_SIZE_FIRST ? 1 : WLZ_PARALLEL_DEFAULT;
+}
+
 /* The gap of SPEC section 8 for an input of nb blocks and a window of wb
  * blocks (UINT64_MAX: unknown, or for a bound).  Inputs of fewer than 16
  * blocks have none (they decode fast anyway; the diagonal rule still
@@ -285,7 +294,7 @@ static unsigned window_log_for(const wlz_options *o, const wlz_lparams *lp, uint
  * window, so that a small window still leaves blocks to read. */
 static uint64_t gap_for(const wlz_options *o, uint64_t nb, uint64_t wb)
 {
-	uint64_t g = (uint64_t)o->parallel - 1;
+	uint64_t g = (uint64_t)wlz_parallel_of(o) - 1;
 	if (nb != UINT64_MAX) {
 		const uint64_t s = nb < 16 ? 0 : wlz_level_params(o->level)->optimal ? nb / 16 : nb - 16;
 		g = s < g ? s : g;
@@ -307,7 +316,7 @@ static uint64_t gap_for(const wlz_options *o, uint64_t nb, uint64_t wb)
  * bench/host/issue13-speed.md.) */
 static int diag_for(const wlz_options *o)
 {
-	return o->parallel > 1;
+	return wlz_parallel_of(o) > 1;
 }
 
 /* Blocks per round: WLZ_ROUND_BLOCKS, but no more than a quarter of the

@@ -53,9 +53,15 @@ extern "C" {
 #define WLZ_DEPTH_UNLIMITED (-1)
 
 /* Blocks that decode at once without waiting on each other: no match reads
- * the parallel - 1 blocks before its own.  1 allows every earlier block. */
+ * the parallel - 1 blocks before its own.  1 allows every earlier block
+ * (and drops the diagonal rule, SPEC.md section 8).  WLZ_PARALLEL_AUTO, the
+ * default, is WLZ_PARALLEL_DEFAULT below level WLZ_LEVEL_SIZE_FIRST and 1
+ * from it on: those levels ask for the smallest archive, which then decodes
+ * in block order on the CPU (on GPUs by dependency levels as any other). */
 #define WLZ_PARALLEL_MAX 1024
 #define WLZ_PARALLEL_DEFAULT 16
+#define WLZ_PARALLEL_AUTO 0
+#define WLZ_LEVEL_SIZE_FIRST 17
 
 typedef enum wlz_error {
 	WLZ_OK = 0,
@@ -107,9 +113,11 @@ typedef struct wlz_options {
 	int flatten;            /* chain flattening inside blocks: 0 off, 1 priced
 				   (default), 2 full (no chains left; lazy parse) */
 	int parallel;           /* 1..WLZ_PARALLEL_MAX: no match reads the
-				   parallel - 1 blocks before its own (default
-				   16: threads decoding neighbouring blocks do
-				   not wait on or read from each other); an
+				   parallel - 1 blocks before its own (16:
+				   threads decoding neighbouring blocks do
+				   not wait on or read from each other; the
+				   default, WLZ_PARALLEL_AUTO, is 16 below
+				   level 17 and 1 from it on); an
 				   input whose size is known uses 1 under 16
 				   blocks (its matches may read the blocks
 				   just before their own), then at most

@@ -105,11 +105,11 @@ static void parallel_option(void)
 {
 	static const struct {
 		int parallel, ok;
-	} cases[] = { { 0, 0 }, { -1, 0 }, { WLZ_PARALLEL_MAX + 1, 0 }, { 1, 1 }, { 16, 1 },
+	} cases[] = { { WLZ_PARALLEL_AUTO, 1 }, { -1, 0 }, { WLZ_PARALLEL_MAX + 1, 0 }, { 1, 1 }, { 16, 1 },
 		      { WLZ_PARALLEL_MAX, 1 } };
 	wlz_options opt;
 	wlz_options_init(&opt);
-	TU_CHECK(opt.parallel == WLZ_PARALLEL_DEFAULT, "default parallel %d", opt.parallel);
+	TU_CHECK(opt.parallel == WLZ_PARALLEL_AUTO, "default parallel %d", opt.parallel);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		opt.parallel = cases[i].parallel;
 		wlz_error e = wlz_options_check(&opt);

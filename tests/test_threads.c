@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L  /* setenv */
 #include "wavelz.h"
 #include "testutil.h"  /* after wavelz.h: tu_stream_decode */
+#include "common/wlz_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,8 +35,10 @@ static wlz_error stream_decode(wlz_dctx *dc, const uint8_t *arc, size_t csize, c
 	return tu_stream_decode(dc, arc, csize, pc, &out, limit, NULL, wrong);
 }
 
+/* order: how runs of several threads must go (wlz_dctx_last_order), 0 if
+ * either way. */
 static void check_archive(const uint8_t *src, size_t n, const uint8_t *arc, size_t csize, int rounds,
-			  const char *what)
+			  const char *what, int order)
 {
 	wlz_info info;
 	const int have_info = wlz_get_info(arc, csize, &info) == WLZ_OK;
@@ -52,6 +55,9 @@ static void check_archive(const uint8_t *src, size_t n, const uint8_t *arc, size
 				TU_CHECK(e == WLZ_OK && got == n && memcmp(out, src, n) == 0,
 					 "%s, %d threads, round %d: %s", what, nthreads[t], r,
 					 wlz_error_name(e));
+				TU_CHECK(nthreads[t] == 1 || !order || wlz_dctx_last_order(dc) == order,
+					 "%s, %d threads: blocks run %s", what, nthreads[t],
+					 wlz_dctx_last_order(dc) == 2 ? "in order" : "side by side");
 			}
 			/* Streamed, within exactly the archive's window. */
 			if (dc && have_info) {
@@ -133,17 +139,20 @@ int main(int argc, char **argv)
 		int kind, level, depth, parallel;
 		size_t n;
 		unsigned window_log;
+		int order;  /* check_archive's */
 	} cases[] = {
-		/* parallel 1: sources in the blocks just before, which other
-		 * threads are still decoding (the waits); 16: the default */
-		{ TU_FASTQ, 1, -1, 16, 3000000, 0 },
-		{ TU_FASTQ, 3, -1, 1, 3000000, 0 },
-		{ TU_TEXT, 3, -1, 1, 2500000, 0 },
-		{ TU_REPEATS, 3, -1, 1, 2000000, 0 },
-		{ TU_FASTQ, 3, 2, 4, 2000000, 0 },
-		{ TU_TEXT, 12, -1, 1, 1500000, 0 },
+		/* parallel 1: sources in the blocks just before; run in order
+		 * (or, where the member's probe block does not show it, side by
+		 * side, waiting on threads still decoding them); 16: the
+		 * default */
+		{ TU_FASTQ, 1, -1, 16, 3000000, 0, 1 },
+		{ TU_FASTQ, 3, -1, 1, 3000000, 0, 2 },
+		{ TU_TEXT, 3, -1, 1, 2500000, 0, 2 },
+		{ TU_REPEATS, 3, -1, 1, 2000000, 0, 0 },
+		{ TU_FASTQ, 3, 2, 4, 2000000, 0, 1 },
+		{ TU_TEXT, 12, -1, 1, 1500000, 0, 2 },
 		/* a window of 256 KiB: the stream decoder's ring wraps */
-		{ TU_FASTQ, 3, -1, 1, 3000000, 18 },
+		{ TU_FASTQ, 3, -1, 1, 3000000, 18, 2 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		size_t n = small ? cases[i].n / 4 : cases[i].n;
@@ -166,7 +175,7 @@ int main(int argc, char **argv)
 			 cases[i].level, cases[i].depth, cases[i].parallel, cases[i].window_log ? " window 18" : "");
 		TU_CHECK(e == WLZ_OK, "%s: compress: %s", what, wlz_error_name(e));
 		if (e == WLZ_OK) {
-			check_archive(src, n, arc, csize, rounds, what);
+			check_archive(src, n, arc, csize, rounds, what, cases[i].order);
 			check_corrupt(src, n, arc, csize, what);
 			printf("  %-28s %8zu -> %8zu bytes, %zu thread counts x %d rounds\n", what, n,
 			       csize, NT, rounds);

@@ -1,6 +1,7 @@
 /*
  * testutil.c - see testutil.h.
  */
+#include "wavelz.h"
 #include "testutil.h"
 
 #include <stdarg.h>
@@ -245,6 +246,8 @@ size_t tu_block_count(uint64_t n, unsigned block_log)
 
 size_t tu_gap(int parallel, size_t nb, int level)
 {
+	if (parallel == WLZ_PARALLEL_AUTO)
+		parallel = level >= WLZ_LEVEL_SIZE_FIRST ? 1 : WLZ_PARALLEL_DEFAULT;
 	const size_t full = (size_t)parallel - 1, g = nb < 16 ? 0 : level >= 10 ? nb / 16 : nb - 16;
 	return g < full ? g : full;
 }

@@ -1129,9 +1129,10 @@ static void usage(FILE *f, const char *prog)
 "                       2 bits a match (default: on); --flatten=full leaves none\n"
 "      --parallel=N     no match reads the N-1 blocks before its own, so N\n"
 "                       threads decode side by side without waiting on each\n"
-"                       other (1..%d, default %d; 1: smallest archive; an\n"
-"                       input of n blocks uses 1 under 16 blocks, then at\n"
-"                       most n - 15, or n/16 + 1 at -10 and up)\n"
+"                       other (1..%d, default %d below -17; 1: smallest\n"
+"                       archive, decoded in block order, the default from\n"
+"                       -17 on; an input of n blocks uses 1 under 16 blocks,\n"
+"                       then at most n - 15, or n/16 + 1 at -10 and up)\n"
 "      --long[=N]       window of 2^N bytes (default N=31, 2 GiB); without it\n"
 "                       the level's (128M at -1,-2; 256M at -3..-9; 1G above),\n"
 "                       cut to the input's size when known\n"
@@ -1524,7 +1525,7 @@ int main(int argc, char **argv)
 	p.block_log = WLZ_BLOCK_LOG_DEFAULT;
 	p.depth = WLZ_DEPTH_UNLIMITED;
 	p.flatten = 1;  /* the library's default: priced flattening */
-	p.parallel = WLZ_PARALLEL_DEFAULT;
+	p.parallel = WLZ_PARALLEL_AUTO;
 	p.progress = -1;
 	p.gpu = -1;
 	if (!strcmp(prog, "unwavelz"))
