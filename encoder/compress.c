@@ -1506,8 +1506,10 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	/* Codec 2's segments: 2^14 symbols for inputs known to be under 128
 	 * MiB, so that a GPU's entropy stage has a warp for each of its lanes'
 	 * runs at once; 2^15 above (half the segments' sizes and padding:
-	 * bench/host/issue14-round3.md). */
-	const unsigned seg = size_hint < ((uint64_t)128 << 20) ? WLZ_HUF_SEG_DEFAULT - 1 : WLZ_HUF_SEG_DEFAULT;
+	 * bench/host/issue14-round3.md); 2^16 at the levels that ask for
+	 * size (fewer segments' lane sizes and padding). */
+	const unsigned seg = cc->opt.level >= WLZ_LEVEL_SIZE_FIRST ? WLZ_HUF_SEG_DEFAULT + 1
+			     : size_hint < ((uint64_t)128 << 20) ? WLZ_HUF_SEG_DEFAULT - 1 : WLZ_HUF_SEG_DEFAULT;
 	en->bp = (wlz_bparams){cc->opt.streams, en->lp->zlevel, WLZ_HUF_MAX_TABLES, seg,
 			       en->lp->huf_iters ? en->lp->huf_iters : WLZ_HUF_CLUSTER_ITER};
 	en->rd = rd;
