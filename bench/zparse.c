@@ -110,6 +110,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "zparse: sequences cover %llu of %zu bytes\n", (unsigned long long)pos, n);
 		return 2;
 	}
+	/* (ZPARSE_DUMP=FILE: the tokens as text, "block lit mlen dist", for
+	 * the parse debug of parse_opt.c) */
+	const char *dump = getenv("ZPARSE_DUMP");
+	if (dump) {
+		FILE *f = fopen(dump, "w");
+		for (size_t k = 0; f && k < nb; k++)
+			for (size_t t = first[k]; t < first[k + 1]; t++)
+				fprintf(f, "%zu %u %u %llu\n", k, tok[t].lit, tok[t].mlen, (unsigned long long)tok[t].dist);
+		if (f)
+			fclose(f);
+	}
 	/* The blocks coded as wavelz codes them (80-byte headers, header,
 	 * index and footer as a member has them). */
 	wlz_benc *be = wlz_benc_create(B);
