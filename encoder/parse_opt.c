@@ -28,6 +28,26 @@ static inline uint32_t stat_cost(const wlz_parser *ps, uint32_t lrun, uint64_t l
 	return c;
 }
 
+/* Price-based passes pay a cmd byte's literal run code as the run grows
+ * (as zstd prices literal lengths): a path that ends in literals then
+ * carries what its run will cost the next match, and paths to a position
+ * compare fairly whatever their runs.  run_cost(lrun) is that share. */
+static inline uint32_t run_cost(const wlz_parser *ps, uint64_t lrun)
+{
+	if (lrun < WLZ_LIT_CODE_MAX)
+		return ps->runcost[lrun];
+	return ps->runcost[WLZ_LIT_CODE_MAX] + 16 * 6 * varint_bytes(lrun - WLZ_LIT_CODE_MAX);
+}
+
+/* A match's price on top of the path's: its cmd byte less the run code
+ * the path paid, and the run code of no literals that the next token's
+ * cmd byte pays at least. */
+static inline uint32_t stat_match(const wlz_parser *ps, uint32_t lrun, uint64_t len, uint64_t dist, int rep)
+{
+	const uint32_t c = stat_cost(ps, lrun, len, dist, rep), paid = run_cost(ps, lrun);
+	return (c > paid ? c - paid : 0) + ps->runcost[0];
+}
+
 static void cost_table(const uint32_t cnt[256], uint32_t total, uint32_t out[256])
 {
 	for (int b = 0; b < 256; b++) {
@@ -108,6 +128,13 @@ void wlz_parse_gather_stats(wlz_parser *ps, const wlz_token *tok, size_t nt)
 			lc[ps->src[pos - 1] >> 4][ps->src[pos]]++;
 	}
 	cost_table(cmd, nt ? (uint32_t)nt : 1, ps->cmdcost);
+	/* (the cmd bytes' literal run codes alone, for run_cost) */
+	uint32_t run[256] = {0};
+	for (int c = 0; c < 256; c++)
+		run[c >> 5] += cmd[c];
+	uint32_t rc[256];
+	cost_table(run, nt ? (uint32_t)nt : 1, rc);
+	memcpy(ps->runcost, rc, sizeof(ps->runcost));
 	cost_table(head, nheads ? nheads : 1, ps->headcost);
 	if (nlit > 256) {
 		cost_table(lit, nlit, ps->litcost);
@@ -134,7 +161,7 @@ static inline void offer(wlz_parser *ps, uint64_t i, uint64_t L, uint64_t dist, 
 	uint64_t l = *done + 1 > WLZ_MINMATCH ? *done + 1 : WLZ_MINMATCH;
 	if (ps->use_stats) {
 		for (; l <= L; l++)
-			relax(ps, i, l, dist, base + stat_cost(ps, ps->lrun[i], l, dist, rep));
+			relax(ps, i, l, dist, base + stat_match(ps, ps->lrun[i], l, dist, rep));
 	} else {
 		for (; l <= L; l++)
 			relax(ps, i, l, dist, base + match_cost(l, dist, rep));
@@ -207,7 +234,7 @@ wlz_error wlz_parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 	const uint64_t m = ps->pend > bstart ? ps->pend - bstart : 0;
 	for (uint64_t i = 0; i <= blen; i++)
 		ps->price[i] = INF_PRICE;
-	ps->price[0] = 0;
+	ps->price[0] = ps->use_stats ? ps->runcost[0] : 0;
 	ps->orep[0] = 0;
 	ps->olen[0] = 0;
 	ps->lrun[0] = 0;
@@ -216,6 +243,8 @@ wlz_error wlz_parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 	for (uint64_t i = 0; i < blen; i++) {
 		const unsigned h = bstart + i > 0 ? src[bstart + i - 1] >> 4 : 0;
 		uint32_t lc = ps->price[i] + ps->litctx[h][src[bstart + i]];
+		if (ps->use_stats)
+			lc += run_cost(ps, ps->lrun[i] + 1) - run_cost(ps, ps->lrun[i]);
 		if (lc < ps->price[i + 1]) {
 			ps->price[i + 1] = lc;
 			ps->olen[i + 1] = 0;
