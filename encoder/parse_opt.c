@@ -189,25 +189,48 @@ static int push_cand(wlz_parser *ps, size_t at, uint64_t L, uint64_t dist)
 	return 1;
 }
 
+/* The link before chain position x (+1, 0 = none) where its ring entry
+ * still is x's. */
+static inline uint64_t ring_link(const wlz_parser *ps, uint64_t p, uint64_t x)
+{
+	return p - x > ps->rmask ? 0 : ps->sring[x & ps->rmask];
+}
+
 /* Candidates at p, each longer than the last, into the cache: the near
- * chain, then the far table. */
+ * chain, then the far table.  Once a candidate c matches best bytes, only
+ * sources that match best + 1 are of use, and each of those has its bytes
+ * j..j+slen in the chain of p + j for every j <= best - slen: the walk
+ * moves to the chain (and offset j) whose next link reaches furthest back,
+ * as LZ4HC's chain swap does, so the depth is spent past the many sources
+ * that share a short prefix on text. */
 static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *at)
 {
 	const uint8_t *src = ps->src;
+	const uint64_t slen = ps->lp.short_len;
 	uint64_t best = 0;
 	unsigned depth = ps->lp.short_depth;
 	uint64_t c;
-	uint64_t cn = chain_first(ps, p);
+	uint64_t cn = chain_first(ps, p), j = 0;  /* cn: on the chain of p + j */
 	uint64_t fc[WLZ_FAR_WAYS];
 	unsigned nf = 0, k = 0;
 	for (;;) {
 		if (best >= limit || best >= ps->lp.nice)
 			break;
-		if (cn && depth) {
+		int near = 0;
+		if (cn && depth && cn - 1 >= ps->ws + j) {
 			depth--;
-			c = cn - 1;
-			cn = depth ? chain_next(ps, p, c) : 0;
+			c = cn - 1 - j;
+			near = 1;
+			uint64_t n = depth ? ring_link(ps, p, cn - 1) : 0;
+			cn = n && n < cn ? n : 0;
+			/* (the walk is a cache miss a link: fetch the next
+			 * candidate's link and bytes while this one is measured) */
+			if (cn && cn - 1 >= ps->ws + j) {
+				__builtin_prefetch(&ps->sring[(cn - 1) & ps->rmask]);
+				__builtin_prefetch(src + cn - 1 - j + best);
+			}
 		} else {
+			cn = 0;
 			if (k == 0)
 				nf = far_cands(ps, p, fc);
 			if (k >= nf)
@@ -222,10 +245,28 @@ static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *
 			if (!push_cand(ps, (*at)++, L, p - o))
 				return WLZ_ERR_NOMEM;
 			best = L;
+			if (near && o == c && cn && L > slen) {
+				/* (positions from p on are not in the chain yet) */
+				const uint64_t top = L - slen < p - c - 1 ? L - slen : p - c - 1;
+				uint64_t far = cn - 1 - j;  /* the next candidate as things are */
+				for (uint64_t t = 0; t <= top; t++) {
+					const uint64_t n = ring_link(ps, p, c + t);
+					if (!n || n - 1 >= c + t || n - 1 < ps->ws + t) {
+						cn = 0;  /* no source matches best + 1 bytes */
+						break;
+					}
+					if (n - 1 - t < far) {
+						far = n - 1 - t;
+						cn = n;
+						j = t;
+					}
+				}
+			}
 		}
 	}
 	return WLZ_OK;
 }
+
 
 wlz_error wlz_parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 {
