@@ -7,6 +7,13 @@
 #include <stdlib.h>
 #include "encoder/parse_impl.h"
 
+/* Where statistics passes follow, the first pass prices a match's decode
+ * time (MATCH_BASE) lower: the later passes price by the statistics of the
+ * pass before alone, and from a parse of fewer literals they come closer to
+ * the parse they tend to.  A single pass keeps the whole decode price. */
+#ifndef FIRST_PASS_REBATE
+#define FIRST_PASS_REBATE (16 * 8)
+#endif
 static inline unsigned varint_bytes(uint64_t v) { return wlz_highbit64(v) / 7 + 1; }
 
 /* Second-pass price of a match: the cmd byte it would emit after a literal
@@ -163,8 +170,9 @@ static inline void offer(wlz_parser *ps, uint64_t i, uint64_t L, uint64_t dist, 
 		for (; l <= L; l++)
 			relax(ps, i, l, dist, base + stat_match(ps, ps->lrun[i], l, dist, rep));
 	} else {
+		const uint32_t rebate = ps->lp.optimal > 1 ? FIRST_PASS_REBATE : 0;
 		for (; l <= L; l++)
-			relax(ps, i, l, dist, base + match_cost(l, dist, rep));
+			relax(ps, i, l, dist, base + match_cost(l, dist, rep) - rebate);
 	}
 	if (L > *done)
 		*done = L;
