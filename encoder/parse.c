@@ -40,7 +40,7 @@ static const wlz_lparams wlz_levels[WLZ_LEVEL_MAX + 1] = {
 	[16] = { 5, 64,  1 << 22,  12,  4,  0,  2,  128, 0,  18, 2,  30, 0,  0,    0 },
 	[17] = { 5, 80,  1 << 22,  12,  4,  0,  2,  192, 0,  19, 2,  30, 0,  0,    0 },
 	[18] = { 5, 96,  1 << 22,  12,  4,  0,  2,  256, 0,  19, 2,  30, 0,  0,    0 },
-	[19] = { 5, 128, 1 << 23,  12,  4,  0,  3,  256, 0,  19, 1,  30, 0,  0,    0 },
+	[19] = { 5, 256, 1 << 23,  12,  4,  0,  5,  256, 0,  19, 1,  30, 0,  0,    0 },
 };
 
 const wlz_lparams *wlz_level_params(int level)
@@ -345,6 +345,10 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 		ps->lp.lazy = 0;
 		ps->lp.skip = wlz_levels[1].skip;
 		ps->lp.cheap = wlz_levels[1].cheap;
+		/* (at most 128 links: it wins on noisy data, where deeper
+		 * chains find little) */
+		if (ps->lp.short_depth > 128)
+			ps->lp.short_depth = 128;
 		WLZ_TRY(wlz_parse_far_prepass(ps));
 		*ntok = wlz_parse_lazy(ps);
 		ps->lp = keep;
