@@ -329,6 +329,7 @@ wlz_error wlz_parse_block(wlz_parser *ps, const wlz_view *v, uint64_t bstart, ui
 	chain_start(ps);
 	if (ps->lp.optimal && !lazy_only && !ps->map && ps->flat < 2) {
 		ps->use_stats = 0;
+		ps->pay_runs = 0;
 		wlz_parse_ctx_costs(ps);
 		WLZ_TRY(wlz_parse_optimal(ps, 0, ntok));
 		if (ps->lp.optimal > 1) {

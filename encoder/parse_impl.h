@@ -63,6 +63,7 @@ struct wlz_parser {
 	uint32_t cmdcost[256];  /* 1/16 bits per cmd byte */
 	uint32_t headcost[256]; /* 1/16 bits per offset head byte */
 	uint32_t runcost[WLZ_LIT_CODE_MAX + 1];  /* 1/16 bits per literal run code of a cmd byte */
+	int pay_runs;           /* price passes pay run codes per literal (run_cost) */
 	uint32_t *lrun;         /* literal run length on the best path to i */
 	/* Chain candidates of the first pass, reused by later passes (only
 	 * the repeat candidate depends on the path). */

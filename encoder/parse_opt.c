@@ -10,7 +10,8 @@
 /* Where statistics passes follow, the first pass prices a match's decode
  * time (MATCH_BASE) lower: the later passes price by the statistics of the
  * pass before alone, and from a parse of fewer literals they come closer to
- * the parse they tend to.  A single pass keeps the whole decode price. */
+ * the parse they tend to.  A single pass keeps the whole decode price, and
+ * so do blocks of context-priced literals (FASTQ), where more matches lost. */
 #ifndef FIRST_PASS_REBATE
 #define FIRST_PASS_REBATE (16 * 8)
 #endif
@@ -38,7 +39,10 @@ static inline uint32_t stat_cost(const wlz_parser *ps, uint32_t lrun, uint64_t l
 /* Price-based passes pay a cmd byte's literal run code as the run grows
  * (as zstd prices literal lengths): a path that ends in literals then
  * carries what its run will cost the next match, and paths to a position
- * compare fairly whatever their runs.  run_cost(lrun) is that share. */
+ * compare fairly whatever their runs.  run_cost(lrun) is that share.  Not
+ * where literals are priced by their context (FASTQ: use_ctx), whose cmd
+ * bytes the codec's contexts predict far better than these order-0 prices:
+ * there it made archives larger, and the match pays the whole byte. */
 static inline uint32_t run_cost(const wlz_parser *ps, uint64_t lrun)
 {
 	if (lrun < WLZ_LIT_CODE_MAX)
@@ -148,6 +152,7 @@ void wlz_parse_gather_stats(wlz_parser *ps, const wlz_token *tok, size_t nt)
 		ctx_tables(ps, (const uint32_t(*)[256])lc, 0);
 	}
 	ps->use_stats = 1;
+	ps->pay_runs = !ps->use_ctx;
 }
 
 static inline void relax(wlz_parser *ps, uint64_t i, uint64_t l, uint64_t dist, uint32_t cost)
@@ -166,11 +171,14 @@ static inline void offer(wlz_parser *ps, uint64_t i, uint64_t L, uint64_t dist, 
 {
 	uint32_t base = ps->price[i];
 	uint64_t l = *done + 1 > WLZ_MINMATCH ? *done + 1 : WLZ_MINMATCH;
-	if (ps->use_stats) {
+	if (ps->pay_runs) {
 		for (; l <= L; l++)
 			relax(ps, i, l, dist, base + stat_match(ps, ps->lrun[i], l, dist, rep));
+	} else if (ps->use_stats) {
+		for (; l <= L; l++)
+			relax(ps, i, l, dist, base + stat_cost(ps, ps->lrun[i], l, dist, rep));
 	} else {
-		const uint32_t rebate = ps->lp.optimal > 1 ? FIRST_PASS_REBATE : 0;
+		const uint32_t rebate = ps->lp.optimal > 1 && !ps->use_ctx ? FIRST_PASS_REBATE : 0;
 		for (; l <= L; l++)
 			relax(ps, i, l, dist, base + match_cost(l, dist, rep) - rebate);
 	}
@@ -283,7 +291,7 @@ wlz_error wlz_parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 	const uint64_t m = ps->pend > bstart ? ps->pend - bstart : 0;
 	for (uint64_t i = 0; i <= blen; i++)
 		ps->price[i] = INF_PRICE;
-	ps->price[0] = ps->use_stats ? ps->runcost[0] : 0;
+	ps->price[0] = ps->pay_runs ? ps->runcost[0] : 0;
 	ps->orep[0] = 0;
 	ps->olen[0] = 0;
 	ps->lrun[0] = 0;
@@ -292,7 +300,7 @@ wlz_error wlz_parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 	for (uint64_t i = 0; i < blen; i++) {
 		const unsigned h = bstart + i > 0 ? src[bstart + i - 1] >> 4 : 0;
 		uint32_t lc = ps->price[i] + ps->litctx[h][src[bstart + i]];
-		if (ps->use_stats)
+		if (ps->pay_runs)
 			lc += run_cost(ps, ps->lrun[i] + 1) - run_cost(ps, ps->lrun[i]);
 		if (lc < ps->price[i + 1]) {
 			ps->price[i + 1] = lc;
