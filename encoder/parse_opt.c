@@ -219,12 +219,17 @@ static inline uint64_t ring_link(const wlz_parser *ps, uint64_t p, uint64_t x)
  * moves to the chain (and offset j) whose next link reaches furthest back,
  * as LZ4HC's chain swap does, so the depth is spent past the many sources
  * that share a short prefix on text. */
+#define FASTQ_DEPTH 128
+
 static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *at)
 {
 	const uint8_t *src = ps->src;
 	const uint64_t slen = ps->lp.short_len;
 	uint64_t best = 0;
-	unsigned depth = ps->lp.short_depth;
+	/* Blocks of context-priced literals (FASTQ) walk at most 128 links:
+	 * their best sources come from the far table, and a deeper walk
+	 * through reads of the same prefix cost them time for little. */
+	unsigned depth = ps->use_ctx && ps->lp.short_depth > FASTQ_DEPTH ? FASTQ_DEPTH : ps->lp.short_depth;
 	uint64_t c;
 	uint64_t cn = chain_first(ps, p), j = 0;  /* cn: on the chain of p + j */
 	uint64_t fc[WLZ_FAR_WAYS];
