@@ -369,22 +369,37 @@ static inline void hash_to(wlz_bdec *bd, const uint8_t *end)
 	}
 }
 
-wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e, uint64_t bstart,
-			  uint64_t bend, const wlz_dtoken **tok)
+/* Up to max of the opened block's first tokens into bd->tok. */
+static wlz_error first_tokens(wlz_bdec *bd, const wlz_block_entry *e, uint64_t bstart, uint64_t bend, size_t max,
+			      cursor *cu, size_t *n)
 {
-	const uint8_t *st[WLZ_NSTREAMS];
-	WLZ_TRY(wlz_sopen_block(bd->so, arc, e, st));
-	if (bd->tok_cap < e->token_count) {
-		wlz_dtoken *t = realloc(bd->tok, sizeof(*t) * e->token_count);
+	if (bd->tok_cap < max) {
+		wlz_dtoken *t = realloc(bd->tok, sizeof(*t) * max);
 		if (!t)
 			return WLZ_ERR_NOMEM;
 		bd->tok = t;
-		bd->tok_cap = e->token_count;
+		bd->tok_cap = max;
 	}
+	WLZ_TRY(cursor_open(cu, bd->st, e, bstart, bend, bd->window));
+	return parse_chunk(cu, bd->tok, max, n);
+}
+
+wlz_error wlz_bdec_first_tokens(wlz_bdec *bd, const wlz_block_entry *e, uint64_t bstart, uint64_t bend, size_t max,
+				const wlz_dtoken **tok, size_t *n)
+{
+	cursor cu;
+	WLZ_TRY(first_tokens(bd, e, bstart, bend, max < e->token_count ? max : e->token_count, &cu, n));
+	*tok = bd->tok;
+	return WLZ_OK;
+}
+
+wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e, uint64_t bstart,
+			  uint64_t bend, const wlz_dtoken **tok)
+{
+	WLZ_TRY(wlz_bdec_open(bd, arc, e));
 	cursor cu;
 	size_t n, tail;
-	WLZ_TRY(cursor_open(&cu, st, e, bstart, bend, bd->window));
-	WLZ_TRY(parse_chunk(&cu, bd->tok, e->token_count, &n));
+	WLZ_TRY(first_tokens(bd, e, bstart, bend, e->token_count, &cu, &n));
 	WLZ_TRY(cursor_close(&cu, &tail));
 	*tok = bd->tok;
 	return WLZ_OK;

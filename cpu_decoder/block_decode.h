@@ -42,5 +42,10 @@ typedef struct wlz_dtoken {
 
 wlz_error wlz_bdec_tokens(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry *e, uint64_t bstart,
 			  uint64_t bend, const wlz_dtoken **tok);
+/* Up to max of the first tokens (*n of them) of the block wlz_bdec_open
+ * opened into bd, which wlz_bdec_finish may still run; the rest of the
+ * block is not checked. */
+wlz_error wlz_bdec_first_tokens(wlz_bdec *bd, const wlz_block_entry *e, uint64_t bstart, uint64_t bend, size_t max,
+				const wlz_dtoken **tok, size_t *n);
 
 #endif

@@ -102,6 +102,16 @@ static wlz_error ensure_bdecs(wlz_dctx *dc, int n)
 	return WLZ_OK;
 }
 
+/* How a member's runs go on several threads. */
+enum { ORDER_UNKNOWN, ORDER_SIDE, ORDER_IN };
+
+/* A block of a run in order: opened into bd by a worker, then run. */
+typedef struct oslot {
+	atomic_int ready;
+	atomic_int *busy;  /* bd's owner waits on it before opening into bd again */
+	wlz_bdec *bd;
+} oslot;
+
 /* A run of consecutive blocks of one member, decoded at once. */
 typedef struct job {
 	wlz_dctx *dc;
@@ -113,14 +123,18 @@ typedef struct job {
 	uint64_t start, end;          /* member positions: the run's first byte, after it */
 	uint64_t window;
 	wlz_sched sc;
-	int *order;                   /* the member's run order: 0 not judged yet, 1 side by side, 2 in order */
+	int *order;                   /* the member's: ORDER_UNKNOWN until judged */
+	atomic_int mode;              /* this run's, once judged */
+	uint64_t probe;               /* the block it is judged by (the caller's thread's), or UINT64_MAX */
+	oslot *slot;                  /* the run's blocks, in order */
 	char detail[WLZ_DETAIL_MAX];  /* of the first failing worker */
 } job;
 
 typedef struct worker {
 	job *jb;
-	wlz_bdec *bd;
+	wlz_bdec *bd[2];     /* two in order, so that a worker opens one block while its last is run */
 	int report;          /* this one calls the progress callback */
+	_Alignas(64) atomic_int busy[2];
 } worker;
 
 static wlz_error decode_one(job *jb, wlz_bdec *bd, uint64_t b, wlz_sched *sc)
@@ -165,45 +179,6 @@ static void fail_run(job *jb, wlz_error err)
 		memcpy(jb->detail, wlz_error_detail(), sizeof(jb->detail));
 }
 
-static void *work(void *arg)
-{
-	worker *w = arg;
-	job *jb = w->jb;
-	wlz_sched *sc = &jb->sc;
-	for (;;) {
-		if (atomic_load_explicit(&sc->err, memory_order_relaxed))
-			break;
-		uint64_t b = atomic_fetch_add_explicit(&sc->next, 1, memory_order_relaxed);
-		if (b >= sc->nb)
-			break;
-		wlz_error err = decode_one(jb, w->bd, b, sc);
-		if (err != WLZ_OK) {
-			fail_run(jb, err);
-			break;
-		}
-		advance(sc);
-		if (w->report && jb->dc->progress) {
-			uint64_t f = atomic_load_explicit(&sc->frontier, memory_order_acquire) << jb->block_log;
-			progress(jb, f < jb->end ? f : jb->end);
-		}
-	}
-	return NULL;
-}
-
-/* A block of an ordered run: opened into bd by a worker, then run. */
-typedef struct oslot {
-	atomic_int ready;
-	atomic_int *busy;  /* bd's owner waits on it before opening into bd again */
-	wlz_bdec *bd;
-} oslot;
-
-typedef struct oworker {
-	job *jb;
-	oslot *slot;
-	wlz_bdec *bd[2];   /* two, so that a worker opens one block while its last is run */
-	_Alignas(64) atomic_int busy[2];
-} oworker;
-
 /* Waits until *flag == want.  Nonzero: the run has failed. */
 static int wait_flag(atomic_int *flag, int want, wlz_sched *sc)
 {
@@ -215,41 +190,105 @@ static int wait_flag(atomic_int *flag, int want, wlz_sched *sc)
 	return 0;
 }
 
-static void *open_work(void *arg)
+/* The run's mode once judged; 0 if the run has failed first. */
+static int wait_mode(job *jb)
 {
-	oworker *w = arg;
+	for (unsigned spins = 0;; spins++) {
+		const int m = atomic_load_explicit(&jb->mode, memory_order_acquire);
+		if (m != ORDER_UNKNOWN)
+			return m;
+		if (atomic_load_explicit(&jb->sc.err, memory_order_relaxed))
+			return 0;
+		wlz_backoff(spins);
+	}
+}
+
+/* The next block to open (the probe block is the caller's thread's). */
+static uint64_t take(job *jb)
+{
+	uint64_t b = atomic_fetch_add_explicit(&jb->sc.next, 1, memory_order_relaxed);
+	if (b == jb->probe)
+		b = atomic_fetch_add_explicit(&jb->sc.next, 1, memory_order_relaxed);
+	return b;
+}
+
+static wlz_error open_block(job *jb, wlz_bdec *bd, uint64_t b)
+{
+	wlz_bdec_set_window(bd, jb->window);
+	const wlz_error err = wlz_bdec_open(bd, jb->arc, &jb->e[b - jb->first]);
+	if (err != WLZ_OK)
+		wlz_detail_block(b);
+	return err;
+}
+
+/* Side by side: runs block b, opened into bd, beside the others. */
+static wlz_error run_side(job *jb, wlz_bdec *bd, uint64_t b)
+{
+	const wlz_block_entry *e = &jb->e[b - jb->first];
+	const uint64_t bstart = b << jb->block_log;
+	const wlz_error err = wlz_bdec_finish(bd, e, jb->out, bstart, bstart + e->length, &jb->sc);
+	if (err != WLZ_OK && err != WLZ_ERR_ABORTED)
+		wlz_detail_block(b);
+	if (err == WLZ_OK)
+		advance(&jb->sc);
+	return err;
+}
+
+/* In order: gives block b, opened into the worker's bd[k], to the runner. */
+static void hand_over(worker *w, unsigned k, uint64_t b)
+{
+	oslot *s = &w->jb->slot[b - w->jb->first];
+	atomic_store_explicit(&w->busy[k], 1, memory_order_relaxed);
+	s->busy = &w->busy[k];
+	s->bd = w->bd[k];
+	atomic_store_explicit(&s->ready, 1, memory_order_release);
+}
+
+/* A worker opens the next block, then runs it itself (side by side) or
+ * hands it over (in order); until the run is judged it waits between the
+ * two, having done what both modes do first. */
+static void *work(void *arg)
+{
+	worker *w = arg;
 	job *jb = w->jb;
 	wlz_sched *sc = &jb->sc;
-	for (unsigned k = 0;; k ^= 1) {
-		if (wait_flag(&w->busy[k], 0, sc))
+	for (unsigned k = 0;;) {
+		if (atomic_load_explicit(&jb->mode, memory_order_acquire) == ORDER_IN && wait_flag(&w->busy[k], 0, sc))
 			break;
-		const uint64_t b = atomic_fetch_add_explicit(&sc->next, 1, memory_order_relaxed);
+		if (atomic_load_explicit(&sc->err, memory_order_relaxed))
+			break;
+		const uint64_t b = take(jb);
 		if (b >= sc->nb)
 			break;
-		wlz_bdec_set_window(w->bd[k], jb->window);
-		const wlz_error err = wlz_bdec_open(w->bd[k], jb->arc, &jb->e[b - jb->first]);
-		if (err != WLZ_OK) {
-			wlz_detail_block(b);
-			fail_run(jb, err);
+		wlz_error err = open_block(jb, w->bd[k], b);
+		const int m = err == WLZ_OK ? wait_mode(jb) : 0;
+		if (m == ORDER_IN) {
+			hand_over(w, k, b);
+			k ^= 1;
+			continue;
+		}
+		if (m == ORDER_SIDE)
+			err = run_side(jb, w->bd[k], b);
+		if (err != WLZ_OK || m == 0) {
+			fail_run(jb, err != WLZ_OK ? err : WLZ_ERR_ABORTED);
 			break;
 		}
-		oslot *s = &w->slot[b - jb->first];
-		atomic_store_explicit(&w->busy[k], 1, memory_order_relaxed);
-		s->busy = &w->busy[k];
-		s->bd = w->bd[k];
-		atomic_store_explicit(&s->ready, 1, memory_order_release);
+		if (w->report && jb->dc->progress) {
+			uint64_t f = atomic_load_explicit(&sc->frontier, memory_order_acquire) << jb->block_log;
+			progress(jb, f < jb->end ? f : jb->end);
+		}
 	}
 	return NULL;
 }
 
-/* The caller's thread runs the blocks in order, each once a worker has
- * opened it: its sources are then final, and the recent ones, which most
- * matches read, lie in this core's caches. */
-static void run_ordered(job *jb, oslot *slot)
+/* In order, the caller's thread runs each block once a worker has opened
+ * it: its sources are then final, and the recent ones, which most matches
+ * read, lie in this core's caches. */
+static void run_ordered(job *jb)
 {
 	wlz_sched *sc = &jb->sc;
 	for (uint64_t b = jb->first; b < sc->nb; b++) {
-		oslot *s = &slot[b - jb->first];
+		oslot *s = &jb->slot[b - jb->first];
 		if (wait_flag(&s->ready, 1, sc))
 			return;
 		const wlz_block_entry *e = &jb->e[b - jb->first];
@@ -265,87 +304,111 @@ static void run_ordered(job *jb, oslot *slot)
 	}
 }
 
-static wlz_error decode_ordered(job *jb, int nthreads)
+/* More than one token in this many of a block's first WLZ_PROBE_TOKENS
+ * reading behind: the member runs in order. */
+#define WLZ_BEHIND_SHARE 32
+#define WLZ_PROBE_TOKENS 4096
+
+/* Whether block b (opened into bd) reads the block before it beyond the
+ * point that block's own decoder has likely reached (the diagonal bound of
+ * SPEC section 8: x + B/16 for a match at offset x), as archives written
+ * without the parallel-decode rules do (--parallel=1, the levels that
+ * favour size, other writers).  Decoded side by side, such blocks wait on
+ * each other and read their sources from other cores' caches, slower than
+ * one thread (bench/host/issue13-ordered.md); they run in order instead.
+ * The first tokens tell (the bound is tightest at a block's start), and a
+ * bad block says no: running it reports the error. */
+static int reads_behind(job *jb, wlz_bdec *bd, uint64_t b)
+{
+	const wlz_block_entry *e = &jb->e[b - jb->first];
+	const uint64_t B = (uint64_t)1 << jb->block_log, bstart = b << jb->block_log;
+	const wlz_dtoken *t;
+	size_t n;
+	if (wlz_bdec_first_tokens(bd, e, bstart, bstart + e->length, WLZ_PROBE_TOKENS, &t, &n) != WLZ_OK) {
+		wlz_detail_clear();
+		return 0;
+	}
+	uint64_t pos = bstart, behind = 0;
+	for (size_t k = 0; k < n; k++) {
+		pos += t[k].lit;
+		if (t[k].src < bstart && t[k].src >= bstart - B && t[k].src - (bstart - B) > pos - bstart + B / 16)
+			behind++;
+		pos += t[k].mlen;
+	}
+	return behind * WLZ_BEHIND_SHARE > n;
+}
+
+/* The caller's thread: judges the member by its probe block where it is
+ * not judged yet (the workers meanwhile open the first blocks), then
+ * runs the blocks in order, or works beside the others. */
+static void lead(worker *w0)
+{
+	job *jb = w0->jb;
+	int m = *jb->order;
+	if (m == ORDER_UNKNOWN) {
+		const uint64_t b = jb->probe;
+		wlz_error err = open_block(jb, w0->bd[0], b);
+		m = err == WLZ_OK && reads_behind(jb, w0->bd[0], b) ? ORDER_IN : ORDER_SIDE;
+		*jb->order = m;
+		atomic_store_explicit(&jb->mode, m, memory_order_release);
+		if (err == WLZ_OK && m == ORDER_IN)
+			hand_over(w0, 0, b);
+		else if (err == WLZ_OK)
+			err = run_side(jb, w0->bd[0], b);
+		if (err != WLZ_OK) {
+			fail_run(jb, err);
+			return;
+		}
+	}
+	if (m == ORDER_IN)
+		run_ordered(jb);
+	else
+		work(w0);
+}
+
+static wlz_error decode_threads(job *jb, int nthreads)
 {
 	wlz_sched *sc = &jb->sc;
-	const int nw = nthreads - 1;
-	WLZ_TRY(ensure_bdecs(jb->dc, 2 * nw));
-	oslot *slot = calloc((size_t)jb->n, sizeof(*slot));
-	oworker *w = aligned_alloc(64, sizeof(*w) * (size_t)nw);
-	pthread_t *tid = malloc(sizeof(*tid) * (size_t)nw);
-	if (!slot || !w || !tid) {
-		free(slot);
+	const uint64_t nb = jb->n;
+	WLZ_TRY(ensure_bdecs(jb->dc, 2 * nthreads));
+	sc->mark = aligned_alloc(64, sizeof(wlz_mark) * (size_t)nb);
+	jb->slot = calloc((size_t)nb, sizeof(oslot));
+	worker *w = aligned_alloc(64, sizeof(*w) * (size_t)nthreads);
+	pthread_t *tid = malloc(sizeof(*tid) * (size_t)nthreads);
+	if (!sc->mark || !jb->slot || !w || !tid) {
+		free(sc->mark);
+		free(jb->slot);
 		free(w);
 		free(tid);
 		return WLZ_ERR_NOMEM;
 	}
-	int started = 0;
-	for (int t = 0; t < nw; t++) {
+	for (uint64_t b = 0; b < nb; b++)
+		atomic_init(&sc->mark[b].prefix, 0);
+	/* (a run of several threads has two blocks or more) */
+	jb->probe = *jb->order == ORDER_UNKNOWN ? (jb->first ? jb->first : jb->first + 1) : UINT64_MAX;
+	atomic_init(&jb->mode, *jb->order);
+	for (int t = 0; t < nthreads; t++) {
 		w[t].jb = jb;
-		w[t].slot = slot;
+		w[t].report = t == 0;
 		for (int k = 0; k < 2; k++) {
 			w[t].bd[k] = jb->dc->bd[2 * t + k];
 			atomic_init(&w[t].busy[k], 0);
 		}
 	}
-	for (; started < nw; started++)
-		if (pthread_create(&tid[started], NULL, open_work, &w[started]))
-			break;
-	if (started < nw) {
-		int ok = WLZ_OK;
-		atomic_compare_exchange_strong(&sc->err, &ok, (int)WLZ_ERR_THREAD);
-	} else {
-		run_ordered(jb, slot);
-	}
-	/* (on an error every waiting thread sees err; otherwise the runner gave
-	 * back every bd, and the workers find no block left) */
-	for (int t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
-	wlz_error err = (wlz_error)atomic_load(&sc->err);
-	free(slot);
-	free(w);
-	free(tid);
-	if (err == WLZ_ERR_THREAD)
-		return wlz_fail(err, "pthread_create failed after %d of %d threads", started + 1, nthreads);
-	if (err != WLZ_OK)
-		wlz_detail_set(jb->detail);
-	return err;
-}
-
-static wlz_error decode_parallel(job *jb, int nthreads)
-{
-	wlz_sched *sc = &jb->sc;
-	const uint64_t nb = jb->n;
-	sc->mark = aligned_alloc(64, sizeof(wlz_mark) * (size_t)nb);
-	if (!sc->mark)
-		return WLZ_ERR_NOMEM;
-	for (uint64_t b = 0; b < nb; b++)
-		atomic_init(&sc->mark[b].prefix, 0);
-	worker *w = malloc(sizeof(*w) * (size_t)nthreads);
-	pthread_t *tid = malloc(sizeof(*tid) * (size_t)nthreads);
-	if (!w || !tid) {
-		free(w);
-		free(tid);
-		free(sc->mark);
-		return WLZ_ERR_NOMEM;
-	}
 	int started = 1;
-	for (int t = 0; t < nthreads; t++)
-		w[t] = (worker){ jb, jb->dc->bd[t], t == 0 };
 	for (; started < nthreads; started++)
 		if (pthread_create(&tid[started], NULL, work, &w[started]))
 			break;
-	wlz_error err = WLZ_OK;
 	if (started < nthreads) {
 		/* Stop those already running before reporting. */
 		int ok = WLZ_OK;
 		atomic_compare_exchange_strong(&sc->err, &ok, (int)WLZ_ERR_THREAD);
 	} else {
-		work(&w[0]);
+		lead(&w[0]);
 	}
 	for (int t = 1; t < started; t++)
 		pthread_join(tid[t], NULL);
-	err = (wlz_error)atomic_load(&sc->err);
+	wlz_error err = (wlz_error)atomic_load(&sc->err);
 	if (err == WLZ_ERR_THREAD)
 		wlz_fail(err, "pthread_create failed after %d of %d threads", started, nthreads);
 	else if (err != WLZ_OK)
@@ -353,43 +416,8 @@ static wlz_error decode_parallel(job *jb, int nthreads)
 	free(w);
 	free(tid);
 	free(sc->mark);
+	free(jb->slot);
 	return err;
-}
-
-/* More than one token in this many reading behind: the member runs in
- * order. */
-#define WLZ_BEHIND_SHARE 32
-
-/* Whether the member's blocks read the block before them beyond the point
- * its own decoder has likely reached (the diagonal bound of SPEC section
- * 8: x + B/16 for a match at offset x), as archives written without the
- * parallel-decode rules do (--parallel=1, the levels that favour size,
- * other writers).  Decoded side by side, such blocks wait on each other
- * and read their sources from other cores' caches, slower than one thread
- * (bench/host/issue13-ordered.md); they are run in order instead.  Judged
- * on the tokens of one block after the member's first: its streams are
- * opened twice, once here. */
-static int reads_behind(job *jb, wlz_bdec *bd)
-{
-	const uint64_t b = jb->first ? jb->first : 1;
-	if (b >= jb->first + jb->n)
-		return 0;
-	const wlz_block_entry *e = &jb->e[b - jb->first];
-	const uint64_t B = (uint64_t)1 << jb->block_log, bstart = b << jb->block_log;
-	const wlz_dtoken *t;
-	wlz_bdec_set_window(bd, jb->window);
-	if (wlz_bdec_tokens(bd, jb->arc, e, bstart, bstart + e->length, &t) != WLZ_OK) {
-		wlz_detail_clear();  /* (the decode proper reports it) */
-		return 0;
-	}
-	uint64_t pos = bstart, behind = 0;
-	for (uint32_t k = 0; k < e->token_count; k++) {
-		pos += t[k].lit;
-		if (t[k].src < bstart && t[k].src >= bstart - B && t[k].src - (bstart - B) > pos - bstart + B / 16)
-			behind++;
-		pos += t[k].mlen;
-	}
-	return behind * WLZ_BEHIND_SHARE > e->token_count;
 }
 
 /* Decodes the run of jb; every source must lie in the run or be final. */
@@ -400,9 +428,6 @@ static wlz_error decode_run(job *jb)
 	if ((uint64_t)nthreads > jb->n)
 		nthreads = jb->n ? (int)jb->n : 1;
 	WLZ_TRY(ensure_bdecs(dc, nthreads));
-	if (nthreads > 1 && *jb->order == 0)
-		*jb->order = reads_behind(jb, dc->bd[0]) ? 2 : 1;
-	dc->last_order = nthreads > 1 ? *jb->order : 0;
 	if (nthreads > 1) {
 		memset(&jb->sc, 0, sizeof(jb->sc));
 		jb->sc.first = jb->first;
@@ -412,12 +437,14 @@ static wlz_error decode_run(job *jb)
 		atomic_init(&jb->sc.next, jb->first);
 		atomic_init(&jb->sc.frontier, jb->first);
 		atomic_init(&jb->sc.err, WLZ_OK);
-		WLZ_TRY(*jb->order == 2 ? decode_ordered(jb, nthreads) : decode_parallel(jb, nthreads));
+		WLZ_TRY(decode_threads(jb, nthreads));
+		dc->last_order = *jb->order;
 		/* (the reporting thread may have decoded none of the blocks:
 		 * the others can take them all first) */
 		progress(jb, jb->end);
 		return WLZ_OK;
 	}
+	dc->last_order = 0;
 	for (uint64_t b = jb->first; b < jb->first + jb->n; b++) {
 		WLZ_TRY(decode_one(jb, dc->bd[0], b, NULL));
 		uint64_t end = (b << jb->block_log) + jb->e[b - jb->first].length;
