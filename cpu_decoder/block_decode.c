@@ -17,6 +17,7 @@ struct wlz_bdec {
 	uint64_t window;     /* the archive's: no match reaches back further */
 	const uint8_t *hashed;  /* output before this is in hs */
 	const uint8_t *st[WLZ_NSTREAMS];  /* the opened block's streams */
+	size_t ntok, tail;   /* wlz_bdec_parse's: tokens in tok, literals after them */
 };
 
 wlz_bdec *wlz_bdec_create(void)
@@ -513,4 +514,33 @@ wlz_error wlz_bdec_decode(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entr
 {
 	WLZ_TRY(wlz_bdec_open(bd, arc, e));
 	return wlz_bdec_finish(bd, e, out, bstart, bend, sc);
+}
+
+wlz_error wlz_bdec_parse(wlz_bdec *bd, const wlz_block_entry *e, uint64_t bstart, uint64_t bend)
+{
+	cursor cu;
+	/* (PF_DIST zeroed entries after the tokens: prefetched, not run) */
+	WLZ_TRY(first_tokens(bd, e, bstart, bend, (size_t)e->token_count + PF_DIST, &cu, &bd->ntok));
+	WLZ_TRY(cursor_close(&cu, &bd->tail));
+	memset(bd->tok + bd->ntok, 0, PF_DIST * sizeof(wlz_dtoken));
+	return WLZ_OK;
+}
+
+wlz_error wlz_bdec_run_parsed(wlz_bdec *bd, const wlz_block_entry *e, uint8_t *out, uint64_t bstart, uint64_t bend)
+{
+	const uint8_t *lp = bd->st[WLZ_S_LIT];
+	uint8_t *op = out + bstart;
+	wlz_xxh3_reset(bd->hs);
+	bd->hashed = op;
+	for (size_t k = 0; k < bd->ntok; k += CHUNK) {
+		if (exec_impl(bd->tok + k, bd->ntok - k < CHUNK ? bd->ntok - k : CHUNK, &lp, &op, out, out + bend,
+			      NULL, 0))
+			return WLZ_ERR_ABORTED;
+		hash_to(bd, op);
+	}
+	memcpy(op, lp, bd->tail);
+	hash_to(bd, out + bend);
+	if (WLZ_CHECKSUMS && wlz_xxh3_digest(bd->hs) != e->checksum)
+		return wlz_fail(WLZ_ERR_CHECKSUM, "content checksum mismatch (decoded bytes differ)");
+	return WLZ_OK;
 }

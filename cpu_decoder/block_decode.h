@@ -32,6 +32,12 @@ wlz_error wlz_bdec_open(wlz_bdec *bd, const uint8_t *arc, const wlz_block_entry 
 wlz_error wlz_bdec_finish(wlz_bdec *bd, const wlz_block_entry *e, uint8_t *out, uint64_t bstart, uint64_t bend,
 			  wlz_sched *sc);
 
+/* wlz_bdec_finish in two steps more, for a thread that runs blocks others
+ * opened: parse every token of the opened block (all checked), then run
+ * them; sources must be final. */
+wlz_error wlz_bdec_parse(wlz_bdec *bd, const wlz_block_entry *e, uint64_t bstart, uint64_t bend);
+wlz_error wlz_bdec_run_parsed(wlz_bdec *bd, const wlz_block_entry *e, uint8_t *out, uint64_t bstart, uint64_t bend);
+
 /* The block's tokens without executing them: lit, mlen and absolute source
  * per token, every bound checked; valid until the next call on bd. */
 typedef struct wlz_dtoken {

@@ -105,9 +105,16 @@ static wlz_error ensure_bdecs(wlz_dctx *dc, int n)
 /* How a member's runs go on several threads. */
 enum { ORDER_UNKNOWN, ORDER_SIDE, ORDER_IN };
 
+/* Workers that open blocks for an ordered run: the runner needs about one
+ * to keep up (a block's entropy stage and parse take less time than its
+ * copies), and more, each holding two blocks' streams and tokens, only
+ * crowd its caches (16 threads ran slower than 4, bench/host/issue13-ordered.md). */
+#define WLZ_OPENERS 3
+
 /* A block of a run in order: opened into bd by a worker, then run. */
 typedef struct oslot {
 	atomic_int ready;
+	int parsed;        /* its tokens parsed too (wlz_bdec_parse) */
 	atomic_int *busy;  /* bd's owner waits on it before opening into bd again */
 	wlz_bdec *bd;
 } oslot;
@@ -133,7 +140,7 @@ typedef struct job {
 typedef struct worker {
 	job *jb;
 	wlz_bdec *bd[2];     /* two in order, so that a worker opens one block while its last is run */
-	int report;          /* this one calls the progress callback */
+	int id;              /* 0: the caller's thread */
 	_Alignas(64) atomic_int busy[2];
 } worker;
 
@@ -234,11 +241,13 @@ static wlz_error run_side(job *jb, wlz_bdec *bd, uint64_t b)
 	return err;
 }
 
-/* In order: gives block b, opened into the worker's bd[k], to the runner. */
-static void hand_over(worker *w, unsigned k, uint64_t b)
+/* In order: gives block b, opened (and parsed) into the worker's bd[k], to
+ * the runner. */
+static void hand_over(worker *w, unsigned k, uint64_t b, int parsed)
 {
 	oslot *s = &w->jb->slot[b - w->jb->first];
 	atomic_store_explicit(&w->busy[k], 1, memory_order_relaxed);
+	s->parsed = parsed;
 	s->busy = &w->busy[k];
 	s->bd = w->bd[k];
 	atomic_store_explicit(&s->ready, 1, memory_order_release);
@@ -263,8 +272,19 @@ static void *work(void *arg)
 		wlz_error err = open_block(jb, w->bd[k], b);
 		const int m = err == WLZ_OK ? wait_mode(jb) : 0;
 		if (m == ORDER_IN) {
-			hand_over(w, k, b);
+			/* (the parse too, so that the runner only copies) */
+			const uint64_t bstart = b << jb->block_log;
+			err = wlz_bdec_parse(w->bd[k], &jb->e[b - jb->first], bstart,
+					     bstart + jb->e[b - jb->first].length);
+			if (err != WLZ_OK) {
+				wlz_detail_block(b);
+				fail_run(jb, err);
+				break;
+			}
+			hand_over(w, k, b, 1);
 			k ^= 1;
+			if (w->id > WLZ_OPENERS)
+				break;
 			continue;
 		}
 		if (m == ORDER_SIDE)
@@ -273,7 +293,7 @@ static void *work(void *arg)
 			fail_run(jb, err != WLZ_OK ? err : WLZ_ERR_ABORTED);
 			break;
 		}
-		if (w->report && jb->dc->progress) {
+		if (w->id == 0 && jb->dc->progress) {
 			uint64_t f = atomic_load_explicit(&sc->frontier, memory_order_acquire) << jb->block_log;
 			progress(jb, f < jb->end ? f : jb->end);
 		}
@@ -282,8 +302,8 @@ static void *work(void *arg)
 }
 
 /* In order, the caller's thread runs each block once a worker has opened
- * it: its sources are then final, and the recent ones, which most matches
- * read, lie in this core's caches. */
+ * and parsed it: its sources are then final, and the recent ones, which
+ * most matches read, lie in this core's caches. */
 static void run_ordered(job *jb)
 {
 	wlz_sched *sc = &jb->sc;
@@ -293,7 +313,8 @@ static void run_ordered(job *jb)
 			return;
 		const wlz_block_entry *e = &jb->e[b - jb->first];
 		const uint64_t bstart = b << jb->block_log;
-		const wlz_error err = wlz_bdec_finish(s->bd, e, jb->out, bstart, bstart + e->length, NULL);
+		const wlz_error err = s->parsed ? wlz_bdec_run_parsed(s->bd, e, jb->out, bstart, bstart + e->length)
+					       : wlz_bdec_finish(s->bd, e, jb->out, bstart, bstart + e->length, NULL);
 		atomic_store_explicit(s->busy, 0, memory_order_release);
 		if (err != WLZ_OK) {
 			wlz_detail_block(b);
@@ -348,14 +369,18 @@ static void lead(worker *w0)
 	if (m == ORDER_UNKNOWN) {
 		const uint64_t b = jb->probe;
 		wlz_error err = open_block(jb, w0->bd[0], b);
-		m = err == WLZ_OK && reads_behind(jb, w0->bd[0], b) ? ORDER_IN : ORDER_SIDE;
+		if (err != WLZ_OK) {
+			/* (before any worker may run a block waiting on this one) */
+			fail_run(jb, err);
+			atomic_store_explicit(&jb->mode, ORDER_SIDE, memory_order_release);
+			return;
+		}
+		m = reads_behind(jb, w0->bd[0], b) ? ORDER_IN : ORDER_SIDE;
 		*jb->order = m;
 		atomic_store_explicit(&jb->mode, m, memory_order_release);
-		if (err == WLZ_OK && m == ORDER_IN)
-			hand_over(w0, 0, b);
-		else if (err == WLZ_OK)
-			err = run_side(jb, w0->bd[0], b);
-		if (err != WLZ_OK) {
+		if (m == ORDER_IN)
+			hand_over(w0, 0, b, 0);
+		else if ((err = run_side(jb, w0->bd[0], b)) != WLZ_OK) {
 			fail_run(jb, err);
 			return;
 		}
@@ -389,7 +414,7 @@ static wlz_error decode_threads(job *jb, int nthreads)
 	atomic_init(&jb->mode, *jb->order);
 	for (int t = 0; t < nthreads; t++) {
 		w[t].jb = jb;
-		w[t].report = t == 0;
+		w[t].id = t;
 		for (int k = 0; k < 2; k++) {
 			w[t].bd[k] = jb->dc->bd[2 * t + k];
 			atomic_init(&w[t].busy[k], 0);
@@ -437,8 +462,9 @@ static wlz_error decode_run(job *jb)
 		atomic_init(&jb->sc.next, jb->first);
 		atomic_init(&jb->sc.frontier, jb->first);
 		atomic_init(&jb->sc.err, WLZ_OK);
-		WLZ_TRY(decode_threads(jb, nthreads));
+		const wlz_error err = decode_threads(jb, nthreads);
 		dc->last_order = *jb->order;
+		WLZ_TRY(err);
 		/* (the reporting thread may have decoded none of the blocks:
 		 * the others can take them all first) */
 		progress(jb, jb->end);

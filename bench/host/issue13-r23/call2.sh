@@ -4,10 +4,7 @@
 # beside the rules' archives (p16), T = 1, 2, 4, 16; the decoder before
 # (tbench-ref) and after (tbench) alternate; twice.
 set -u
-D=.dev/s23b
-B=$D/bin; chmod +x $B/*
-T=/dev/shm/s23; mkdir -p $T
-O=${OUT:-/tmp}/s23b; mkdir -p $O
+. bench/host/issue13-r23/setup.sh .dev/s23b
 for f in gc8 gcide il32; do $B/wavelz -q -dc $D/$f.19p1.wlz > $T/$f; done
 sha256sum $T/gc8 $T/gcide $T/il32 > $O/sha.txt
 for f in gc8 gcide il32; do for p in 16 1; do

@@ -6,10 +6,7 @@
 # T = 1 and 16, beside zstd, alternated, twice; (3) level 19's archives,
 # run in order now, T = 1, 2, 16.
 set -u
-D=.dev/s23c
-B=$D/bin; chmod +x $B/*
-T=/dev/shm/s23; mkdir -p $T
-O=${OUT:-/tmp}/s23c; mkdir -p $O
+. bench/host/issue13-r23/setup.sh .dev/s23c
 $B/wavelz -q -dc $D/gc8.n19.wlz > $T/gc8
 $B/wavelz -q -dc $D/gcide.d3.wlz > $T/gcide
 $B/wavelz -q -dc $D/il32.d3.wlz > $T/il32
