@@ -4,7 +4,8 @@
 #   gpu_decode (entropy, parse, execution, block checksums; content equal
 #   to the CPU's), gpu_parse (every token equal to the CPU's; damaged
 #   blocks refused) and gpu_checksum (XXH3 against libxxhash and the
-#   headers), on the default archive, one of depth 2 and a two-member one;
+#   headers), on the default archive, one of depth 2, a two-member one and
+#   a level-19 one (gpu_parse, gpu_checksum);
 #   then the CLI: `wavelz -d --gpu` equal to the CPU's output on those and
 #   on golden-bad's good archives and golden-good's (but zstd), and every bad one refused by
 #   `-t --gpu` and `-d --gpu` with no output left behind; where there are
@@ -23,6 +24,9 @@ zstd -q -dc "$D/illumina_1000k.fastq.zst" > "$tmp/in" || exit 1
 head -c 300000 "$tmp/in" > "$tmp/a"
 tail -c 200001 "$tmp/in" > "$tmp/b"
 "$W" -q -c "$tmp/a" "$tmp/b" > "$tmp/two.wlz" || exit 1
+# level 19 in 64 KiB blocks: no parallel-decode rules (the CPU runs its
+# blocks in order), segments of 2^16
+"$W" -q -19 -B64K -c "$tmp/a" > "$tmp/l19.wlz" || exit 1
 run() {
 	"$@" > "$tmp/out" 2>&1
 	local rc=$?
@@ -47,12 +51,12 @@ flip() {
 }
 run "$B/gpu_decode" "$tmp/def.wlz" 1
 run "$B/gpu_decode" "$tmp/d2.wlz" 1
-for a in def d2 two; do
+for a in def d2 two l19; do
 	run "$B/gpu_parse" "$tmp/$a.wlz" 1
 	run "$B/gpu_checksum" "$tmp/$a.wlz" 1
 done
 # The CLI on the GPU.
-for a in def d2 two; do
+for a in def d2 two l19; do
 	"$W" -q -d --gpu -c "$tmp/$a.wlz" > "$tmp/gpu.out" || { echo "FAIL: -d --gpu $a"; exit 1; }
 	"$W" -q -d -c "$tmp/$a.wlz" | cmp -s - "$tmp/gpu.out" || { echo "FAIL: -d --gpu $a differs from the CPU"; exit 1; }
 	"$W" -q -t --gpu "$tmp/$a.wlz" || { echo "FAIL: -t --gpu $a"; exit 1; }
