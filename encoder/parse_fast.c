@@ -481,10 +481,13 @@ static inline __attribute__((always_inline)) void fast_fetch_cands(const fstate 
 static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, const fstate *f0, uint64_t p,
 								uint64_t pre, const unsigned slen,
 								const unsigned slog, const unsigned wlog,
-								const unsigned llog)
+								const unsigned llog, const int has_lt)
 {
 	fstate f = *f0;
 	f.slen = slen, f.slog = slog, f.wlog = wlog, f.llog = llog;
+	/* (the long table known present: its tests drop out) */
+	if (has_lt && !f.lt)
+		__builtin_unreachable();
 	/* (the positions before p, entered here where the tables' shape is
 	 * constant: a piece enters most of its block again) */
 	fast_preload(&f, pre, p, ps->n);
@@ -550,13 +553,13 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 		return WLZ_OK;
 	}
 	/* the shapes of levels 2, 3 and 4 */
-	if (f.slen == 5 && f.slog == 17 && f.wlog == 0 && f.llog == 17)
-		*ntok = fastn_body(ps, &f, p, pre, 5, 17, 0, 17);
-	else if (f.slen == 5 && f.slog == 16 && f.wlog == 1 && f.llog == 17)
-		*ntok = fastn_body(ps, &f, p, pre, 5, 16, 1, 17);
-	else if (f.slen == 6 && f.slog == 17 && f.wlog == 1 && f.llog == 19)
-		*ntok = fastn_body(ps, &f, p, pre, 6, 17, 1, 19);
+	if (f.lt && f.slen == 5 && f.slog == 17 && f.wlog == 0 && f.llog == 17)
+		*ntok = fastn_body(ps, &f, p, pre, 5, 17, 0, 17, 1);
+	else if (f.lt && f.slen == 5 && f.slog == 16 && f.wlog == 1 && f.llog == 17)
+		*ntok = fastn_body(ps, &f, p, pre, 5, 16, 1, 17, 1);
+	else if (f.lt && f.slen == 6 && f.slog == 17 && f.wlog == 1 && f.llog == 19)
+		*ntok = fastn_body(ps, &f, p, pre, 6, 17, 1, 19, 1);
 	else
-		*ntok = fastn_body(ps, &f, p, pre, f.slen, f.slog, f.wlog, f.llog);
+		*ntok = fastn_body(ps, &f, p, pre, f.slen, f.slog, f.wlog, f.llog, 0);
 	return WLZ_OK;
 }
