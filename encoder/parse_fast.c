@@ -128,7 +128,8 @@ static inline __attribute__((always_inline)) void fast_far(wlz_parser *ps, uint6
 
 /* Best candidate at p (entered into the tables): the repeat distance, the
  * long table, the short table, then the far table at anchors. */
-static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t rep)
+static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t rep,
+							      const uint64_t nice)
 {
 	const uint8_t *src = f->src;
 	const uint64_t mc = f->mc, limit = ps->bend - p, x8 = wlz_rd64(src + p);
@@ -145,7 +146,6 @@ static inline __attribute__((always_inline)) cand fast_search(wlz_parser *ps, co
 	}
 	uint32_t *w = f->st + (wlz_hash_bytes(src + p, f->slen, f->slog) << f->wlog);
 	const unsigned ways = 1u << f->wlog;
-	const uint64_t nice = ps->lp.nice;
 	for (unsigned i = 0; i < ways && w[i] && best.len < nice; i++) {
 		const uint64_t c = w[i] - 1;
 		if (!((wlz_rd64(src + c) ^ x8) & mc))
@@ -481,7 +481,9 @@ static inline __attribute__((always_inline)) void fast_fetch_cands(const fstate 
 static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, const fstate *f0, uint64_t p,
 								uint64_t pre, const unsigned slen,
 								const unsigned slog, const unsigned wlog,
-								const unsigned llog, const int has_lt)
+								const unsigned llog, const int has_lt,
+								const unsigned kskip, const unsigned klazy,
+								const unsigned knice)
 {
 	fstate f = *f0;
 	f.slen = slen, f.slog = slog, f.wlog = wlog, f.llog = llog;
@@ -491,9 +493,11 @@ static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, c
 	/* (the positions before p, entered here where the tables' shape is
 	 * constant: a piece enters most of its block again) */
 	fast_preload(&f, pre, p, ps->n);
-	const uint64_t pend = ps->pend, nice = ps->lp.nice;
-	/* (a shift of 63 keeps the step at 1 when skipping is off) */
-	const unsigned skip = ps->lp.skip ? ps->lp.skip : 63, lazy = ps->lp.lazy;
+	/* (kskip not 0: the row's skip, lazy and nice as constants; a shift
+	 * of 63 keeps the step at 1 when skipping is off) */
+	const uint64_t pend = ps->pend, nice = kskip ? knice : ps->lp.nice;
+	const unsigned skip = kskip ? kskip : ps->lp.skip ? ps->lp.skip : 63;
+	const unsigned lazy = kskip ? klazy : ps->lp.lazy;
 	const int cheap = skip_cheap(ps);
 	uint64_t anchor = p, rep = 0;
 	size_t nt = 0;
@@ -501,14 +505,14 @@ static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, c
 		p = cheap ? scann_run(ps, &f, p, anchor, rep, skip, 1) : scann_run(ps, &f, p, anchor, rep, skip, 0);
 		if (p >= pend)
 			break;
-		cand c = fast_search(ps, &f, p, rep);
+		cand c = fast_search(ps, &f, p, rep, nice);
 		if (c.gain <= 0) {
 			p += skip_step(p - anchor, skip, cheap);
 			continue;
 		}
 		fast_fetch_at(&f, p + c.len, pend);
 		for (unsigned k = 0; k < lazy && p + 1 < pend && c.len < nice; k++) {
-			cand c2 = fast_search(ps, &f, p + 1, rep);
+			cand c2 = fast_search(ps, &f, p + 1, rep, nice);
 			if (c2.gain <= c.gain + 16)
 				break;
 			c = c2;
@@ -520,6 +524,13 @@ static inline __attribute__((always_inline)) size_t fastn_body(wlz_parser *ps, c
 		p = anchor = fast_emit(ps, &f, p, anchor, c, &nt);
 	}
 	return nt;
+}
+
+/* Level 4's row whole: its step, lazy step and nice length constant too
+ * (a function of its own, as the level 1 bodies). */
+static __attribute__((noinline)) size_t parse_fast4(wlz_parser *ps, const fstate *f, uint64_t p, uint64_t pre)
+{
+	return fastn_body(ps, f, p, pre, 6, 17, 1, 19, 1, 5, 1, 64);
 }
 
 wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
@@ -554,12 +565,14 @@ wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok)
 	}
 	/* the shapes of levels 2, 3 and 4 */
 	if (f.lt && f.slen == 5 && f.slog == 17 && f.wlog == 0 && f.llog == 17)
-		*ntok = fastn_body(ps, &f, p, pre, 5, 17, 0, 17, 1);
+		*ntok = fastn_body(ps, &f, p, pre, 5, 17, 0, 17, 1, 0, 0, 0);
 	else if (f.lt && f.slen == 5 && f.slog == 16 && f.wlog == 1 && f.llog == 17)
-		*ntok = fastn_body(ps, &f, p, pre, 5, 16, 1, 17, 1);
+		*ntok = fastn_body(ps, &f, p, pre, 5, 16, 1, 17, 1, 0, 0, 0);
 	else if (f.lt && f.slen == 6 && f.slog == 17 && f.wlog == 1 && f.llog == 19)
-		*ntok = fastn_body(ps, &f, p, pre, 6, 17, 1, 19, 1);
+		*ntok = ps->lp.skip == 5 && ps->lp.lazy == 1 && ps->lp.nice == 64
+			    ? parse_fast4(ps, &f, p, pre)
+			    : fastn_body(ps, &f, p, pre, 6, 17, 1, 19, 1, 0, 0, 0);
 	else
-		*ntok = fastn_body(ps, &f, p, pre, f.slen, f.slog, f.wlog, f.llog, 0);
+		*ntok = fastn_body(ps, &f, p, pre, f.slen, f.slog, f.wlog, f.llog, 0, 0, 0, 0);
 	return WLZ_OK;
 }
