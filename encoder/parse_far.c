@@ -8,7 +8,7 @@
  * parse.  The table is far larger than the caches: looked up in one pass,
  * each bucket fetched well ahead, its misses overlap where a lookup inside
  * the parse would wait for each. */
-static wlz_error prepass(wlz_parser *ps)
+static inline __attribute__((always_inline)) wlz_error prepass_body(wlz_parser *ps, const unsigned depth)
 {
 	ps->nfm = 0;
 	ps->fk = 0;
@@ -46,13 +46,13 @@ static wlz_error prepass(wlz_parser *ps)
 	uint64_t ring[RING][WLZ_FAR_WAYS];
 	unsigned rn[RING];
 	for (size_t k = k0; k < k0 + AHEAD && k < ps->nanc; k++)
-		rn[k % RING] = far_bucket_cands(ps, k, bstart + ps->anc[k].pos, ring[k % RING]);
+		rn[k % RING] = far_bucket_cands(ps, k, bstart + ps->anc[k].pos, ring[k % RING], depth);
 	for (size_t k = k0; k < ps->nanc; k++) {
 		if (k + BUCKET_AHEAD < ps->nanc)
 			__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + BUCKET_AHEAD].bucket));
 		if (k + AHEAD < ps->nanc) {
 			uint64_t *ahead = ring[(k + AHEAD) % RING];
-			const unsigned na = far_bucket_cands(ps, k + AHEAD, bstart + ps->anc[k + AHEAD].pos, ahead);
+			const unsigned na = far_bucket_cands(ps, k + AHEAD, bstart + ps->anc[k + AHEAD].pos, ahead, depth);
 			rn[(k + AHEAD) % RING] = na;
 			for (unsigned i = 0; i < na; i++)
 				__builtin_prefetch(src + ahead[i]);
@@ -83,6 +83,13 @@ static wlz_error prepass(wlz_parser *ps)
 		covered = m->end > covered ? m->end : covered;
 	}
 	return WLZ_OK;
+}
+
+/* (a bucket searched whole, as levels 4 and up do: no depth count) */
+static wlz_error prepass(wlz_parser *ps)
+{
+	return ps->lp.long_depth >= WLZ_FAR_WAYS ? prepass_body(ps, WLZ_FAR_WAYS)
+						 : prepass_body(ps, ps->lp.long_depth);
 }
 
 wlz_error wlz_parse_far_prepass(wlz_parser *ps)

@@ -418,8 +418,11 @@ static inline int may_gain(const wlz_parser *ps, uint64_t p, uint64_t c, uint64_
 
 /* The candidates of anchor k (at p), most recent first: entries that name
  * a source the block may read (before the block and its gap, within the
- * window; the near finder has the block's own) with the anchor's tag. */
-static inline unsigned far_bucket_cands(const wlz_parser *ps, size_t k, uint64_t p, uint64_t out[WLZ_FAR_WAYS])
+ * window; the near finder has the block's own) with the anchor's tag.
+ * depth: ps->lp.long_depth (a constant where it is inlined: at
+ * WLZ_FAR_WAYS or more it limits nothing). */
+static inline __attribute__((always_inline)) unsigned far_bucket_cands(const wlz_parser *ps, size_t k, uint64_t p,
+									uint64_t out[WLZ_FAR_WAYS], const unsigned depth)
 {
 	const wlz_far *f = ps->v->far;
 	const uint32_t *w = wlz_far_bucket(f, ps->anc[k].bucket);
@@ -433,7 +436,9 @@ static inline unsigned far_bucket_cands(const wlz_parser *ps, size_t k, uint64_t
 	unsigned n = 0;
 	/* An entry of another tag counts as tried, as when its bytes were
 	 * read to find that out: the tag saves the read, not the depth. */
-	for (unsigned i = 0, m = 0; i < WLZ_FAR_WAYS && m < ps->lp.long_depth; i++) {
+	for (unsigned i = 0, m = 0; i < WLZ_FAR_WAYS; i++) {
+		if (depth < WLZ_FAR_WAYS && m >= depth)
+			break;
 		const uint32_t e = w[i];
 		if (!e)
 			break;
@@ -466,7 +471,7 @@ static inline unsigned far_cands(wlz_parser *ps, uint64_t p, uint64_t out[WLZ_FA
 	 * bucket while this one is measured. */
 	if (k + 4 < ps->nanc)
 		__builtin_prefetch(wlz_far_bucket(f, ps->anc[k + 4].bucket));
-	return far_bucket_cands(ps, k, p, out);
+	return far_bucket_cands(ps, k, p, out, ps->lp.long_depth);
 }
 
 /* A far match found at an anchor, grown both ways: [start, end) copies the
