@@ -101,7 +101,9 @@ static inline __attribute__((always_inline)) void fast_insert(const fstate *f, u
 /* Enters [pre, p) (each position whose hashes read within n). */
 static inline __attribute__((always_inline)) void fast_preload(const fstate *f, uint64_t pre, uint64_t p, uint64_t n)
 {
-	for (uint64_t q = pre; q < p && q + 16 <= n; q++)
+	/* (one bound: below p, and q + 16 <= n) */
+	const uint64_t lim = n < 16 ? 0 : p < n - 15 ? p : n - 15;
+	for (uint64_t q = pre; q < lim; q++)
 		fast_insert(f, q);
 }
 
