@@ -5,12 +5,7 @@
 # zstd -3's own spread between rounds shows (the last call's zstd ran 25% slower than the
 # calls before it).
 set -u
-D=$(cd "$(dirname "$0")" && pwd)
-B=/tmp/b1; mkdir -p $B && tar xJf "$D/bins.tar.xz" -C $B
-export PATH=$B:$PATH
-C=/dev/shm/c; mkdir -p $C
-xz -dc .dev/keep/illumina.fastq.xz | zstd -1 -q -o $C/illumina.fastq.zst
-zstd -q -dc --long=31 .dev/keep/gcide.txt.zst | zstd -1 -q -o $C/gcide.txt.zst
+. bench/host_call_corpora.sh "$(cd "$(dirname "$0")" && pwd)"
 for r in 1 2; do
   ZSTD=$B/zstd REPS=7 bash bench/host_cspeed_ab.sh $OUT/cspeed-$r.md "1 3" $B/wavelz -- $C/gcide.txt.zst $C/illumina.fastq.zst
   cat $OUT/cspeed-$r.md
