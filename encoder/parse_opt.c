@@ -205,6 +205,10 @@ static int push_cand(wlz_parser *ps, size_t at, uint64_t L, uint64_t dist)
 	return 1;
 }
 
+/* Blocks of context-priced literals (FASTQ) walk at most this many links
+ * (find_cands). */
+#define FASTQ_DEPTH 128
+
 /* The link before chain position x (+1, 0 = none) where its ring entry
  * still is x's. */
 static inline uint64_t ring_link(const wlz_parser *ps, uint64_t p, uint64_t x)
@@ -219,16 +223,14 @@ static inline uint64_t ring_link(const wlz_parser *ps, uint64_t p, uint64_t x)
  * moves to the chain (and offset j) whose next link reaches furthest back,
  * as LZ4HC's chain swap does, so the depth is spent past the many sources
  * that share a short prefix on text. */
-#define FASTQ_DEPTH 128
-
 static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *at)
 {
 	const uint8_t *src = ps->src;
 	const uint64_t slen = ps->lp.short_len;
 	uint64_t best = 0;
-	/* Blocks of context-priced literals (FASTQ) walk at most 128 links:
-	 * their best sources come from the far table, and a deeper walk
-	 * through reads of the same prefix cost them time for little. */
+	/* (FASTQ_DEPTH: their best sources come from the far table, and a
+	 * deeper walk through reads of the same prefix costs them time for
+	 * little) */
 	unsigned depth = ps->use_ctx && ps->lp.short_depth > FASTQ_DEPTH ? FASTQ_DEPTH : ps->lp.short_depth;
 	uint64_t c;
 	uint64_t cn = chain_first(ps, p), j = 0;  /* cn: on the chain of p + j */
@@ -287,7 +289,6 @@ static wlz_error find_cands(wlz_parser *ps, uint64_t p, uint64_t limit, size_t *
 	}
 	return WLZ_OK;
 }
-
 
 wlz_error wlz_parse_optimal(wlz_parser *ps, int reuse, size_t *ntok)
 {
