@@ -98,12 +98,28 @@ static inline __attribute__((always_inline)) void fast_insert(const fstate *f, u
 		f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)] = v;
 }
 
+/* Fetches the table slots of position q. */
+static inline __attribute__((always_inline)) void fast_fetch(const fstate *f, uint64_t q)
+{
+	if (f->lt)
+		__builtin_prefetch(&f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)]);
+	__builtin_prefetch(f->st + (wlz_hash_bytes(f->src + q, f->slen, f->slog) << f->wlog));
+}
+
 /* Enters [pre, p) (each position whose hashes read within n). */
 static inline __attribute__((always_inline)) void fast_preload(const fstate *f, uint64_t pre, uint64_t p, uint64_t n)
 {
 	/* (one bound: below p, and q + 16 <= n) */
 	const uint64_t lim = n < 16 ? 0 : p < n - 15 ? p : n - 15;
-	for (uint64_t q = pre; q < lim; q++)
+	/* (every position a slot each, mostly misses of L1 and L2: fetched
+	 * some positions ahead so that they overlap) */
+	enum { AHEAD = 8 };
+	uint64_t q = pre;
+	for (; q + AHEAD < lim; q++) {
+		fast_fetch(f, q + AHEAD);
+		fast_insert(f, q);
+	}
+	for (; q < lim; q++)
 		fast_insert(f, q);
 }
 
@@ -441,14 +457,6 @@ static inline __attribute__((always_inline)) uint64_t scann_run(const wlz_parser
 		short_put(w, ways, v);
 	}
 	return p;
-}
-
-/* Fetches the table slots of position q. */
-static inline __attribute__((always_inline)) void fast_fetch(const fstate *f, uint64_t q)
-{
-	if (f->lt)
-		__builtin_prefetch(&f->lt[wlz_hash_bytes(f->src + q, FAST_LONG_LEN, f->llog)]);
-	__builtin_prefetch(f->st + (wlz_hash_bytes(f->src + q, f->slen, f->slog) << f->wlog));
 }
 
 /* Fetches the slots of the position e where a match chosen now would
