@@ -36,6 +36,10 @@
  * overlap, so the archive does not depend on timing.  The caller's thread
  * reads the input, arms rounds and writes finished ones in order; only a
  * move of the window to the buffer's start (slide) waits for every block.
+ * An input read at offsets (wlz_compress_pread) is read by the workers
+ * too, a piece each, before any other task: the first round's blocks
+ * then start together, where one reader would give them their bytes one
+ * after another.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -186,6 +190,17 @@ typedef struct eng {
 	pthread_cond_t rcv;
 	uint64_t avail;         /* bytes read into the buffer so far */
 	int rdone;              /* the input has ended, or its read failed */
+	/* An input read at offsets (wlz_compress_pread): fill is how far
+	 * reads are posted, in pieces of READ_PIECE bytes (buffer positions
+	 * aligned to it, but at the buffer's or the input's end); the
+	 * workers and the caller's thread read them in any order, and avail
+	 * moves over those done (rq_done, a flag a piece, under rmu). */
+	wlz_pread_fn prd;
+	void *prdo;
+	uint64_t rq_next;       /* the next piece to read (under mu) */
+	uint64_t rq_busy;       /* pieces being read (under mu) */
+	uint64_t rq_lim;        /* the buffer's or the input's end, whichever is first */
+	uint8_t *rq_done;
 	/* Rounds alternate between two slots of blks. */
 	rnd rounds[2];
 	blk *blks;              /* 2 * rblocks */
@@ -922,7 +937,7 @@ static wlz_error piece_task(eng *en, worker *w, blk *bk, unsigned j)
 
 /* ---------------------------------------------------------------- workers */
 
-enum { T_NONE, T_LIST, T_PART, T_BLOCK, T_ZERO, T_PIECE };
+enum { T_NONE, T_LIST, T_PART, T_BLOCK, T_ZERO, T_PIECE, T_READ };
 
 static int move_one(eng *en);
 
@@ -938,8 +953,15 @@ static int claim_zero(eng *en, rnd **pr, uint64_t *pk)
 	return T_ZERO;
 }
 
+static int claim_read(eng *en, uint64_t *pk);
+
 static int claim(eng *en, rnd **pr, uint64_t *pk)
 {
+	/* (with one worker the caller's thread reads, beside it) */
+	if (en->nthreads > 1 && claim_read(en, pk) == T_READ) {
+		*pr = NULL;
+		return T_READ;
+	}
 	if (en->nthreads > 1 && claim_zero(en, pr, pk) == T_ZERO)
 		return T_ZERO;
 	const int zeroed = en->zdone == en->zparts;
@@ -982,8 +1004,12 @@ static int claim(eng *en, rnd **pr, uint64_t *pk)
 	return claim_zero(en, pr, pk);
 }
 
+static wlz_error read_at(eng *en, uint64_t k);
+
 static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
 {
+	if (t == T_READ)
+		return read_at(en, k);
 	if (t == T_ZERO) {
 		wlz_far_zero(&en->far, (unsigned)k, en->zparts);
 		return WLZ_OK;
@@ -1028,7 +1054,10 @@ static void *worker_main(void *arg)
 		if (err != WLZ_OK)
 			set_err(en, err);
 		pthread_mutex_lock(&en->mu);
-		if (t == T_ZERO) {
+		if (t == T_READ) {
+			en->rq_busy--;
+			pthread_cond_signal(&en->coord);
+		} else if (t == T_ZERO) {
 			en->zdone++;
 		} else if (t == T_LIST) {
 			R->rb[k].listed = 1;
@@ -1090,6 +1119,83 @@ static wlz_error fill_to(eng *en, uint64_t want)
 	return WLZ_OK;
 }
 
+/* Reads at offsets.  A piece to read (under mu), if one is posted: *pk =
+ * its buffer position, and its length above bit RQ_POS_BITS. */
+#define RQ_POS_BITS 42
+static int claim_read(eng *en, uint64_t *pk)
+{
+	if (!en->prd || en->rq_next >= en->fill)
+		return T_NONE;
+	const uint64_t a = en->rq_next, edge = (a / READ_PIECE + 1) * READ_PIECE;
+	const uint64_t b = en->fill < edge ? en->fill : edge;
+	en->rq_next = b;
+	en->rq_busy++;
+	*pk = a | (b - a) << RQ_POS_BITS;
+	return T_READ;
+}
+
+/* Reads the piece claim_read gave, and moves avail over the pieces done. */
+static wlz_error read_at(eng *en, uint64_t k)
+{
+	const uint64_t a = k & (((uint64_t)1 << RQ_POS_BITS) - 1), n = k >> RQ_POS_BITS;
+	/* (no slide while a read is out: base stands) */
+	const uint64_t off = en->view.base + a;
+	uint64_t got = 0;
+	wlz_error err = WLZ_OK;
+	while (got < n && err == WLZ_OK) {
+		const size_t r = en->prd(en->prdo, en->src + a + got, (size_t)(n - got), off + got);
+		if (r == (size_t)-1)
+			err = wlz_fail(WLZ_ERR_READ, "reading the input failed");
+		else if (r == 0)
+			err = size_changed(en->known, off + got);
+		else
+			got += r;
+	}
+	/* (a failure is kept before the tasks waiting on these bytes are
+	 * woken, as read_piece does) */
+	if (err != WLZ_OK)
+		set_err(en, err);
+	pthread_mutex_lock(&en->rmu);
+	en->rq_done[a / READ_PIECE] = 1;
+	while (en->avail < en->rq_lim && en->rq_done[en->avail / READ_PIECE]) {
+		const uint64_t edge = (en->avail / READ_PIECE + 1) * READ_PIECE;
+		en->avail = edge < en->rq_lim ? edge : en->rq_lim;
+	}
+	en->total = en->view.base + en->avail;
+	en->rdone = err != WLZ_OK || en->total == en->known;
+	pthread_cond_broadcast(&en->rcv);
+	pthread_mutex_unlock(&en->rmu);
+	return err;
+}
+
+/* Reads one posted piece on the caller's thread (under mu, which it lets
+ * go while it reads); whether there was one. */
+static int read_one(eng *en)
+{
+	uint64_t k;
+	if (claim_read(en, &k) != T_READ)
+		return 0;
+	pthread_mutex_unlock(&en->mu);
+	read_at(en, k);
+	pthread_mutex_lock(&en->mu);
+	en->rq_busy--;
+	return 1;
+}
+
+/* Posts the reads up to want, rounded up to a whole piece (under mu);
+ * whether there were any. */
+static int post_reads(eng *en, uint64_t want)
+{
+	uint64_t to = (want + READ_PIECE - 1) / READ_PIECE * READ_PIECE;
+	if (to > en->rq_lim)
+		to = en->rq_lim;
+	if (to <= en->fill)
+		return 0;
+	en->fill = to;
+	pthread_cond_broadcast(&en->work);
+	return 1;
+}
+
 /* Copies the input and map bytes at offsets [o, o + n) of a slide down by
  * mv_shift (the map only below done: the bytes after have no levels). */
 #define MOVE_CHUNK ((uint64_t)4 << 20)
@@ -1128,6 +1234,12 @@ static void slide(eng *en)
 {
 	if (en->done <= en->W)
 		return;
+	/* (the bytes of every read posted move too: those reads end first) */
+	while (en->prd && (en->rq_next < en->fill || en->rq_busy) && atomic_load(&en->err) == WLZ_OK)
+		if (!read_one(en))
+			pthread_cond_wait(&en->coord, &en->mu);
+	if (atomic_load(&en->err) != WLZ_OK)
+		return;
 	const uint64_t shift = (en->done - en->W) / en->B * en->B;
 	const uint64_t len = en->fill - shift;
 	en->mv_shift = shift;
@@ -1149,6 +1261,11 @@ static void slide(eng *en)
 	en->view.base += shift;
 	pthread_mutex_lock(&en->rmu);
 	en->avail = en->fill;
+	if (en->prd) {
+		memset(en->rq_done, 0, (size_t)(en->cap / READ_PIECE + 1));
+		en->rq_next = en->fill;
+		en->rq_lim = en->known - en->view.base < en->cap ? en->known - en->view.base : en->cap;
+	}
 	pthread_mutex_unlock(&en->rmu);
 }
 
@@ -1319,6 +1436,11 @@ static int arm_next(eng *en, int *end)
  * expected half ahead of the worker, which then writes them without a
  * fault; returns 0 once none is left for now. */
 #define PREFAULT_PIECE ((uint64_t)8 << 20)
+static int prefault_left(const eng *en, uint64_t fill)
+{
+	return en->pf_map < fill || en->pf_slab < en->slab_cap / 2;
+}
+
 static int prefault_one(eng *en, uint64_t fill)
 {
 	uint8_t *p;
@@ -1368,9 +1490,13 @@ static wlz_error coordinate(eng *en)
 		}
 		if (arm_next(en, &end))
 			continue;
-		/* Read on: the rounds in flight and the one after them. */
+		/* Read on: the rounds in flight and the one after them (at
+		 * offsets: posted for the workers, read here with one). */
 		const uint64_t want = en->done + round + LOOKAHEAD;
-		if (!en->eof && en->fill < want && en->fill < en->cap) {
+		if (en->prd) {
+			if (post_reads(en, want) || read_one(en))
+				continue;
+		} else if (!en->eof && en->fill < want && en->fill < en->cap) {
 			pthread_mutex_unlock(&en->mu);
 			const wlz_error err = read_piece(en, want);
 			if (err != WLZ_OK)
@@ -1390,13 +1516,14 @@ static wlz_error coordinate(eng *en)
 			pthread_cond_broadcast(&en->work);
 			continue;
 		}
-		if (en->nthreads == 1) {
+		/* (the wait below only after a look under mu: a round done
+		 * while mu was let go would signal no one) */
+		if (en->nthreads == 1 && prefault_left(en, en->fill)) {
 			const uint64_t fill = en->fill;
 			pthread_mutex_unlock(&en->mu);
-			const int more = prefault_one(en, fill);
+			prefault_one(en, fill);
 			pthread_mutex_lock(&en->mu);
-			if (more)
-				continue;
+			continue;
 		}
 		pthread_cond_wait(&en->coord, &en->mu);
 	}
@@ -1421,6 +1548,16 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	if (!en->src)
 		return WLZ_ERR_NOMEM;
 	en->cap = cap0;
+	if (en->prd) {
+		if (size_hint == UINT64_MAX || cap0 >= (uint64_t)1 << RQ_POS_BITS)
+			return WLZ_ERR_PARAM;
+		en->rq_done = calloc((size_t)(cap0 / READ_PIECE + 1), 1);
+		if (!en->rq_done)
+			return WLZ_ERR_NOMEM;
+		en->rq_lim = size_hint < cap0 ? size_hint : cap0;
+		/* (an empty input: nothing to read) */
+		en->rdone = size_hint == 0;
+	}
 	/* A size the caller knows needs nothing read first: each block's
 	 * task waits for its bytes. */
 	if (size_hint == UINT64_MAX)
@@ -1491,7 +1628,7 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		/* (every byte said was read: one more read must find the end) */
 		if (!en->eof && en->total == known) {
 			uint8_t extra;
-			const size_t got = en->rd(en->rdo, &extra, 1);
+			const size_t got = en->prd ? en->prd(en->prdo, &extra, 1, known) : en->rd(en->rdo, &extra, 1);
 			if (got == (size_t)-1)
 				return wlz_fail(WLZ_ERR_READ, "reading the input failed");
 			if (got == 0)
@@ -1504,12 +1641,10 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 	return put_end(o, en->total);
 }
 
-WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo, wlz_write_fn wr, void *wro,
-					 uint64_t size_hint)
+/* The input from rd in order, or from prd at offsets (its size known). */
+static wlz_error compress_any(wlz_cctx *cc, wlz_read_fn rd, void *rdo, wlz_pread_fn prd, void *prdo, wlz_write_fn wr,
+			      void *wro, uint64_t size_hint)
 {
-	wlz_detail_clear();
-	if (!cc || !rd || !wr)
-		return WLZ_ERR_PARAM;
 	eng *en = calloc(1, sizeof(*en));
 	if (!en)
 		return WLZ_ERR_NOMEM;
@@ -1526,6 +1661,8 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 			       en->lp->huf_iters ? en->lp->huf_iters : WLZ_HUF_CLUSTER_ITER};
 	en->rd = rd;
 	en->rdo = rdo;
+	en->prd = prd;
+	en->prdo = prdo;
 	en->nthreads = cc->nthreads;
 	atomic_init(&en->err, WLZ_OK);
 	atomic_init(&en->lvp, 0);
@@ -1592,12 +1729,31 @@ WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo
 	wlz_large_free(en->src, (size_t)en->cap);
 	wlz_large_free(en->map, (size_t)en->cap);
 	wlz_large_free(en->slab, (size_t)en->slab_cap);
+	free(en->rq_done);
 	wlz_far_destroy(&en->far);
 	wlz_blocklist_free(&o.bl);
 	free(tid);
 	free(args);
 	free(en);
 	return err;
+}
+
+WLZ_EXPORT wlz_error wlz_compress_stream(wlz_cctx *cc, wlz_read_fn rd, void *rdo, wlz_write_fn wr, void *wro,
+					 uint64_t size_hint)
+{
+	wlz_detail_clear();
+	if (!cc || !rd || !wr)
+		return WLZ_ERR_PARAM;
+	return compress_any(cc, rd, rdo, NULL, NULL, wr, wro, size_hint);
+}
+
+WLZ_EXPORT wlz_error wlz_compress_pread(wlz_cctx *cc, wlz_pread_fn rd, void *rdo, uint64_t size, wlz_write_fn wr,
+					void *wro)
+{
+	wlz_detail_clear();
+	if (!cc || !rd || !wr || size == UINT64_MAX)
+		return WLZ_ERR_PARAM;
+	return compress_any(cc, NULL, NULL, rd, rdo, wr, wro, size);
 }
 
 /* ---------------------------------------------------------------- buffers */
@@ -1609,12 +1765,13 @@ typedef struct membuf {
 	size_t cap, len;
 } membuf;
 
-static size_t mem_read(void *opaque, void *buf, size_t cap)
+static size_t mem_pread(void *opaque, void *buf, size_t cap, uint64_t off)
 {
-	membuf *m = opaque;
-	size_t k = m->n - m->at < cap ? m->n - m->at : cap;
-	memcpy(buf, m->src + m->at, k);
-	m->at += k;
+	const membuf *m = opaque;
+	if (off >= m->n)
+		return 0;
+	const size_t k = m->n - off < cap ? m->n - (size_t)off : cap;
+	memcpy(buf, m->src + off, k);
 	return k;
 }
 
@@ -1638,7 +1795,8 @@ WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
 	if ((uint64_t)src_size > WLZ_CONTENT_MAX)
 		return WLZ_ERR_SRC_TOO_LARGE;
 	membuf m = { src, src_size, 0, dst, dst_capacity, 0 };
-	wlz_error err = wlz_compress_stream(cc, mem_read, &m, mem_write, &m, src_size);
+	/* (at offsets: the workers copy the input, a piece each) */
+	wlz_error err = wlz_compress_pread(cc, mem_pread, &m, src_size, mem_write, &m);
 	if (err == WLZ_ERR_WRITE)
 		return wlz_fail(WLZ_ERR_DST_TOO_SMALL, "the archive does not fit in %zu bytes", dst_capacity);
 	if (err == WLZ_OK)

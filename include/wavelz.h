@@ -173,12 +173,25 @@ typedef int (*wlz_write_fn)(void *opaque, const void *buf, size_t n);
 wlz_error wlz_compress_stream(wlz_cctx *cctx, wlz_read_fn rd, void *rd_opaque,
 			      wlz_write_fn wr, void *wr_opaque, uint64_t size_hint);
 
+/* Reads up to cap bytes of the input at offset off into buf: returns how
+ * many, 0 at or past its end, or (size_t)-1 on error.  It may be called
+ * from several threads at once, for different offsets. */
+typedef size_t (*wlz_pread_fn)(void *opaque, void *buf, size_t cap, uint64_t off);
+
+/* As wlz_compress_stream, for an input of a known size that can be read at
+ * any offset (a regular file, memory): the worker threads read it, a piece
+ * each, so that the first blocks start before a reader would have read
+ * them.  The archive is the same as wlz_compress_stream's. */
+wlz_error wlz_compress_pread(wlz_cctx *cctx, wlz_pread_fn rd, void *rd_opaque, uint64_t size,
+			     wlz_write_fn wr, void *wr_opaque);
+
 /* Kept for compatibility; it changes nothing now:
- * wlz_compress_stream (and wlz_compress) always calls its read and write
- * functions, and reports progress, from the caller's thread, one call at a
- * time and in order, while worker threads parse the blocks (the next
- * blocks' input is read, and finished ones written, in no worker's
- * time). */
+ * wlz_compress_stream always calls its read and write functions, and
+ * reports progress, from the caller's thread, one call at a time and in
+ * order, while worker threads parse the blocks (the next blocks' input is
+ * read, and finished ones written, in no worker's time).
+ * wlz_compress_pread (and wlz_compress) calls its write function so, and
+ * its read function from any thread. */
 void wlz_cctx_set_io_thread(wlz_cctx *cctx, int on);
 
 /* Peak memory, in bytes, of compressing with these options on threads

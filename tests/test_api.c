@@ -1149,6 +1149,115 @@ static void compress_edges(uint64_t seed)
 	free(src);
 }
 
+/* ------------------------------------------------------------------ pread */
+
+/* A positional reader over p[0..held) that gives each call a random
+ * share of what it asks (at least one byte), fails at offsets from
+ * fail_at on, and counts its calls.  Threads call it at once. */
+typedef struct preader {
+	const uint8_t *p;
+	size_t held, fail_at;
+	uint64_t seed;
+	long calls;          /* (atomic) */
+} preader;
+
+static size_t piece_pread(void *opaque, void *buf, size_t cap, uint64_t off)
+{
+	preader *r = opaque;
+	__atomic_fetch_add(&r->calls, 1, __ATOMIC_RELAXED);
+	if (off >= r->fail_at)
+		return (size_t)-1;
+	if (off >= r->held)
+		return 0;
+	/* (a share that depends on the offset alone: no shared state) */
+	uint64_t h = (off + r->seed) * 0x9E3779B97F4A7C15ull;
+	size_t k = 1 + (size_t)((h >> 33) % (cap < (300 << 10) ? cap : (300 << 10)));
+	if (k > r->held - off)
+		k = r->held - (size_t)off;
+	if (k > r->fail_at - off)
+		k = r->fail_at - (size_t)off;
+	memcpy(buf, r->p + off, k);
+	return k;
+}
+
+/* wlz_compress_pread writes wlz_compress_stream's bytes on any number of
+ * threads, across slides of a small window; an input that fails, shrinks
+ * or grows is an error with its own detail. */
+static void compress_at_offsets(uint64_t seed)
+{
+	const size_t n = (5 << 20) + 12345;
+	uint8_t *src = tu_xmalloc(n);
+	tu_fill(TU_TEXT, src, n / 2, seed + 51);
+	tu_fill(TU_FASTQ, src + n / 2, n - n / 2, seed + 52);
+	wlz_dctx *d = wlz_dctx_create(2);
+	for (int k = 0; k < 4; k++) {
+		static const int threads[] = { 1, 2, 3, 8 };
+		wlz_options opt;
+		wlz_options_init(&opt);
+		opt.block_log = 16;
+		opt.window_log = k & 1 ? 20 : 0;
+		opt.level = k < 2 ? 3 : 1;
+		opt.threads = threads[k];
+		wlz_cctx *c = wlz_cctx_create(&opt);
+		TU_CHECK(c != NULL, "cctx_create");
+		if (!c)
+			continue;
+		reader rd;
+		sink a, b;
+		reader_init(&rd, src, n, PIECE_RANDOM, seed + (uint64_t)k);
+		sink_init(&a, (size_t)-1);
+		wlz_error e = wlz_compress_stream(c, piece_read, &rd, sink_write, &a, n);
+		TU_CHECK(e == WLZ_OK, "compress_stream: %s", wlz_error_name(e));
+		preader pr = { src, n, (size_t)-1, seed + (uint64_t)k, 0 };
+		sink_init(&b, (size_t)-1);
+		e = wlz_compress_pread(c, piece_pread, &pr, n, sink_write, &b);
+		TU_CHECK(e == WLZ_OK && a.n == b.n && memcmp(a.p, b.p, a.n) == 0,
+			 "compress_pread, %d thread(s), window_log %u: %s, %zu bytes against compress_stream's %zu%s",
+			 threads[k], opt.window_log, wlz_error_name(e), b.n, a.n, a.n == b.n ? " that differ" : "");
+		if (e == WLZ_OK && d)
+			CHECK_ERR(stream_decode(d, b.p, b.n, PIECE_RANDOM, src, n, "compress_pread's archive"), WLZ_OK);
+		free(a.p);
+		free(b.p);
+		/* A read that fails half way; an input that holds less than
+		 * said (it shrank); one that holds more (it grew). */
+		static const char *const detail[] = { "reading the input failed", "shrank or grew", "shrank or grew" };
+		for (int j = 0; j < 3; j++) {
+			preader q = { src, n, (size_t)-1, seed + 7, 0 };
+			uint64_t said = n;
+			if (j == 0)
+				q.fail_at = n / 2 + 1;
+			else if (j == 1)
+				q.held = n - 70000;
+			else
+				said = n - 1;
+			sink_init(&b, (size_t)-1);
+			CHECK_ERR(wlz_compress_pread(c, piece_pread, &q, said, sink_write, &b), WLZ_ERR_READ);
+			TU_CHECK(strstr(wlz_error_detail(), detail[j]) != NULL,
+				 "compress_pread, bad input %d, %d thread(s): detail '%s'", j, threads[k],
+				 wlz_error_detail());
+			free(b.p);
+		}
+		/* Refused arguments call nothing. */
+		preader z = { src, n, (size_t)-1, seed, 0 };
+		sink_init(&b, (size_t)-1);
+		CHECK_ERR(wlz_compress_pread(c, piece_pread, &z, UINT64_MAX, sink_write, &b), WLZ_ERR_PARAM);
+		CHECK_ERR(wlz_compress_pread(c, NULL, &z, n, sink_write, &b), WLZ_ERR_PARAM);
+		CHECK_ERR(wlz_compress_pread(c, piece_pread, &z, n, NULL, &b), WLZ_ERR_PARAM);
+		CHECK_ERR(wlz_compress_pread(NULL, piece_pread, &z, n, sink_write, &b), WLZ_ERR_PARAM);
+		TU_CHECK(z.calls == 0 && b.calls == 0, "refused compress_pread calls called back");
+		/* An empty input. */
+		z.held = 0;
+		e = wlz_compress_pread(c, piece_pread, &z, 0, sink_write, &b);
+		TU_CHECK(e == WLZ_OK, "compress_pread of nothing: %s", wlz_error_name(e));
+		if (e == WLZ_OK && d)
+			CHECK_ERR(stream_decode(d, b.p, b.n, PIECE_RANDOM, src, 0, "an empty input at offsets"), WLZ_OK);
+		free(b.p);
+		wlz_cctx_free(c);
+	}
+	wlz_dctx_free(d);
+	free(src);
+}
+
 /* ------------------------------------------------------------------ window */
 
 static void window(uint64_t seed, const uint8_t *src, size_t n)
@@ -1397,6 +1506,7 @@ int main(void)
 		stream_progress(src, n, arc, asize);
 		stream_ring_edge(seed);
 		compress_edges(seed);
+		compress_at_offsets(seed);
 		window(seed, src, n);
 	} else {
 		TU_CHECK(0, "cannot make the test archive");

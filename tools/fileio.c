@@ -652,6 +652,28 @@ size_t fio_read(fio_input *in, void *buf, size_t cap)
 	return have;
 }
 
+size_t fio_pread(fio_input *in, void *buf, size_t cap, unsigned long long off)
+{
+	size_t have = 0;
+	while (have < cap) {
+		size_t want = cap - have > ((size_t)1 << 30) ? (size_t)1 << 30 : cap - have;
+		ssize_t k = pread(in->fd_, (char *)buf + have, want, (off_t)(off + have));
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			/* (the first failure's: other threads may fail too) */
+			int none = 0;
+			__atomic_compare_exchange_n(&in->read_errno, &none, errno, 0, __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED);
+			return (size_t)-1;
+		}
+		if (k == 0)
+			break;
+		have += (size_t)k;
+	}
+	return have;
+}
+
 void fio_close_stream(fio_input *in)
 {
 	if (in->own_fd_)

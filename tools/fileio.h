@@ -73,6 +73,10 @@ void fio_unload(fio_input *in);
 int fio_open_stream(fio_input *in, const char *path, unsigned long long *size);
 /* Up to cap bytes; 0 at the end, (size_t)-1 on error (errno set). */
 size_t fio_read(fio_input *in, void *buf, size_t cap);
+/* Up to cap bytes at offset off of a regular file opened so (several
+ * threads may read at once): 0 at or past its end, (size_t)-1 on error
+ * (read_errno set).  Counts nothing in nread_. */
+size_t fio_pread(fio_input *in, void *buf, size_t cap, unsigned long long off);
 void fio_close_stream(fio_input *in);
 
 /* A list of paths that owns its strings. */

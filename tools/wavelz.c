@@ -343,6 +343,11 @@ static size_t read_cb(void *opaque, void *buf, size_t cap)
 	return fio_read(opaque, buf, cap);
 }
 
+static size_t pread_cb(void *opaque, void *buf, size_t cap, uint64_t off)
+{
+	return fio_pread(opaque, buf, cap, off);
+}
+
 static int write_cb(void *opaque, const void *buf, size_t n)
 {
 	struct sink *sk = opaque;
@@ -455,8 +460,15 @@ static int compress_file(struct job *job, const char *src)
 #endif
 	{
 		progress_start(job, name, in.size_ == ~0ull ? 0 : in.size_);
-		e = wlz_compress_stream(job->cctx, read_cb, &in, write_cb, &sk,
-					in.size_ == ~0ull ? UINT64_MAX : (uint64_t)in.size_);
+		/* (a regular file: the workers read it, a piece each) */
+		if (in.is_regular && in.size_ != ~0ull) {
+			e = wlz_compress_pread(job->cctx, pread_cb, &in, (uint64_t)in.size_, write_cb, &sk);
+			if (e == WLZ_OK)
+				in.nread_ = in.size_;
+		} else {
+			e = wlz_compress_stream(job->cctx, read_cb, &in, write_cb, &sk,
+						in.size_ == ~0ull ? UINT64_MAX : (uint64_t)in.size_);
+		}
 		progress_end(job);
 	}
 	if (e != WLZ_OK) {
