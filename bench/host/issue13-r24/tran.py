@@ -2,7 +2,7 @@
 # and each round's block and piece tasks.  python3 tran.py TRACE
 import sys, collections
 ev = [tuple(int(x) if i < 4 else float(x) for i, x in enumerate(l.split())) for l in open(sys.argv[1])]
-names = {1: 'list', 2: 'part', 3: 'block', 4: 'zero', 5: 'piece', 10: 'write', 11: 'read', 12: 'levels', 13: 'total'}
+names = {1: 'list', 2: 'part', 3: 'block', 4: 'zero', 5: 'piece', 6: 'rtask', 10: 'write', 11: 'read', 12: 'levels', 13: 'total'}
 tot = [e for e in ev if e[1] == 13][0][5]
 print("total %.1f ms" % (tot * 1e3))
 agg = collections.defaultdict(lambda: [0, 0.0])
