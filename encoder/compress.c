@@ -1156,7 +1156,8 @@ static wlz_error read_at(eng *en, uint64_t k)
 	if (err != WLZ_OK)
 		set_err(en, err);
 	pthread_mutex_lock(&en->rmu);
-	en->rq_done[a / READ_PIECE] = 1;
+	/* (a failed piece is never done: rdone wakes its waiters) */
+	en->rq_done[a / READ_PIECE] = err == WLZ_OK;
 	while (en->avail < en->rq_lim && en->rq_done[en->avail / READ_PIECE]) {
 		const uint64_t edge = (en->avail / READ_PIECE + 1) * READ_PIECE;
 		en->avail = edge < en->rq_lim ? edge : en->rq_lim;
@@ -1367,6 +1368,8 @@ static int arm_next(eng *en, int *end)
 		if (en->narmed != en->nwritten)
 			return 0;  /* (the slide waits for the rounds in flight) */
 		slide(en);
+		if (atomic_load(&en->err) != WLZ_OK)
+			return 0;  /* (a read the slide waited for failed) */
 		iend = input_end(en);
 	}
 	/* An input of unknown size: the round's bytes are read first, to
@@ -1491,7 +1494,8 @@ static wlz_error coordinate(eng *en)
 		if (arm_next(en, &end))
 			continue;
 		/* Read on: the rounds in flight and the one after them (at
-		 * offsets: posted for the workers, read here with one). */
+		 * offsets: posted for the workers, and read here too while
+		 * this thread has nothing else to do). */
 		const uint64_t want = en->done + round + LOOKAHEAD;
 		if (en->prd) {
 			if (post_reads(en, want) || read_one(en))
@@ -1554,9 +1558,11 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		en->rq_done = calloc((size_t)(cap0 / READ_PIECE + 1), 1);
 		if (!en->rq_done)
 			return WLZ_ERR_NOMEM;
+		pthread_mutex_lock(&en->rmu);
 		en->rq_lim = size_hint < cap0 ? size_hint : cap0;
 		/* (an empty input: nothing to read) */
 		en->rdone = size_hint == 0;
+		pthread_mutex_unlock(&en->rmu);
 	}
 	/* A size the caller knows needs nothing read first: each block's
 	 * task waits for its bytes. */
