@@ -192,14 +192,15 @@ typedef struct eng {
 	int rdone;              /* the input has ended, or its read failed */
 	/* An input read at offsets (wlz_compress_pread): fill is how far
 	 * reads are posted, in pieces of READ_PIECE bytes (buffer positions
-	 * aligned to it, but at the buffer's or the input's end); the
-	 * workers and the caller's thread read them in any order, and avail
-	 * moves over those done (rq_done, a flag a piece, under rmu). */
+	 * aligned to it, but at the buffer's or the input's end and just
+	 * after a slide); the workers and the caller's thread read them in
+	 * any order, and avail moves over those done (rq_done, a flag a
+	 * piece, under rmu). */
 	wlz_pread_fn prd;
 	void *prdo;
 	uint64_t rq_next;       /* the next piece to read (under mu) */
 	uint64_t rq_busy;       /* pieces being read (under mu) */
-	uint64_t rq_lim;        /* the buffer's or the input's end, whichever is first */
+	uint64_t rq_lim;        /* the buffer's or the input's end, whichever is first (under mu and rmu) */
 	uint8_t *rq_done;
 	/* Rounds alternate between two slots of blks. */
 	rnd rounds[2];
@@ -957,7 +958,8 @@ static int claim_read(eng *en, uint64_t *pk);
 
 static int claim(eng *en, rnd **pr, uint64_t *pk)
 {
-	/* (with one worker the caller's thread reads, beside it) */
+	/* (one worker: only the caller's thread reads, beside it, so the
+	 * worker never waits for a read it holds) */
 	if (en->nthreads > 1 && claim_read(en, pk) == T_READ) {
 		*pr = NULL;
 		return T_READ;
@@ -1055,9 +1057,13 @@ static void *worker_main(void *arg)
 			set_err(en, err);
 		pthread_mutex_lock(&en->mu);
 		if (t == T_READ) {
+			/* (a read makes no other task claimable: only a slide
+			 * waiting for it, or the end, wants to know) */
 			en->rq_busy--;
 			pthread_cond_signal(&en->coord);
-		} else if (t == T_ZERO) {
+			continue;
+		}
+		if (t == T_ZERO) {
 			en->zdone++;
 		} else if (t == T_LIST) {
 			R->rb[k].listed = 1;
@@ -1147,7 +1153,9 @@ static wlz_error read_at(eng *en, uint64_t k)
 		if (r == (size_t)-1)
 			err = wlz_fail(WLZ_ERR_READ, "reading the input failed");
 		else if (r == 0)
-			err = size_changed(en->known, off + got);
+			err = wlz_fail(WLZ_ERR_READ, "the input shrank or grew: it was said to hold %llu bytes but "
+				       "ended at or before byte %llu", (unsigned long long)en->known,
+				       (unsigned long long)(off + got));
 		else
 			got += r;
 	}
@@ -1163,7 +1171,7 @@ static wlz_error read_at(eng *en, uint64_t k)
 		en->avail = edge < en->rq_lim ? edge : en->rq_lim;
 	}
 	en->total = en->view.base + en->avail;
-	en->rdone = err != WLZ_OK || en->total == en->known;
+	en->rdone |= err != WLZ_OK || en->total == en->known;
 	pthread_cond_broadcast(&en->rcv);
 	pthread_mutex_unlock(&en->rmu);
 	return err;
@@ -1493,6 +1501,8 @@ static wlz_error coordinate(eng *en)
 		}
 		if (arm_next(en, &end))
 			continue;
+		if (atomic_load(&en->err) != WLZ_OK)
+			break;
 		/* Read on: the rounds in flight and the one after them (at
 		 * offsets: posted for the workers, and read here too while
 		 * this thread has nothing else to do). */
@@ -1553,8 +1563,10 @@ static wlz_error compress_rounds(eng *en, outs *o, uint64_t size_hint)
 		return WLZ_ERR_NOMEM;
 	en->cap = cap0;
 	if (en->prd) {
+		/* (guards: wlz_compress_pread refuses an unknown size, and
+		 * windows stop short of 2^RQ_POS_BITS) */
 		if (size_hint == UINT64_MAX || cap0 >= (uint64_t)1 << RQ_POS_BITS)
-			return WLZ_ERR_PARAM;
+			return WLZ_ERR_INTERNAL;
 		en->rq_done = calloc((size_t)(cap0 / READ_PIECE + 1), 1);
 		if (!en->rq_done)
 			return WLZ_ERR_NOMEM;

@@ -1219,17 +1219,21 @@ static void compress_at_offsets(uint64_t seed)
 		free(a.p);
 		free(b.p);
 		/* A read that fails half way; an input that holds less than
-		 * said (it shrank); one that holds more (it grew). */
-		static const char *const detail[] = { "reading the input failed", "shrank or grew", "shrank or grew" };
-		for (int j = 0; j < 3; j++) {
+		 * said (it shrank); one that holds more (it grew); the read
+		 * past the end, which finds that, failing. */
+		static const char *const detail[] = { "reading the input failed", "shrank or grew", "shrank or grew",
+						      "reading the input failed" };
+		for (int j = 0; j < 4; j++) {
 			preader q = { src, n, (size_t)-1, seed + 7, 0 };
 			uint64_t said = n;
 			if (j == 0)
 				q.fail_at = n / 2 + 1;
 			else if (j == 1)
 				q.held = n - 70000;
-			else
+			else if (j == 2)
 				said = n - 1;
+			else
+				q.fail_at = n;
 			sink_init(&b, (size_t)-1);
 			CHECK_ERR(wlz_compress_pread(c, piece_pread, &q, said, sink_write, &b), WLZ_ERR_READ);
 			TU_CHECK(strstr(wlz_error_detail(), detail[j]) != NULL,
