@@ -1778,7 +1778,7 @@ WLZ_EXPORT wlz_error wlz_compress_pread(wlz_cctx *cc, wlz_pread_fn rd, void *rdo
 
 typedef struct membuf {
 	const uint8_t *src;
-	size_t n, at;
+	size_t n;
 	uint8_t *dst;
 	size_t cap, len;
 } membuf;
@@ -1812,7 +1812,7 @@ WLZ_EXPORT wlz_error wlz_compress(wlz_cctx *cc, void *dst, size_t dst_capacity,
 	*dst_size = 0;
 	if ((uint64_t)src_size > WLZ_CONTENT_MAX)
 		return WLZ_ERR_SRC_TOO_LARGE;
-	membuf m = { src, src_size, 0, dst, dst_capacity, 0 };
+	membuf m = { src, src_size, dst, dst_capacity, 0 };
 	/* (at offsets: the workers copy the input, a piece each) */
 	wlz_error err = wlz_compress_pread(cc, mem_pread, &m, src_size, mem_write, &m);
 	if (err == WLZ_ERR_WRITE)

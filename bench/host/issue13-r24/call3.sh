@@ -4,18 +4,9 @@
 # fetch (git 1b0d7d5-ish): wlz-a = level 4 as it is (8-byte table 2^19,
 # short 2^18), wlz-b = 2^18 and 2^17, wlz-c = 2^19 and 2^17.  Traces at
 # T1 and T16, then best-of-5 alternated timing beside zstd -3, twice.
-set -u; r=0
-D=.dev/s24; B=$D/bin; chmod +x $B/*
-C=/dev/shm/c; mkdir -p $C
-$B/zstd -q -dc --long=31 $D/gcide.txt.zst > $C/gcide.txt
-$B/zstd -q -1 $C/gcide.txt -o $C/gcide.txt.zst
-for b in wlz-a wlz-b wlz-c; do
-  for t in 1 16 16 16; do
-    r=$((r+1))
-    TIMEFORMAT="$b T$t run $r: %R real %U user %S sys"
-    { time WLZ_TRACE=$OUT/tr-$b-T$t-$r.txt $B/$b-trace -q -3 -T$t -c $C/gcide.txt > $C/a.wlz; } 2>>$OUT/time.txt
-  done
-done
+set -u
+. bench/host/issue13-r24/traced.sh
+traced wlz-a wlz-b wlz-c
 cat $OUT/time.txt
 for k in 1 2; do
   ZSTD=$B/zstd REPS=5 bash bench/host_cspeed_ab.sh $OUT/cspeed-$k.md "3" $B/wlz-a $B/wlz-b $B/wlz-c -- $C/gcide.txt.zst

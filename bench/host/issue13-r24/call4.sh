@@ -4,18 +4,9 @@
 # same with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (malloc's large chunks
 # in 2 MiB pages: do the workers' faults and their freeing cost 16
 # threads?).  Traces of wlz-d, then best-of-5 alternated timing, twice.
-set -u; r=0
-D=.dev/s24; B=$D/bin; chmod +x $B/*
-C=/dev/shm/c; mkdir -p $C
-$B/zstd -q -dc --long=31 $D/gcide.txt.zst > $C/gcide.txt
-$B/zstd -q -1 $C/gcide.txt -o $C/gcide.txt.zst
-for b in wlz-d wlz-a; do
-  for t in 1 16 16 16; do
-    r=$((r+1))
-    TIMEFORMAT="$b T$t run $r: %R real %U user %S sys"
-    { time WLZ_TRACE=$OUT/tr-$b-T$t-$r.txt $B/$b-trace -q -3 -T$t -c $C/gcide.txt > $C/a.wlz; } 2>>$OUT/time.txt
-  done
-done
+set -u
+. bench/host/issue13-r24/traced.sh
+traced wlz-d wlz-a
 for b in wlz-a wlz-a-thp; do for t in 1 16 16 16; do
     TIMEFORMAT="$b T$t: %R real %U user %S sys"
     { time $B/$b -q -3 -T$t -c $C/gcide.txt > $C/a.wlz; } 2>>$OUT/time.txt

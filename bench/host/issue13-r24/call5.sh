@@ -5,10 +5,7 @@
 # always (every anonymous mapping), restored after.  wlz-a = git 9032772,
 # wlz-e = wlz-a with a block's two pieces cut at 9/16.
 set -u
-D=.dev/s24; B=$D/bin; chmod +x $B/*
-C=/dev/shm/c; mkdir -p $C
-$B/zstd -q -dc --long=31 $D/gcide.txt.zst > $C/gcide.txt
-$B/zstd -q -1 $C/gcide.txt -o $C/gcide.txt.zst
+. bench/host/issue13-r24/traced.sh  # (its setup)
 T=/sys/kernel/mm/transparent_hugepage/enabled
 old=$(sed 's/.*\[\(.*\)\].*/\1/' $T); echo "THP was: $(cat $T)"
 for mode in $old always $old always; do

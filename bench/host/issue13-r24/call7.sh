@@ -3,17 +3,11 @@
 # 368ca08, wlz-f) against the caller's thread reading it (wlz-e, git
 # 5e4bdd7: the cut at 9/16).  Traces of wlz-f (trace-f.diff), then
 # best-of-5 alternated timing beside zstd -3, gcide and Illumina, twice.
-set -u; r=0
-D=.dev/s24; B=$D/bin; chmod +x $B/*
-C=/dev/shm/c; mkdir -p $C
-for f in gcide.txt illumina.fastq; do
-  $B/zstd -q -dc --long=31 $D/$f.zst > $C/$f; $B/zstd -q -1 $C/$f -o $C/$f.zst
-done
-for t in 1 16 16 16; do
-  r=$((r+1))
-  TIMEFORMAT="wlz-f T$t run $r: %R real %U user %S sys"
-  { time WLZ_TRACE=$OUT/tr-wlz-f-T$t-$r.txt $B/wlz-f-trace -q -3 -T$t -c $C/gcide.txt > $C/a.wlz; } 2>>$OUT/time.txt
-done
+set -u
+. bench/host/issue13-r24/traced.sh
+$B/zstd -q -dc --long=31 $D/illumina.fastq.zst > $C/illumina.fastq
+$B/zstd -q -f -1 $C/illumina.fastq -o $C/illumina.fastq.zst
+traced wlz-f
 cat $OUT/time.txt
 (cd $OUT && tar czf traces.tgz tr-*.txt && rm tr-*.txt)
 for k in 1 2; do
