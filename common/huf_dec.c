@@ -178,7 +178,8 @@ wlz_error wlz_huf_read_tables(const uint8_t *src, size_t csize, wlz_huf_tables *
 #include "common/huf_lanes_impl.h"
 #undef HUF_RUN_GROUP
 
-typedef void (*run_group_fn)(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *base, const uint8_t *lim);
+typedef void (*run_group_fn)(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *base, const uint8_t *lim,
+			     unsigned ntables);
 
 /* The lane loop built for this CPU (BMI2's shifts by a register take one
  * micro-op, the baseline's three). */
@@ -213,7 +214,7 @@ static int finish_lane(const uint32_t *tab, wlz_huf_lstate *L)
 	return !(L->pos & 7) || !(L->p[L->size - 1] >> (L->pos & 7));
 }
 
-static int decode_segment(run_group_fn run_group, const uint32_t *tab, const uint8_t *seg, size_t sz,
+static int decode_segment(run_group_fn run_group, const uint32_t *tab, unsigned ntables, const uint8_t *seg, size_t sz,
 			  const uint8_t *lim, uint8_t *out, size_t m)
 {
 	if (sz < WLZ_HUF_LANE_HDR)
@@ -230,7 +231,7 @@ static int decode_segment(run_group_fn run_group, const uint32_t *tab, const uin
 		at += ls;
 	}
 	for (unsigned g = 0; g < WLZ_HUF_LANES; g += WLZ_HUF_GROUP)
-		run_group(tab, L + g, seg, lim);
+		run_group(tab, L + g, seg, lim, ntables);
 	for (unsigned l = 0; l < WLZ_HUF_LANES; l++)
 		if (!finish_lane(tab, &L[l]))
 			return 0;
@@ -249,7 +250,7 @@ wlz_error wlz_huf_decode(const uint8_t *src, size_t csize, uint8_t *dst, size_t 
 	at += 4 * nseg;
 	for (size_t g = 0; g < nseg; g++) {
 		const size_t sz = wlz_rd32(sizes + 4 * g), m = g + 1 < nseg ? seg : n - g * seg;
-		if (sz > csize - at || !decode_segment(run_group, t->tab, src + at, sz, src + csize, dst + g * seg, m))
+		if (sz > csize - at || !decode_segment(run_group, t->tab, t->ntables, src + at, sz, src + csize, dst + g * seg, m))
 			return wlz_fail(WLZ_ERR_BAD_STREAM, "huf part: segment %zu does not decode", g);
 		at += sz;
 	}

@@ -40,7 +40,8 @@ static inline size_t wlz_huf_safe_steps(const wlz_huf_lstate *L, const uint8_t *
 }
 
 /* Decodes a group of WLZ_HUF_GROUP lanes of one segment (whose bytes start
- * at base) while every read stays in lim. */
-void wlz_huf_run_group_bmi2(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *base, const uint8_t *lim);
+ * at base) while every read stays in lim; the body has ntables tables. */
+void wlz_huf_run_group_bmi2(const uint32_t *tab, wlz_huf_lstate *L, const uint8_t *base, const uint8_t *lim,
+			    unsigned ntables);
 
 #endif
