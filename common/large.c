@@ -79,3 +79,21 @@ int wlz_large_prefault(void *p, size_t n)
 	return 0;
 #endif
 }
+
+void wlz_release_pages(void *p, size_t n)
+{
+#if defined(MADV_DONTNEED)
+	const long ps = sysconf(_SC_PAGESIZE);
+	if (!WLZ_LARGE_MMAP || !p || ps <= 0)
+		return;
+	/* (whole pages inside [p, p + n) only: a malloc'd buffer's
+	 * neighbours, and its allocator's header, keep theirs) */
+	const uintptr_t a = ((uintptr_t)p + (uintptr_t)ps - 1) & ~(uintptr_t)(ps - 1);
+	const uintptr_t b = ((uintptr_t)p + n) & ~(uintptr_t)(ps - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+#else
+	(void)p;
+	(void)n;
+#endif
+}

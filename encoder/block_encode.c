@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <zstd.h>
 #include "common/ent.h"
+#include "common/large.h"
 #include "encoder/block_encode.h"
 
 struct wlz_benc {
@@ -46,6 +47,21 @@ wlz_benc *wlz_benc_create(uint32_t block_size)
 		return NULL;
 	}
 	return be;
+}
+
+void wlz_benc_release(wlz_benc *be)
+{
+	if (!be)
+		return;
+	const size_t maxtok = be->bsize / WLZ_MINMATCH + 1;
+	for (int s = 0; s < WLZ_NSTREAMS; s++)
+		wlz_release_pages(be->raw[s], be->raw_cap[s]);
+	wlz_release_pages(be->lows, maxtok * 8);
+	/* (the Huffman coder's counts are kept zeroed between streams, and
+	 * pages given back read as zeros) */
+	wlz_release_pages(be->huf_work, WLZ_HUF_WORK_SIZE);
+	wlz_release_pages(be->out, be->out_cap);
+	wlz_release_pages(be->zbuf, be->zbuf_cap);
 }
 
 void wlz_benc_free(wlz_benc *be)

@@ -20,6 +20,9 @@ typedef struct wlz_bparams {
 
 wlz_benc *wlz_benc_create(uint32_t block_size);
 void wlz_benc_free(wlz_benc *be);
+/* Gives the coder's scratch buffers' pages back to the kernel, its work
+ * done (no coding reads them before writing them). */
+void wlz_benc_release(wlz_benc *be);
 
 /* Codes src[bstart..bend) from its tokens.  On success *out points to the
  * payload (owned by be, valid until the next call) and e describes it,

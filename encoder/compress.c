@@ -1035,6 +1035,50 @@ static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
 	return WLZ_OK;
 }
 
+/* The job done (quit), a worker gives back the pages of its parser, its
+ * block coder and its anchors, and its share of the buffers that the
+ * caller's thread frees next, all workers at once: freed by one thread
+ * after the join, or left to the exit, the pages of 16 workers were a
+ * good part of a short job's time (bench/host/issue13-r25.md).  A later
+ * job on the context faults them in again, as the first did. */
+static void release_pages(eng *en, worker *w, int id)
+{
+	wlz_parser_release(w->ps);
+	wlz_benc_release(w->be);
+	wlz_release_pages(w->anc, w->anc_cap * sizeof(*w->anc));
+	/* (the shared buffers only after a job that ended well, every task
+	 * done: after a failure another worker may still be in its task) */
+	if (atomic_load(&en->err) != WLZ_OK)
+		return;
+	const uint64_t n = (uint64_t)en->nthreads;
+	/* (a job that failed early may have none of these) */
+	for (uint64_t k = (uint64_t)id; en->tbs && en->blks && k < 2 * en->rblocks; k += n) {
+		wlz_release_pages(en->tbs[k].t, en->tbs[k].cap * sizeof(wlz_token));
+		wlz_release_pages(en->blks[k].data, en->blks[k].cap);
+	}
+	for (uint64_t k = (uint64_t)id; en->pcs && k < 2 * en->rblocks * WLZ_PIECES_MAX; k += n)
+		wlz_release_pages(en->pcs[k].t, en->pcs[k].cap * sizeof(wlz_token));
+	const struct {
+		void *p;
+		uint64_t size;
+	} buf[4] = {
+		{en->src, en->cap},
+		{en->map, en->cap},
+		{en->slab, en->slab_cap},
+		{en->far.slot, en->lp->long_depth ? wlz_far_memory(en->far.log) : 0},
+	};
+	for (int b = 0; b < 4; b++) {
+		if (!buf[b].p || !buf[b].size)
+			continue;
+		/* (shares of whole 2 MiB pages where the buffer is in them) */
+		const uint64_t share = (buf[b].size / n + ((uint64_t)2 << 20) - 1) & ~(((uint64_t)2 << 20) - 1);
+		const uint64_t from = share * (uint64_t)id;
+		if (from < buf[b].size)
+			wlz_release_pages((uint8_t *)buf[b].p + from,
+					  (size_t)(share < buf[b].size - from ? share : buf[b].size - from));
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	pool_arg *pa = arg;
@@ -1079,6 +1123,7 @@ static void *worker_main(void *arg)
 			pthread_cond_signal(&en->coord);
 	}
 	pthread_mutex_unlock(&en->mu);
+	release_pages(en, w, pa->id);
 	return NULL;
 }
 

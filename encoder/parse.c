@@ -166,6 +166,28 @@ void wlz_parser_free(wlz_parser *ps)
 	free(ps);
 }
 
+void wlz_parser_release(wlz_parser *ps)
+{
+	if (!ps)
+		return;
+	const size_t m = (size_t)ps->bsize + 1;
+	wlz_release_pages(ps->shead, sizeof(uint32_t) << SHORT_HLOG);
+	wlz_release_pages(ps->sring, sizeof(uint32_t) * ((size_t)ps->rmask + 1));
+	wlz_release_pages(ps->tok, sizeof(wlz_token) * ps->tok_cap);
+	if (ps->price) {
+		wlz_release_pages(ps->price, sizeof(uint32_t) * m);
+		wlz_release_pages(ps->olen, sizeof(uint32_t) * m);
+		wlz_release_pages(ps->odist, sizeof(uint64_t) * m);
+		wlz_release_pages(ps->orep, sizeof(uint64_t) * m);
+		wlz_release_pages(ps->lrun, sizeof(uint32_t) * m);
+		wlz_release_pages(ps->cstart, sizeof(uint32_t) * (m + 1));
+	}
+	wlz_release_pages(ps->fm, sizeof(*ps->fm) * ps->fm_cap);
+	if (ps->wmap)
+		wlz_release_pages(ps->wmap, (size_t)ps->bsize + 8);
+	wlz_parse_fast_release(ps);
+}
+
 /* A mask of the first n bytes of a little-endian word, 4 <= n <= 8. */
 static uint64_t byte_mask(uint64_t n)
 {

@@ -59,6 +59,9 @@ typedef struct wlz_parser wlz_parser;
 
 wlz_parser *wlz_parser_create(const wlz_lparams *lp, uint32_t block_size);
 void wlz_parser_free(wlz_parser *ps);
+/* Gives the parser's big buffers' pages back to the kernel, its work
+ * done (a parse reads none of their contents before writing them). */
+void wlz_parser_release(wlz_parser *ps);
 
 /* Parses src[bstart..bend) of the input described by v.  Returns the
  * tokens through *tok (owned by the parser, valid until the next call).

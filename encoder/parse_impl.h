@@ -6,6 +6,7 @@
 #ifndef WLZ_PARSE_IMPL_H
 #define WLZ_PARSE_IMPL_H
 
+#include "common/large.h"
 #include "encoder/parse.h"
 #include "format/format.h"
 
@@ -559,6 +560,7 @@ static inline uint64_t wlz_ctx_count(const uint8_t *src, uint64_t from, uint64_t
 	return m;
 }
 wlz_error wlz_parse_fast_init(wlz_parser *ps);
+void wlz_parse_fast_release(wlz_parser *ps);
 wlz_error wlz_parse_fast(wlz_parser *ps, size_t *ntok);
 
 #endif
