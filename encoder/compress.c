@@ -383,8 +383,34 @@ WLZ_EXPORT void wlz_cctx_set_io_thread(wlz_cctx *cc, int on)
 	(void)on;
 }
 
+/* A worker's parser, block coder and anchors give their pages back. */
+static void *release_worker(void *arg)
+{
+	worker *w = arg;
+	wlz_parser_release(w->ps);
+	wlz_benc_release(w->be);
+	wlz_release_pages(w->anc, w->anc_cap * sizeof(*w->anc));
+	return NULL;
+}
+
+/* The workers' pages go back on a thread each (madvise's zapping runs
+ * side by side, where free and munmap, holding the address space's lock
+ * for writing, take their turns), then the buffers are freed with
+ * nothing left to zap. */
 static void free_workers(wlz_cctx *cc)
 {
+	pthread_t *th = cc->nw > 1 ? malloc((size_t)cc->nw * sizeof(*th)) : NULL;
+	int nt = 0;
+	for (int i = 1; i < cc->nw; i++)
+		if (th && pthread_create(&th[nt], NULL, release_worker, &cc->w[i]) == 0)
+			nt++;
+		else
+			release_worker(&cc->w[i]);
+	if (cc->nw)
+		release_worker(&cc->w[0]);
+	for (int i = 0; i < nt; i++)
+		pthread_join(th[i], NULL);
+	free(th);
 	for (int i = 0; i < cc->nw; i++) {
 		wlz_parser_free(cc->w[i].ps);
 		wlz_benc_free(cc->w[i].be);
@@ -1035,19 +1061,15 @@ static wlz_error run_task(eng *en, worker *w, int t, rnd *R, uint64_t k)
 	return WLZ_OK;
 }
 
-/* The job done (quit), a worker gives back the pages of its parser, its
- * block coder and its anchors, and its share of the buffers that the
- * caller's thread frees next, all workers at once: freed by one thread
- * after the join, or left to the exit, the pages of 16 workers were a
- * good part of a short job's time (bench/host/issue13-r25.md).  A later
- * job on the context faults them in again, as the first did. */
-static void release_pages(eng *en, worker *w, int id)
+/* The job done (quit), a worker gives back the pages of its share of
+ * the job's buffers, which the caller's thread frees next, all workers at
+ * once: freed by one thread after the join, the pages were a good part of
+ * a short job's time (bench/host/issue13-r25.md).  Only after a job that
+ * ended well, every task done: after a failure another worker may still
+ * be in its task.  (The workers' own parsers and coders stay for the
+ * context's next job: wlz_cctx_free gives theirs back.) */
+static void release_pages(eng *en, int id)
 {
-	wlz_parser_release(w->ps);
-	wlz_benc_release(w->be);
-	wlz_release_pages(w->anc, w->anc_cap * sizeof(*w->anc));
-	/* (the shared buffers only after a job that ended well, every task
-	 * done: after a failure another worker may still be in its task) */
 	if (atomic_load(&en->err) != WLZ_OK)
 		return;
 	const uint64_t n = (uint64_t)en->nthreads;
@@ -1123,7 +1145,7 @@ static void *worker_main(void *arg)
 			pthread_cond_signal(&en->coord);
 	}
 	pthread_mutex_unlock(&en->mu);
-	release_pages(en, w, pa->id);
+	release_pages(en, pa->id);
 	return NULL;
 }
 
