@@ -1087,7 +1087,7 @@ static void release_pages(eng *en, int id)
 		{en->src, en->cap},
 		{en->map, en->cap},
 		{en->slab, en->slab_cap},
-		{en->far.slot, en->lp->long_depth ? wlz_far_memory(en->far.log) : 0},
+		{en->far.slot, en->far.slot ? wlz_far_memory(en->far.log) : 0},
 	};
 	for (int b = 0; b < 4; b++) {
 		if (!buf[b].p || !buf[b].size)

@@ -86,6 +86,32 @@ int main(void)
 						 "huf decoded %zu symbols as %zu, differently", n, n - 1);
 			}
 
+	/* Whole segments of 2^14, 2^15 and 2^16 symbols, whose lanes the
+	 * decoder stores through one pointer (512, 1024 and 2048 apart), a
+	 * last segment whose lanes are just as far apart but for a short
+	 * lane 31, and one that is not; one table and sixteen. */
+	for (unsigned seg = 14; seg <= 16; seg++)
+		for (unsigned T = 1; T <= WLZ_HUF_MAX_TABLES; T += 15) {
+			const size_t S = (size_t)1 << seg;
+			const size_t ns[] = {S, S - 5, S + S / 2 + 3, 2 * S + 1, S + 4000};
+			for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+				const size_t n = ns[i];
+				if (n > maxn)
+					continue;
+				fill(&r, T == 1 ? SKEWED : MARKOV, src, n);
+				const size_t cs = wlz_huf_encode(src, n, seg, T, cod, cap, NULL);
+				TU_CHECK(cs > 0, "huf encode n=%zu seg=%u T=%u", n, seg, T);
+				if (!cs)
+					continue;
+				memset(out, 0xA5, n + 64);
+				TU_CHECK(wlz_huf_decode(cod, cs, out, n, ht) == WLZ_OK && !memcmp(out, src, n),
+					 "huf round trip n=%zu seg=%u T=%u", n, seg, T);
+				for (size_t k = n; k < n + 64; k++)
+					TU_CHECK(out[k] == 0xA5, "huf decode wrote past %zu symbols (n=%zu seg=%u)", n, n, seg);
+				trips++;
+			}
+		}
+
 	/* Tables chosen by the previous symbol pay where it predicts. */
 	fill(&r, MARKOV, src, maxn);
 	const size_t c1 = wlz_huf_encode(src, maxn, 16, 1, cod, cap, NULL);
