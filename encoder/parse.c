@@ -174,17 +174,15 @@ void wlz_parser_release(wlz_parser *ps)
 	wlz_release_pages(ps->shead, sizeof(uint32_t) << SHORT_HLOG);
 	wlz_release_pages(ps->sring, sizeof(uint32_t) * ((size_t)ps->rmask + 1));
 	wlz_release_pages(ps->tok, sizeof(wlz_token) * ps->tok_cap);
-	if (ps->price) {
-		wlz_release_pages(ps->price, sizeof(uint32_t) * m);
-		wlz_release_pages(ps->olen, sizeof(uint32_t) * m);
-		wlz_release_pages(ps->odist, sizeof(uint64_t) * m);
-		wlz_release_pages(ps->orep, sizeof(uint64_t) * m);
-		wlz_release_pages(ps->lrun, sizeof(uint32_t) * m);
-		wlz_release_pages(ps->cstart, sizeof(uint32_t) * (m + 1));
-	}
+	/* (buffers the level does not use are NULL: nothing to give back) */
+	wlz_release_pages(ps->price, sizeof(uint32_t) * m);
+	wlz_release_pages(ps->olen, sizeof(uint32_t) * m);
+	wlz_release_pages(ps->odist, sizeof(uint64_t) * m);
+	wlz_release_pages(ps->orep, sizeof(uint64_t) * m);
+	wlz_release_pages(ps->lrun, sizeof(uint32_t) * m);
+	wlz_release_pages(ps->cstart, sizeof(uint32_t) * (m + 1));
 	wlz_release_pages(ps->fm, sizeof(*ps->fm) * ps->fm_cap);
-	if (ps->wmap)
-		wlz_release_pages(ps->wmap, (size_t)ps->bsize + 8);
+	wlz_release_pages(ps->wmap, (size_t)ps->bsize + 8);
 	wlz_parse_fast_release(ps);
 }
 

@@ -68,8 +68,7 @@ void wlz_parse_fast_release(wlz_parser *ps)
 	if (!ps->lp.fast)
 		return;
 	wlz_release_pages(ps->fst, sizeof(uint32_t) << (short_log(ps) + short_ways_log(ps)));
-	if (ps->flt)
-		wlz_release_pages(ps->flt, sizeof(uint32_t) << long_log(ps));
+	wlz_release_pages(ps->flt, sizeof(uint32_t) << long_log(ps));
 }
 
 /* Table entries are a buffer position + 1 (0: empty): the input buffer
