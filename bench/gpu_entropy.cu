@@ -30,10 +30,46 @@ extern "C" {
 
 #include "bench/gpu_util.h"
 
+/* The plan's shape (to stderr): thread blocks, their warps, and the
+ * symbols a lane of each block's longest segment (an SM runs its blocks'
+ * lanes side by side, then the next blocks'); WLZ_ENT_STATS=2 also lists
+ * each block. */
+static void plan_stats(const wlz_gpu_ent_plan *p)
+{
+	size_t warps = 0, huf = 0, shared = 0;
+	std::vector<uint32_t> lane;
+	for (size_t g = 0; g < p->ngrp; g++) {
+		const wlz_gpu_group &gr = p->grp[g];
+		uint32_t most = 0;
+		for (uint32_t i = 0; i < gr.nseg; i++) {
+			const wlz_gpu_seg &s = p->seg[gr.seg + i];
+			warps++;
+			if (s.ntab) {
+				huf++;
+				most = std::max(most, (s.m + 31) / 32);
+			}
+		}
+		shared += gr.ntab != 0;
+		lane.push_back(most);
+		if (getenv("WLZ_ENT_STATS")[0] == '2')
+			fprintf(stderr, "block %zu: %u warps, %u shared tables, longest lane %u\n", g, gr.nseg, gr.ntab,
+				most);
+	}
+	std::vector<uint32_t> sorted = lane;
+	std::sort(sorted.begin(), sorted.end());
+	fprintf(stderr, "%zu blocks (%zu of shared tables), %zu warps (%zu Huffman, %zu copies or runs)\n", p->ngrp,
+		shared, warps, huf, warps - huf);
+	if (!sorted.empty())
+		fprintf(stderr, "a block's longest lane (symbols): min %u, median %u, p90 %u, max %u\n", sorted[0],
+			sorted[sorted.size() / 2], sorted[sorted.size() * 9 / 10], sorted.back());
+}
+
 int main(int argc, char **argv)
 {
 	int reps;
-	std::vector<uint8_t> arc = bench_open(argc, argv, "gpu_entropy", 20, &reps);
+	/* WLZ_ENT_STATS: the plan's shape only, no device needed. */
+	const bool stats = getenv("WLZ_ENT_STATS") && argc > 1;
+	std::vector<uint8_t> arc = stats ? slurp(argv[1]) : bench_open(argc, argv, "gpu_entropy", 20, &reps);
 	const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
 	/* Every stream of every block: the plan, and the CPU's decode of it
 	 * (each stream 16-byte aligned in one output buffer). */
@@ -71,6 +107,10 @@ int main(int argc, char **argv)
 	size_t decoded = 0;
 	for (size_t v : slen)
 		decoded += v;
+	if (stats) {
+		plan_stats(&plan);
+		return 0;
+	}
 	printf("file,coder,streams,decoded_bytes,coded_bytes,coded_pct,gbps_best,gbps_median,what\n");
 	uint8_t *d_out, *d_in;
 	int *d_err;
