@@ -319,13 +319,21 @@ __device__ uint64_t gc_warp_build_table(const uint32_t *h, uint8_t *len, gc_tabl
 }
 
 /* One CTA a part (parts u0 .. u0 + gridDim.x - 1, counts at index
- * u - u0): gc_part_code's result. */
-#define GC_CODE_SMEM ((sizeof(gc_code_smem) + 7) / 8 * 8 + GC_CODE_THREADS / 32 * sizeof(gc_table_smem))
+ * u - u0): gc_part_code's result.  Its shared memory is as much as lets
+ * two CTAs share an SM (each also takes 1 KB the driver keeps): after
+ * the fixed part, the warps' table scratch, which the clustering first
+ * uses for its copy of the active counts.  Where the copy does not fit,
+ * every pass reads the counts from global memory, and that was most of
+ * the kernel's time on FASTQ's literals (bench/host/issue17-r26.md). */
+#define GC_CODE_FIXED ((sizeof(gc_code_smem) + 7) / 8 * 8)
+#define GC_CODE_SMEM (112u * 1024)
+#define GC_CODE_SCRATCH (GC_CODE_SMEM - GC_CODE_FIXED)
+static_assert(GC_CODE_SCRATCH >= GC_CODE_THREADS / 32 * sizeof(gc_table_smem), "each warp's table scratch fits");
 __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uint32_t *hist, gc_code *code, uint64_t u0)
 {
 	extern __shared__ uint64_t smem[];
 	gc_code_smem &s = *(gc_code_smem *)smem;
-	gc_table_smem *ts = (gc_table_smem *)(smem + (sizeof(gc_code_smem) + 7) / 8);
+	gc_table_smem *ts = (gc_table_smem *)(smem + GC_CODE_FIXED / 8);
 	const uint64_t u = u0 + blockIdx.x;
 	gc_part *pt = &blk[u / GC_PARTS].part[u % GC_PARTS];
 	gc_code *cd = &code[u];
@@ -359,8 +367,7 @@ __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uin
 	if (kind != GC_HUF)
 		return;
 	const unsigned want = gc_part_want(n, k);
-	const size_t scratch = GC_CODE_THREADS / 32 * sizeof(gc_table_smem);
-	const unsigned tc = want > 1 ? gc_cta_cluster(s, cnt, (uint32_t *)ts, scratch, want) : 0;
+	const unsigned tc = want > 1 ? gc_cta_cluster(s, cnt, (uint32_t *)ts, GC_CODE_SCRATCH, want) : 0;
 	/* each group's counts over all symbols, then its table (a warp a
 	 * table), the single table beside them */
 	for (unsigned g = 0; g < tc; g++)

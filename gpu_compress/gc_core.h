@@ -740,10 +740,18 @@ GC_HD unsigned gc_part_kind(uint32_t n, unsigned k)
  * contexts into: up to one per 2048 symbols, as the CPU encoder's
  * literals; none where the context counts are too sparse to tell
  * contexts apart (k^2 cells over n symbols: commands, lengths, offset
- * bytes), which saved under 0.02% and cost the most clustering work. */
+ * bytes), which saved under 0.02% and cost the most clustering work;
+ * none where more than GC_CLUSTER_KMAX symbols occur (offset bytes of a
+ * large part: nearly every byte value, whatever the one before).  Those
+ * were most of the clustering's time (their counts too large to copy to
+ * shared memory) for 0.01% of Illumina's archive and none of gcide's
+ * (bench/host/issue17-r26.md). */
+#define GC_CLUSTER_KMAX 160
 GC_HD unsigned gc_part_want(uint32_t n, unsigned k)
 {
-	return (uint64_t)k * k > n ? 1u : n / 2048 < GC_TMAX ? n / 2048 : GC_TMAX;
+	if ((uint64_t)k * k > n || k > GC_CLUSTER_KMAX)
+		return 1;
+	return n / 2048 < GC_TMAX ? n / 2048 : GC_TMAX;
 }
 
 /* Whether tc clustered tables coding in bc bits beat one table coding in
