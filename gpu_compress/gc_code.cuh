@@ -318,6 +318,47 @@ __device__ uint64_t gc_warp_build_table(const uint32_t *h, uint8_t *len, gc_tabl
 	return bits;
 }
 
+/* gc_table_codes for tables 0 .. T - 1 of a part, a thread a symbol:
+ * canonical codes by (length, symbol) as the reference gives them, each
+ * symbol's rank among its length's from a warp match and the warps before
+ * it.  (A thread a table left the rest of the CTA waiting at the barrier
+ * after it: bench/host/issue17-r26.md.)  sc: 8 x 16 counts and 16 first
+ * codes of scratch. */
+__device__ void gc_cta_table_codes(gc_code *cd, unsigned T, uint32_t *sc)
+{
+	static_assert(GC_CODE_THREADS == 256 && GC_MAXBITS < 16, "a thread a symbol; a length in 4 bits");
+	const unsigned t = threadIdx.x, lane = t % 32, w = t / 32;
+	uint32_t(*cnt)[16] = (uint32_t(*)[16])sc;
+	uint32_t *first = sc + 8 * 16;
+	for (unsigned tb = 0; tb < T; tb++) {
+		const unsigned L = cd->len[tb][t];
+		if (lane < 16)
+			cnt[w][lane] = 0;
+		__syncwarp();
+		const unsigned same = __match_any_sync(0xFFFFFFFFu, L);
+		if (lane == (unsigned)__ffs(same) - 1)
+			cnt[w][L] = __popc(same);
+		const unsigned kt = (unsigned)__syncthreads_count(L != 0);
+		if (t == 0) {
+			uint32_t f = 0;
+			for (unsigned b = 1; b <= GC_MAXBITS; b++) {
+				uint32_t nl = 0;
+				for (unsigned v = 0; v < 8; v++)
+					nl += cnt[v][b];
+				first[b] = f;
+				f = (f + nl) << 1;
+			}
+		}
+		__syncthreads();
+		uint32_t r = __popc(same & ((1u << lane) - 1));
+		for (unsigned v = 0; v < w; v++)
+			r += cnt[v][L];
+		cd->bits[tb][t] = (uint8_t)(kt == 1 ? 0 : L);
+		cd->code[tb][t] = (uint16_t)(kt == 1 || L == 0 ? 0 : __brev(first[L] + r) >> (32 - L));
+		__syncthreads();
+	}
+}
+
 /* One CTA a part (parts u0 .. u0 + gridDim.x - 1, counts at index
  * u - u0): gc_part_code's result.  Its shared memory is as much as lets
  * two CTAs share an SM (each also takes 1 KB the driver keeps): after
@@ -393,9 +434,7 @@ __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uin
 		cd->next[t] = s.grp[t];
 	}
 	__syncthreads();
-	if (t < T)
-		gc_table_codes(cd, t);
-	__syncthreads();
+	gc_cta_table_codes(cd, T, (uint32_t *)ts);
 	if (t == 0) {
 		cd->T = (uint8_t)T;
 		pt->kind = GC_HUF;
