@@ -526,36 +526,81 @@ __global__ void k_offsets(gc_geom g, gc_blk *blk, const uint64_t *soff, const ui
 	hoff[b] = 80 * b, hlen[b] = 72;
 }
 
-/* One thread a (block, stream): the codec-2 part lists; a (block, part):
- * the huf preludes and run bytes. */
-__global__ void k_write_meta(gc_geom g, const gc_blk *blk, const uint8_t *raw, const gc_code *code,
-			     const uint32_t *lanes, uint8_t *stage)
+/* gc_huf_prelude_write's bytes, by a warp: the tables' bitmap from
+ * ballots, each nibble of the next tables and lengths from the present
+ * symbol of its rank (rk: the warp's 256 bytes of shared scratch), and
+ * the segment sizes a lane a segment.  (A thread a part wrote them byte
+ * by byte, 740 threads in all for Illumina: bench/host/issue17-r26.md.) */
+__device__ void warp_prelude_write(uint8_t *p, const gc_code *cd, const uint32_t *lanes, uint32_t G, uint8_t *rk)
 {
-	const uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	const unsigned lane = threadIdx.x % 32, T = cd->T;
+	if (lane == 0)
+		p[0] = GC_SEG_LOG, p[1] = (uint8_t)T;
+	unsigned k = 0;
+	for (unsigned j = 0; j < 8; j++) {
+		const unsigned x = 32 * j + lane;
+		bool pr = false;
+		for (unsigned t = 0; t < T; t++)
+			pr |= cd->len[t][x] != 0;
+		const unsigned m = __ballot_sync(0xFFFFFFFFu, pr);
+		if (lane < 4)
+			p[2 + 4 * j + lane] = (uint8_t)(m >> (8 * lane));
+		if (pr)
+			rk[k + __popc(m & ((1u << lane) - 1))] = (uint8_t)x;
+		k += __popc(m);
+	}
+	__syncwarp();
+	/* round 0 the next tables (where there are several), then each
+	 * table's lengths; two nibbles a byte, the first low */
+	const unsigned n = (T > 1 ? T + 1 : T) * k, nb = (n + 1) / 2;
+	uint8_t *q = p + 34;
+	for (unsigned b = lane; b < nb; b += 32) {
+		unsigned v = 0;
+		for (unsigned h = 0; h < 2 && 2 * b + h < n; h++) {
+			const unsigned e = 2 * b + h, r = e / k, x = rk[e % k];
+			v |= (T > 1 ? (r ? cd->len[r - 1][x] : cd->next[x]) : cd->len[r][x]) << (4 * h);
+		}
+		q[b] = (uint8_t)v;
+	}
+	q += nb;
+	for (uint32_t s = lane; s < G; s += 32) {
+		const uint32_t z = seg_size(lanes + 32 * s);
+		q[4 * s] = (uint8_t)z, q[4 * s + 1] = (uint8_t)(z >> 8);
+		q[4 * s + 2] = (uint8_t)(z >> 16), q[4 * s + 3] = (uint8_t)(z >> 24);
+	}
+}
+
+/* A warp a (block, part): the codec-2 part lists (lane 0, parts of
+ * streams 0 to 3), the huf preludes and run bytes. */
+#define META_T 128
+__global__ void __launch_bounds__(META_T) k_write_meta(gc_geom g, const gc_blk *blk, const uint8_t *raw,
+						       const gc_code *code, const uint32_t *lanes, uint8_t *stage)
+{
+	__shared__ uint8_t rank[META_T / 32][256];
+	const uint64_t u = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const unsigned lane = threadIdx.x % 32;
 	if (u >= g.nblocks * GC_PARTS)
 		return;
 	const uint64_t b = u / GC_PARTS;
 	const unsigned i = (unsigned)(u % GC_PARTS);
 	const gc_blk *k = &blk[b];
 	uint8_t *pay = stage + k->stage;
-	if (i < 4)
+	if (i < 4 && lane == 0)
 		gc_stream_head_write(k, i, pay);
 	const gc_part *pt = &k->part[i];
 	if (k->codec[pt->stream] != 2)
 		return;
 	if (pt->kind == GC_RUN) {
-		pay[pt->dst] = raw[b * g.raw_stride + pt->src];
+		if (lane == 0)
+			pay[pt->dst] = raw[b * g.raw_stride + pt->src];
 	} else if (pt->kind == GC_HUF) {
 		const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
-		uint32_t segsz[256];  /* segmax: at most 2^22 >> GC_SEG_LOG */
-		for (uint32_t s = 0; s < G; s++)
-			segsz[s] = seg_size(lanes + (u * g.segmax + s) * 32);
-		gc_huf_prelude_write(pay + pt->dst, &code[u], segsz, G);
+		warp_prelude_write(pay + pt->dst, &code[u], lanes + u * g.segmax * 32, G, rank[threadIdx.x / 32]);
 	}
 }
 
-/* One CTA a (block, part): bytes stored as they are (raw parts, and every
- * part of a raw stream). */
+/* GC_COPY_CTAS CTAs a (block, part), as k_assemble's: bytes stored as
+ * they are (raw parts, and every part of a raw stream). */
 __global__ void k_write_raw(gc_geom g, const gc_blk *blk, const uint8_t *raw, uint8_t *stage)
 {
 	const uint64_t b = blockIdx.x / GC_PARTS;
@@ -566,7 +611,7 @@ __global__ void k_write_raw(gc_geom g, const gc_blk *blk, const uint8_t *raw, ui
 		return;
 	const uint8_t *src = raw + b * g.raw_stride + pt->src;
 	uint8_t *dst = stage + k->stage + pt->dst;
-	for (uint32_t j = threadIdx.x; j < pt->n; j += blockDim.x)
+	for (uint32_t j = blockIdx.y * blockDim.x + threadIdx.x; j < pt->n; j += gridDim.y * blockDim.x)
 		dst[j] = src[j];
 }
 
@@ -623,17 +668,22 @@ __global__ void k_bhead(gc_geom g, gc_blk *blk, const uint64_t *chash, const uin
 	gc_block_header(&blk[b], hdr + 80 * b);
 }
 
-/* One CTA a block: its header (with the checksum) and payload into place. */
+/* GC_COPY_CTAS CTAs a block (blockIdx.y, each every GC_COPY_CTAS-th
+ * stretch of blockDim.x bytes): a block's header (with the checksum) and
+ * payload into place.  (One CTA a block left most SMs idle and each
+ * thread a thousand byte copies in turn: bench/host/issue17-r26.md.) */
+#define GC_COPY_CTAS 16
 __global__ void k_assemble(gc_geom g, const gc_blk *blk, const uint8_t *hdr, const uint64_t *hhash,
 			   const uint8_t *stage, uint8_t *out)
 {
 	const uint64_t b = blockIdx.x;
 	const gc_blk *k = &blk[b];
 	uint8_t *d = out + k->final;
-	for (unsigned j = threadIdx.x; j < 80; j += blockDim.x)
-		d[j] = j < 72 ? hdr[80 * b + j] : (uint8_t)(hhash[b] >> (8 * (j - 72)));
+	if (blockIdx.y == 0)
+		for (unsigned j = threadIdx.x; j < 80; j += blockDim.x)
+			d[j] = j < 72 ? hdr[80 * b + j] : (uint8_t)(hhash[b] >> (8 * (j - 72)));
 	const uint8_t *s = stage + k->stage;
-	for (uint32_t j = threadIdx.x; j < k->P; j += blockDim.x)
+	for (uint32_t j = blockIdx.y * blockDim.x + threadIdx.x; j < k->P; j += gridDim.y * blockDim.x)
 		d[80 + j] = s[j];
 }
 
@@ -963,9 +1013,10 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		k_offsets<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.soff, b.foff, b.hoff, b.hlen, b.poff, b.plen,
 						      b.coff, b.clen);
 		PROF("scans, offsets");
-		k_write_meta<<<grid(nb * GC_PARTS, 32), 32, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes, b.stage);
+		k_write_meta<<<grid(nb * GC_PARTS * 32, META_T), META_T, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes,
+										    b.stage);
 		PROF("write meta");
-		k_write_raw<<<(unsigned)(nb * GC_PARTS), 256, 0, st>>>(geom, b.blk, b.raw, b.stage);
+		k_write_raw<<<dim3((unsigned)(nb * GC_PARTS), GC_COPY_CTAS), 256, 0, st>>>(geom, b.blk, b.raw, b.stage);
 		PROF("write raw");
 		k_write_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes, b.stage);
 		PROF("write lanes");
@@ -983,7 +1034,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			err = wlz_fail(WLZ_ERR_GPU, "GPU compression: checksums");
 			goto out;
 		}
-		k_assemble<<<(unsigned)nb, 256, 0, st>>>(geom, b.blk, b.hdr, b.hhash, b.stage, d_out);
+		k_assemble<<<dim3((unsigned)nb, GC_COPY_CTAS), 256, 0, st>>>(geom, b.blk, b.hdr, b.hhash, b.stage, d_out);
 		PROF("assemble");
 		/* the index: its digest hashes the content checksums back to back */
 		k_one<<<1, 1, 0, st>>>(b.one_off, b.one_len, 8 * nb);
