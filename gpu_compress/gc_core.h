@@ -243,14 +243,13 @@ GC_HD uint8_t *gc_put_varint(uint8_t *p, uint64_t v)
 	return p;
 }
 
-/* Low bytes an explicit offset dist needs after its head (SPEC.md 6). */
+/* Low bytes an explicit offset dist (at least 1) needs after its head
+ * (SPEC.md 6): 5 bits in the head, then 8 a byte.  Compares, not a loop:
+ * the finder and the parse ask it at every candidate. */
 GC_HD unsigned gc_off_low(uint32_t dist)
 {
-	const uint64_t x = (uint64_t)dist - 1;
-	unsigned k = 0;
-	while (x >> (5 + 8 * k))
-		k++;
-	return k;
+	const uint32_t x = dist - 1;
+	return (unsigned)(x >= (1u << 5)) + (x >= (1u << 13)) + (x >= (1u << 21)) + (x >= (1u << 29));
 }
 
 /* Bytes of the len stream a token takes. */
@@ -435,6 +434,31 @@ GC_HD int32_t gc_best_at(const gc_geom *g, const uint8_t *in, const uint16_t *bl
 	return best_sc;
 }
 
+/* How many bytes before p equal those before q, at most m (S = 1): four
+ * at a time, their loads issued together (a byte at a time, each load
+ * waited on the one before). */
+GC_HD uint32_t gc_back_len(const uint8_t *in, uint64_t p, uint64_t q, uint32_t m)
+{
+	uint32_t e = 0;
+	while (e < m) {
+		const uint32_t w = m - e < 4 ? m - e : 4;
+		uint32_t a = 0, b = 0;
+		for (uint32_t i = 0; i < 4; i++)
+			if (i < w)
+				a |= (uint32_t)in[p - 1 - e - i] << (8 * i), b |= (uint32_t)in[q - 1 - e - i] << (8 * i);
+		const uint32_t d = a ^ b;
+#ifdef __CUDA_ARCH__
+		const uint32_t run = d ? (uint32_t)(__ffs(d) - 1) / 8 : 4;
+#else
+		const uint32_t run = d ? (uint32_t)__builtin_ctz(d) / 8 : 4;
+#endif
+		e += run < w ? run : w;
+		if (run < w || w < 4)
+			break;
+	}
+	return e;
+}
+
 /* Parses chunk c into tok[c * cap ...] from every position's best match
  * (blen, bdist) and the repeat offset; returns the number of tokens. */
 GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_t *blen, const uint32_t *bdist,
@@ -466,7 +490,13 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 		}
 		/* Into the literals before it, which a far anchor or a near entry
 		 * from an earlier tile can skip. */
-		while (p >= lit0 + S && p - best_d >= S && best_len + S <= ((uint32_t)1 << g->chunk_log)) {
+		if (S == 1) {
+			const uint64_t q = p - best_d, room = ((uint32_t)1 << g->chunk_log) - best_len;
+			const uint64_t m = p - lit0 < q ? p - lit0 : q;
+			const uint32_t e = gc_back_len(in, p, q, (uint32_t)(m < room ? m : room));
+			p -= e, best_len += e;
+		}
+		while (S > 1 && p >= lit0 + S && p - best_d >= S && best_len + S <= ((uint32_t)1 << g->chunk_log)) {
 			uint32_t e = 0;
 			while (e < S && in[p - S + e] == in[p - best_d - S + e])
 				e++;

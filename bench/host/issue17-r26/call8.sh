@@ -17,7 +17,7 @@ for r in 1 2; do
 done
 for f in il.fq gc20.txt; do
 	for v in base new; do
-		WLZ_GC_PROFILE=1 GPU_PEERS= gcb-$v $T/$f 1 2>&1 | grep -E "gc profile: (code|write meta|write raw|assemble)" | tail -4 | sed "s/^/$v $f: /" | tee -a $OUT/code.txt
+		WLZ_GC_PROFILE=1 GPU_PEERS= gcb-$v $T/$f 1 2>&1 | grep -E "gc profile: (find|parse|code) " | tail -3 | sed "s/^/$v $f: /" | tee -a $OUT/code.txt
 	done
 done
 timeout 300 gpu_compress tests/data/*.zst > $OUT/test.txt 2>&1
