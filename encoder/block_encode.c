@@ -13,6 +13,7 @@ struct wlz_benc {
 	void *huf_work;         /* the entropy coder's counts, kept between blocks */
 	size_t raw_cap[WLZ_NSTREAMS];
 	uint8_t *lows;          /* off stream, second part: low bytes of offsets */
+	size_t lows_cap;
 	uint8_t *out;
 	size_t out_cap;
 	ZSTD_CCtx *zc;
@@ -36,7 +37,8 @@ wlz_benc *wlz_benc_create(uint32_t block_size)
 		be->raw[s] = malloc(be->raw_cap[s]);
 		ok = ok && be->raw[s];
 	}
-	be->lows = malloc(maxtok * 8);
+	be->lows_cap = maxtok * 8;
+	be->lows = malloc(be->lows_cap);
 	be->huf_work = calloc(1, WLZ_HUF_WORK_SIZE);
 	ok = ok && be->lows && be->huf_work;
 	be->out_cap = (size_t)block_size + 1024;
@@ -53,10 +55,9 @@ void wlz_benc_release(wlz_benc *be)
 {
 	if (!be)
 		return;
-	const size_t maxtok = be->bsize / WLZ_MINMATCH + 1;
 	for (int s = 0; s < WLZ_NSTREAMS; s++)
 		wlz_release_pages(be->raw[s], be->raw_cap[s]);
-	wlz_release_pages(be->lows, maxtok * 8);
+	wlz_release_pages(be->lows, be->lows_cap);
 	/* (the Huffman coder's counts are kept zeroed between streams, and
 	 * pages given back read as zeros) */
 	wlz_release_pages(be->huf_work, WLZ_HUF_WORK_SIZE);
