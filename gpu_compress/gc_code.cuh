@@ -407,7 +407,7 @@ __global__ void __launch_bounds__(GC_CODE_THREADS) k_code(gc_blk *blk, const uin
 	}
 	if (kind != GC_HUF)
 		return;
-	const unsigned want = gc_part_want(n, k);
+	const unsigned want = gc_part_want(n, k, u % GC_PARTS == 1);
 	const unsigned tc = want > 1 ? gc_cta_cluster(s, cnt, (uint32_t *)ts, GC_CODE_SCRATCH, want) : 0;
 	/* each group's counts over all symbols, then its table (a warp a
 	 * table), the single table beside them */

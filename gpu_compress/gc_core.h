@@ -767,21 +767,26 @@ GC_HD unsigned gc_part_kind(uint32_t n, unsigned k)
 }
 
 /* Tables a part of n symbols, k of them present, may cluster its
- * contexts into: up to one per 2048 symbols, as the CPU encoder's
- * literals; none where the context counts are too sparse to tell
- * contexts apart (k^2 cells over n symbols: commands, lengths, offset
- * bytes), which saved under 0.02% and cost the most clustering work;
- * none where more than GC_CLUSTER_KMAX symbols occur (offset bytes of a
- * large part: nearly every byte value, whatever the one before).  Those
- * were most of the clustering's time (their counts too large to copy to
- * shared memory) for 0.01% of Illumina's archive and none of gcide's
+ * contexts into (lit: the part holds literals, part 1): up to one per 2048
+ * symbols, as the CPU encoder's literals; none where the context counts
+ * are too sparse to tell contexts apart (k^2 cells over n symbols:
+ * commands, lengths, offset bytes), which saved under 0.02% and cost the
+ * most clustering work; at most GC_CLUSTER_KMAX_T in a part of commands,
+ * lengths or offsets where more than GC_CLUSTER_KMAX symbols occur
+ * (offset low bytes: nearly every byte value).  Such a part's counts are
+ * too large to copy to shared memory, so each clustering pass reads them
+ * from global memory, and its passes cost in proportion to its tables.
+ * On FASTQ and text its tables rarely pay for their headers; on typed
+ * arrays' offsets they do, and four keep most of that
  * (bench/host/issue17-r26.md). */
 #define GC_CLUSTER_KMAX 160
-GC_HD unsigned gc_part_want(uint32_t n, unsigned k)
+#define GC_CLUSTER_KMAX_T 4
+GC_HD unsigned gc_part_want(uint32_t n, unsigned k, int lit)
 {
-	if ((uint64_t)k * k > n || k > GC_CLUSTER_KMAX)
+	if ((uint64_t)k * k > n)
 		return 1;
-	return n / 2048 < GC_TMAX ? n / 2048 : GC_TMAX;
+	const unsigned most = !lit && k > GC_CLUSTER_KMAX ? GC_CLUSTER_KMAX_T : GC_TMAX;
+	return n / 2048 < most ? n / 2048 : most;
 }
 
 /* Whether tc clustered tables coding in bc bits beat one table coding in
@@ -820,12 +825,13 @@ GC_HD void gc_table_codes(gc_code *code, unsigned t)
 		}
 }
 
-/* Part pt's code from its context counts cnt[257][256] (w: scratch):
+/* Part pt's code from its context counts cnt[257][256] (lit: the part holds
+ * literals; w: scratch):
  * kind, present symbols, and one table or up to GC_TMAX chosen by the
  * previous symbol (the CPU encoder's clustering, common/huf_cluster.h),
  * whichever codes smaller with its header.  The reference's path; the
  * kernel k_code spreads the same steps over a CTA. */
-GC_HD void gc_part_code(const uint32_t (*cnt)[256], gc_part *pt, gc_code *code, gc_code_work *w)
+GC_HD void gc_part_code(const uint32_t (*cnt)[256], gc_part *pt, int lit, gc_code *code, gc_code_work *w)
 {
 	uint32_t all[256];
 	uint64_t *tot = w->tot;
@@ -849,7 +855,7 @@ GC_HD void gc_part_code(const uint32_t (*cnt)[256], gc_part *pt, gc_code *code, 
 		return;
 	uint64_t bits = wlz_huf_build_table(all, code->len[0]);
 	unsigned T = 1;
-	const unsigned want = gc_part_want(pt->n, k);
+	const unsigned want = gc_part_want(pt->n, k, lit);
 	if (want > 1) {
 		uint8_t grp[WLZ_HUF_NCTX];
 		for (unsigned c = 0; c < WLZ_HUF_NCTX; c++)

@@ -145,7 +145,7 @@ static wlz_error ref_member(const wlz_gpu_copts *o, uint8_t *dst, size_t cap, co
 			memset(r.hist, 0, WLZ_HUF_NCTX * 256 * sizeof(uint32_t));
 			for (uint32_t j = 0; j < pt->n; j++)
 				r.hist[gc_context(raw + pt->src, pt->n, j) * 256 + raw[pt->src + j]]++;
-			gc_part_code((const uint32_t(*)[256])r.hist, pt, &r.code[i], r.work);
+			gc_part_code((const uint32_t(*)[256])r.hist, pt, i == 1, &r.code[i], r.work);
 			if (pt->kind != GC_HUF)
 				continue;
 			const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
