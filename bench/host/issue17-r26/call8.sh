@@ -3,6 +3,9 @@
 # clustering's copy of the counts fits more parts) against main, alternated,
 # Illumina and gcide's first 20 MB at depth 10, with k_code's profiled time;
 # then the test (GPU bytes equal to the CPU reference's, both decoders).
+# The profile line's grep printed only "code" in calls 8 to 13; it was
+# widened for call 14 (write meta, write raw, assemble) and call 16
+# (find, parse, code), as it stands now.
 #   carry: .dev/s26 (bins.tar.xz: gcb-base, gcb-new, gpu_compress, wavelz; il.wlz, gc20.wlz)
 set -u
 . bench/gpu_call_setup.sh .dev/s26
