@@ -453,7 +453,7 @@ GC_HD uint32_t gc_back_len(const uint8_t *in, uint64_t p, uint64_t q, uint32_t m
 		const uint32_t run = d ? (uint32_t)__builtin_ctz(d) / 8 : 4;
 #endif
 		e += run < w ? run : w;
-		if (run < w || w < 4)
+		if (run < w)  /* a short last word (w < 4) takes e to m */
 			break;
 	}
 	return e;
@@ -495,14 +495,15 @@ GC_HD uint32_t gc_parse_chunk(const gc_geom *g, const uint8_t *in, const uint16_
 			const uint64_t m = p - lit0 < q ? p - lit0 : q;
 			const uint32_t e = gc_back_len(in, p, q, (uint32_t)(m < room ? m : room));
 			p -= e, best_len += e;
-		}
-		while (S > 1 && p >= lit0 + S && p - best_d >= S && best_len + S <= ((uint32_t)1 << g->chunk_log)) {
-			uint32_t e = 0;
-			while (e < S && in[p - S + e] == in[p - best_d - S + e])
-				e++;
-			if (e < S)
-				break;
-			p -= S, best_len += S;
+		} else {
+			while (p >= lit0 + S && p - best_d >= S && best_len + S <= ((uint32_t)1 << g->chunk_log)) {
+				uint32_t e = 0;
+				while (e < S && in[p - S + e] == in[p - best_d - S + e])
+					e++;
+				if (e < S)
+					break;
+				p -= S, best_len += S;
+			}
 		}
 		t[nt].dist = best_d;
 		t[nt].lm = (uint32_t)(p - lit0) | best_len << 16;
