@@ -464,20 +464,104 @@ __global__ void __launch_bounds__(GC_HIST_THREADS) k_hist(gc_geom g, const gc_bl
 	}
 }
 
-/* One warp a (block, part, segment), a lane a thread: lane byte counts. */
-__global__ void k_lanes(gc_geom g, const gc_blk *blk, const uint8_t *raw, const gc_code *code, uint32_t *lanes)
+/* The lane kernels: a CTA of GC_LANE_WARPS warps, a warp a (block, part,
+ * segment), a lane a thread.  A part's segments are a multiple of
+ * GC_LANE_WARPS (at least 4: blocks of 64 KiB or more), so a CTA's warps
+ * share their part, whose codes the CTA copies into shared memory first:
+ * read from global memory, every symbol's two dependent lookups went to
+ * L2, as the CTAs on an SM hold many parts' tables. */
+#define GC_LANE_WARPS 4
+
+/* A part's codes: code | bits << 16 for each (table, symbol), and the
+ * table after each symbol. */
+struct lane_code {
+	uint32_t cb[GC_TMAX * 256];
+	uint8_t next[256];
+};
+
+/* The CTA's part (u) and whether it has huf lanes; *c filled when so.
+ * Every thread of the CTA calls it (it waits at a barrier). */
+__device__ __forceinline__ bool lane_code_load(const gc_geom &g, const gc_blk *blk, const gc_code *code, bool write,
+					       lane_code *c, uint64_t *u)
 {
+	*u = (uint64_t)blockIdx.x * GC_LANE_WARPS / g.segmax;
+	if (*u >= g.nblocks * GC_PARTS)
+		return false;
+	const gc_blk *k = &blk[*u / GC_PARTS];
+	const gc_part *pt = &k->part[*u % GC_PARTS];
+	if (pt->kind != GC_HUF || (write && k->codec[pt->stream] != 2))
+		return false;
+	const gc_code *cu = &code[*u];
+	const unsigned T = cu->T;
+	for (unsigned i = threadIdx.x; i < T * 256; i += blockDim.x)
+		c->cb[i] = cu->code[i / 256][i % 256] | (uint32_t)cu->bits[i / 256][i % 256] << 16;
+	for (unsigned i = threadIdx.x; i < 256; i += blockDim.x)
+		c->next[i] = cu->next[i];
+	__syncthreads();
+	return true;
+}
+
+/* Lane l of segment sg of a part of n symbols at src: its bits counted
+ * (dst NULL: returns its bytes) or written to dst, as gc_lane_bytes and
+ * gc_lane_write.  The symbols are read four at a time from aligned words
+ * (a lane's words lie within its block's raw area). */
+static_assert(4 * GC_MAXBITS + 7 <= 64, "lane_walk: four codes and a partial byte fit its accumulator");
+__device__ __forceinline__ uint32_t lane_walk(const uint8_t *src, uint32_t n, const lane_code *c, uint32_t sg,
+					      unsigned l, uint8_t *dst)
+{
+	const uint32_t s0 = sg << GC_SEG_LOG;
+	const uint32_t m = n - s0 < ((uint32_t)1 << GC_SEG_LOG) ? n - s0 : (uint32_t)1 << GC_SEG_LOG;
+	const uint32_t q = gc_lane_q(m);
+	const uint32_t a = l * q < m ? l * q : m, e = (l + 1) * q < m ? (l + 1) * q : m;
+	const uint8_t *p = src + s0 + a;
+	const uint32_t *wp = (const uint32_t *)((uintptr_t)p & ~(uintptr_t)3);
+	const unsigned sh = (unsigned)((uintptr_t)p & 3) * 8;
+	uint64_t acc = 0, bits = 0;
+	unsigned nb = 0, t = 0;
+	uint32_t w0 = a < e ? wp[0] : 0;
+	for (uint32_t i = a; i < e; i += 4) {
+		/* the next word, where this step's bytes or the next step's
+		 * reach into it */
+		const uint32_t w1 = i + 4 - sh / 8 < e ? wp[1] : 0;
+		uint32_t x = __funnelshift_r(w0, w1, sh);
+		wp++;
+		w0 = w1;
+		const unsigned k = e - i < 4 ? e - i : 4;
+		for (unsigned j = 0; j < k; j++, x >>= 8) {
+			const uint8_t s = (uint8_t)x;
+			const uint32_t v = c->cb[t * 256 + s];
+			t = c->next[s];
+			if (!dst) {
+				bits += v >> 16;
+				continue;
+			}
+			acc |= (uint64_t)(v & 0xFFFF) << nb;
+			nb += v >> 16;
+		}
+		if (dst)
+			for (; nb >= 8; nb -= 8, acc >>= 8)
+				*dst++ = (uint8_t)acc;
+	}
+	if (dst && nb)
+		*dst = (uint8_t)acc;
+	return (uint32_t)((bits + 7) / 8);
+}
+
+__global__ void __launch_bounds__(GC_LANE_WARPS * 32) k_lanes(gc_geom g, const gc_blk *blk, const uint8_t *raw,
+								 const gc_code *code, uint32_t *lanes)
+{
+	__shared__ lane_code c;
+	uint64_t u;
+	if (!lane_code_load(g, blk, code, false, &c, &u))
+		return;
 	const uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
 	const unsigned l = threadIdx.x % 32;
-	const uint64_t u = w / g.segmax;
 	const uint32_t sg = (uint32_t)(w % g.segmax);
-	if (u >= g.nblocks * GC_PARTS)
-		return;
 	const gc_part *pt = &blk[u / GC_PARTS].part[u % GC_PARTS];
-	if (pt->kind != GC_HUF || ((uint64_t)sg << GC_SEG_LOG) >= pt->n)
+	if (((uint64_t)sg << GC_SEG_LOG) >= pt->n)
 		return;
 	const uint8_t *src = raw + (u / GC_PARTS) * g.raw_stride + pt->src;
-	lanes[w * 32 + l] = gc_lane_bytes(src, pt->n, &code[u], sg, l);
+	lanes[w * 32 + l] = lane_walk(src, pt->n, &c, sg, l, NULL);
 }
 
 GC_HD uint32_t seg_size(const uint32_t *lanes)
@@ -615,19 +699,21 @@ __global__ void k_write_raw(gc_geom g, const gc_blk *blk, const uint8_t *raw, ui
 		dst[j] = src[j];
 }
 
-/* One warp a (block, part, segment): lane sizes and lane bits. */
-__global__ void k_write_lanes(gc_geom g, const gc_blk *blk, const uint8_t *raw, const gc_code *code,
-			      const uint32_t *lanes, uint8_t *stage)
+/* Lane kernels' layout (above): lane sizes and lane bits. */
+__global__ void __launch_bounds__(GC_LANE_WARPS * 32) k_write_lanes(gc_geom g, const gc_blk *blk, const uint8_t *raw,
+								       const gc_code *code, const uint32_t *lanes,
+								       uint8_t *stage)
 {
+	__shared__ lane_code c;
+	uint64_t u;
+	if (!lane_code_load(g, blk, code, true, &c, &u))
+		return;
 	const uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
 	const unsigned l = threadIdx.x % 32;
-	const uint64_t u = w / g.segmax;
 	const uint32_t sg = (uint32_t)(w % g.segmax);
-	if (u >= g.nblocks * GC_PARTS)
-		return;
 	const gc_blk *k = &blk[u / GC_PARTS];
 	const gc_part *pt = &k->part[u % GC_PARTS];
-	if (pt->kind != GC_HUF || k->codec[pt->stream] != 2 || ((uint64_t)sg << GC_SEG_LOG) >= pt->n)
+	if (((uint64_t)sg << GC_SEG_LOG) >= pt->n)
 		return;
 	const uint32_t G = (pt->n + (1u << GC_SEG_LOG) - 1) >> GC_SEG_LOG;
 	const uint32_t *ls = lanes + u * g.segmax * 32;
@@ -649,7 +735,7 @@ __global__ void k_write_lanes(gc_geom g, const gc_blk *blk, const uint8_t *raw, 
 	if (l < GC_LANES - 1)
 		seg[2 * l] = (uint8_t)mine, seg[2 * l + 1] = (uint8_t)(mine >> 8);
 	const uint8_t *src = raw + (u / GC_PARTS) * g.raw_stride + pt->src;
-	gc_lane_write(src, pt->n, &code[u], sg, l, seg + 2 * (GC_LANES - 1) + at);
+	lane_walk(src, pt->n, &c, sg, l, seg + 2 * (GC_LANES - 1) + at);
 }
 
 __global__ void k_one(uint64_t *off, uint64_t *len, uint64_t n)
@@ -1002,7 +1088,8 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 			PROF("code");
 		}
 		const uint64_t warps = nb * GC_PARTS * gm->segmax;
-		k_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes);
+		k_lanes<<<grid(warps * 32, GC_LANE_WARPS * 32), GC_LANE_WARPS * 32, 0, st>>>(geom, b.blk, b.raw, b.code,
+											       b.lanes);
 		PROF("lanes");
 		k_layout<<<grid(nb, 64), 64, 0, st>>>(geom, b.blk, b.code, b.lanes, b.psz, b.fsz, b.flag);
 		PROF("layout");
@@ -1018,7 +1105,8 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		PROF("write meta");
 		k_write_raw<<<dim3((unsigned)(nb * GC_PARTS), GC_COPY_CTAS), 256, 0, st>>>(geom, b.blk, b.raw, b.stage);
 		PROF("write raw");
-		k_write_lanes<<<grid(warps * 32, 128), 128, 0, st>>>(geom, b.blk, b.raw, b.code, b.lanes, b.stage);
+		k_write_lanes<<<grid(warps * 32, GC_LANE_WARPS * 32), GC_LANE_WARPS * 32, 0, st>>>(
+			geom, b.blk, b.raw, b.code, b.lanes, b.stage);
 		PROF("write lanes");
 		cudaEventRecord(g->ev[EV_ENTROPY], st);
 		/* checksums and assembly */
