@@ -397,12 +397,78 @@ __global__ void k_block_scan(gc_geom g, gc_cstat *cst, gc_blk *blk)
 	}
 }
 
-__global__ void k_chunk_write(gc_geom g, const uint8_t *in, const gc_tok *tok, const uint32_t *ntok,
-			      const uint8_t *lev, const gc_cstat *cst, uint8_t *raw)
+/* gc_chunk_write's cmd, len and off bytes (its literals: k_lit_write), a
+ * warp a chunk, a lane a token, 32 tokens a step: each kept token's bytes
+ * at offsets the warp scans, so that a step's stores lie together (a
+ * thread a chunk wrote each byte apart from every other thread's).  A
+ * token's literal count and repeat test read the last kept token before
+ * it: the nearest kept lane below, else the steps before. */
+__global__ void k_chunk_write(gc_geom g, const gc_tok *tok, const uint32_t *ntok, const uint8_t *lev,
+			      const gc_cstat *cst, uint8_t *raw)
 {
-	const uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (c < g.nchunks)
-		gc_chunk_write(&g, in, tok, ntok, lev, cst, c, raw, 0);
+	const unsigned l = threadIdx.x % 32;
+	const uint64_t c = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	if (c >= g.nchunks)
+		return;
+	const gc_tok *t = tok + c * g.cap;
+	const uint8_t *lv = lev + c * g.cap;
+	const gc_cstat *s = &cst[c];
+	uint8_t *r = raw + (c >> (g.block_log - g.chunk_log)) * g.raw_stride;
+	uint8_t *cmd = r + gc_raw_cmd(&g) + s->o_cmd, *len = r + gc_raw_len(&g) + s->o_len;
+	uint8_t *head = r + gc_raw_head(&g) + s->o_head, *low = r + gc_raw_low(&g) + s->o_low;
+	const uint32_t nt = ntok[c];
+	/* before each step (positions from the chunk's start): where its
+	 * tokens start, the last kept token's end and distance, and the
+	 * carry, which only the chunk's first kept token adds */
+	uint32_t pos = 0, last_end = 0, prev = s->prev_in, carry = s->carry_in;
+	for (uint32_t i0 = 0; i0 < nt; i0 += 32) {
+		const uint32_t i = i0 + l;
+		uint32_t lit = 0, mlen = 0, d = 0;
+		bool kept = false;
+		if (i < nt) {
+			const gc_tok tk = t[i];
+			lit = tk.lm & 0xFFFF, mlen = tk.lm >> 16, d = tk.dist;
+			kept = lv[i] <= g.depth;
+		}
+		const uint32_t x = lit + mlen, incl = warp_incl_sum(x);
+		const uint32_t at = pos + incl - x + lit, end = at + mlen;
+		const uint32_t km = __ballot_sync(0xffffffffu, kept), below = km & ((1u << l) - 1);
+		const int from = below ? 31 - __clz(below) : 0;
+		const uint32_t b_end = __shfl_sync(0xffffffffu, end, from), b_d = __shfl_sync(0xffffffffu, d, from);
+		const uint32_t nl = at - (below ? b_end : last_end) + (below ? 0 : carry);
+		const uint32_t m = mlen - 3;
+		const bool rep = d == (below ? b_d : prev);
+		const unsigned k = kept && !rep ? gc_off_low(d) : 0;
+		const uint32_t nlen = kept ? (nl >= 7 ? gc_varint_len(nl - 7) : 0) + (m >= 15 ? gc_varint_len(m - 15) : 0) : 0;
+		/* cmd, head and low byte counts in one word (at most 32, 32
+		 * and 128 a step) */
+		const uint32_t cnt = kept ? 1u | (rep ? 0u : 1u << 8) | k << 16 : 0;
+		const uint32_t ci = warp_incl_sum(cnt), li = warp_incl_sum(nlen);
+		if (kept) {
+			const uint32_t o = ci - cnt;
+			cmd[o & 0xFF] = (uint8_t)((nl >= 7 ? 7 : nl) << 5 | (rep ? 16 : 0) | (m >= 15 ? 15 : m));
+			uint8_t *lp = len + (li - nlen);
+			if (nl >= 7)
+				lp = gc_put_varint(lp, nl - 7);
+			if (m >= 15)
+				gc_put_varint(lp, m - 15);
+			if (!rep) {
+				const uint32_t y = d - 1;
+				head[(o >> 8) & 0xFF] = (uint8_t)(k << 5 | (uint32_t)((uint64_t)y >> (8 * k)));
+				for (unsigned j = 0; j < k; j++)
+					low[(o >> 16) + j] = (uint8_t)(y >> (8 * j));
+			}
+		}
+		const uint32_t tc = __shfl_sync(0xffffffffu, ci, 31);
+		cmd += tc & 0xFF, head += (tc >> 8) & 0xFF, low += tc >> 16;
+		len += __shfl_sync(0xffffffffu, li, 31);
+		pos += __shfl_sync(0xffffffffu, incl, 31);
+		if (km) {
+			const int hi = 31 - __clz(km);
+			last_end = __shfl_sync(0xffffffffu, end, hi), prev = __shfl_sync(0xffffffffu, d, hi);
+			carry = 0;
+		}
+	}
 }
 
 /* A warp a chunk: its literal bytes (map value 0) into its block's lit
@@ -505,7 +571,9 @@ __device__ __forceinline__ bool lane_code_load(const gc_geom &g, const gc_blk *b
  * (dst NULL: returns its bytes) or written to dst, as gc_lane_bytes and
  * gc_lane_write.  The symbols are read four at a time from aligned words
  * (a lane's words lie within its block's raw area). */
-static_assert(4 * GC_MAXBITS + 7 <= 64, "lane_walk: four codes and a partial byte fit its accumulator");
+/* its accumulator: under 32 bits and a code once dst is aligned; before,
+ * under 8 bits and a step's four codes */
+static_assert(GC_MAXBITS + 31 <= 64 && 4 * GC_MAXBITS + 7 <= 64, "lane_walk: accumulator too small");
 __device__ __forceinline__ uint32_t lane_walk(const uint8_t *src, uint32_t n, const lane_code *c, uint32_t sg,
 					      unsigned l, uint8_t *dst)
 {
@@ -537,13 +605,23 @@ __device__ __forceinline__ uint32_t lane_walk(const uint8_t *src, uint32_t n, co
 			}
 			acc |= (uint64_t)(v & 0xFFFF) << nb;
 			nb += v >> 16;
+			/* whole aligned words once dst is aligned: each word
+			 * holds this lane's bytes alone */
+			if (nb >= 32 && !((uintptr_t)dst & 3)) {
+				*(uint32_t *)dst = (uint32_t)acc;
+				dst += 4, acc >>= 32, nb -= 32;
+			}
 		}
 		if (dst)
-			for (; nb >= 8; nb -= 8, acc >>= 8)
+			for (; nb >= 8 && ((uintptr_t)dst & 3); nb -= 8, acc >>= 8)
 				*dst++ = (uint8_t)acc;
 	}
-	if (dst && nb)
-		*dst = (uint8_t)acc;
+	if (dst) {
+		for (; nb >= 8; nb -= 8, acc >>= 8)
+			*dst++ = (uint8_t)acc;
+		if (nb)
+			*dst = (uint8_t)acc;
+	}
 	return (uint32_t)((bits + 7) / 8);
 }
 
@@ -1070,7 +1148,7 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		PROF("chunk stat");
 		k_block_scan<<<grid(nb * 32, 128), 128, 0, st>>>(geom, b.cst, b.blk);
 		PROF("block scan");
-		k_chunk_write<<<grid(nc, 128), 128, 0, st>>>(geom, in, b.tok, b.ntok, b.lev, b.cst, b.raw);
+		k_chunk_write<<<grid(nc * 32, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.cst, b.raw);
 		PROF("chunk write");
 		k_lit_write<<<grid(nc * 32, 128), 128, 0, st>>>(geom, in, b.map, b.cst, b.raw);
 		PROF("literals");

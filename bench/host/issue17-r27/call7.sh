@@ -6,7 +6,8 @@
 # arrays (int16 field S = 2, float32 codes S = 4, 256 MiB each), with the
 # profiled entropy stages; then the test, CHECK=1 on gcide and a 40 MB
 # int16 field at S = 2, and compute-sanitizer on the test (memcheck;
-# racecheck of the two kernels).
+# racecheck of the two kernels).  call8.sh reuses it: for that, the
+# profile grep gained "chunk write" and the racecheck list $RACE.
 #   carry: .dev/s27 (bins.tar.xz: gcb-base, gcb-new, gpu_compress, wavelz, numgen; il.wlz, gc20.wlz)
 set -u
 . bench/gpu_call_setup.sh .dev/s27
@@ -30,7 +31,7 @@ for fs in $V; do
 		SYMBOL=$s WLZ_GC_PROFILE=1 GPU_PEERS=none gcb-$v $T/$f 1 2>&1 | grep -E "gc profile: " | sed "s/^/$v $f: /" >> $OUT/profile.txt
 	done
 done
-grep -E "(lanes) " $OUT/profile.txt | awk "NR % 4 == 0"
+grep -E "(lanes|chunk write) " $OUT/profile.txt | awk "NR % 4 == 0"
 timeout 300 gpu_compress tests/data/*.zst > $OUT/test.txt 2>&1
 echo "gpu_compress exit $?"; tail -1 $OUT/test.txt
 for fs in gc20.txt:1 i16f40.bin:2; do
@@ -38,7 +39,7 @@ for fs in gc20.txt:1 i16f40.bin:2; do
 	SYMBOL=$s CHECK=1 GPU_PEERS=none gcb-new $T/$f 1 > $OUT/check-$f.txt 2>&1
 	echo "check $f exit $?"; grep -E "equal|differs|MISMATCH" $OUT/check-$f.txt
 done
-for tool in memcheck racecheck-k_lanes racecheck-k_write_lanes; do
+for tool in memcheck $(for k in ${RACE:-k_lanes k_write_lanes}; do echo racecheck-$k; done); do
 	x= q=1
 	case $tool in racecheck-*) q=2 x="--kernel-name kns=${tool#racecheck-}" ;; esac
 	env WLZ_GC_QUICK=$q timeout 100 compute-sanitizer --tool ${tool%%-*} $x --error-exitcode 9 gpu_compress \
