@@ -170,18 +170,29 @@ __device__ __forceinline__ void map_fill(uint8_t *map, uint64_t a, uint32_t n, u
 		map[a] = v;
 }
 
-/* A warp a chunk, a lane a token (the map zeroed first): match bytes
- * unresolved and levels unresolved (gc_level_init), and the chunk's
- * groups of 32 tokens for k_levels: how many (ngrp) and where each
- * starts in the chunk (gbase, GC_GPC a chunk). */
+/* A warp a chunk, a lane a token: match bytes unresolved and levels
+ * unresolved (gc_level_init), and the chunk's groups of 32 tokens for
+ * k_levels: how many (ngrp) and where each starts in the chunk (gbase,
+ * GC_GPC a chunk).  The chunk's map is built in the warp's shared memory,
+ * then stored whole, 16 bytes a lane (each lane storing its own matches
+ * straight to the map scattered its stores). */
 #define GC_GPC(g) (((g).cap + 31) / 32)
-__global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok, uint8_t *lev, uint8_t *map,
-			     uint32_t *ngrp, uint16_t *gbase)
+#define GC_LEVEL_INIT_T 128
+__global__ void __launch_bounds__(GC_LEVEL_INIT_T) k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok,
+								 uint8_t *lev, uint8_t *map, uint32_t *ngrp,
+								 uint16_t *gbase)
 {
+	extern __shared__ uint4 lmap[];
 	const unsigned l = threadIdx.x % 32;
 	const uint64_t c = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
 	if (c >= g.nchunks)
 		return;
+	const uint32_t csz = 1u << g.chunk_log;
+	uint4 *mw = lmap + (threadIdx.x / 32) * (csz / 16);
+	for (uint32_t w = l; w < csz / 16; w += 32)
+		mw[w] = make_uint4(0, 0, 0, 0);
+	__syncwarp();
+	uint8_t *m = (uint8_t *)mw;
 	const gc_tok *t = tok + c * g.cap;
 	const uint32_t nt = ntok[c];
 	uint32_t base = 0;
@@ -195,13 +206,19 @@ __global__ void k_level_init(gc_geom g, const gc_tok *tok, const uint32_t *ntok,
 		const uint32_t x = lit + mlen;
 		const uint32_t incl = warp_incl_sum(x);
 		if (mlen)
-			map_fill(map, (c << g.chunk_log) + base + (incl - x) + lit, mlen, GC_UNRESOLVED);
+			map_fill(m, base + (incl - x) + lit, mlen, GC_UNRESOLVED);
 		if (l == 0)
 			gbase[c * GC_GPC(g) + i0 / 32] = (uint16_t)base;
 		base += __shfl_sync(0xffffffffu, incl, 31);
 	}
 	if (l == 0)
 		ngrp[c] = (nt + 31) / 32;
+	__syncwarp();
+	/* the chunk's words (past the input's end: zeros, in the map's padding) */
+	const uint64_t cs = c << g.chunk_log;
+	const uint32_t nw = (uint32_t)(gc_chunk_end(&g, c) - cs + 15) / 16;
+	for (uint32_t w = l; w < nw; w += 32)
+		((uint4 *)(map + cs))[w] = mw[w];
 }
 
 /* Scans map bytes [a, e) from *cur (16-aligned; a & ~15 at first), read
@@ -1134,8 +1151,11 @@ static wlz_error member(wlz_gcctx *g, const wlz_gpu_copts *o, const uint8_t *src
 		PROF("parse");
 		cudaEventRecord(g->ev[EV_PARSE], st);
 		/* levels */
-		CU(cudaMemsetAsync(b.map, 0, n + 16, st), "map");
-		k_level_init<<<grid(nc * 32, 128), 128, 0, st>>>(geom, b.tok, b.ntok, b.lev, b.map, b.ngrp, b.gbase);
+		/* k_level_init writes the map up to a 16-byte word past n: its
+		 * padding's last word zeroed here */
+		CU(cudaMemsetAsync(b.map + (n & ~(uint64_t)15), 0, n + 16 - (n & ~(uint64_t)15), st), "map");
+		k_level_init<<<grid(nc * 32, GC_LEVEL_INIT_T), GC_LEVEL_INIT_T, GC_LEVEL_INIT_T / 32 << gm->chunk_log, st>>>(
+			geom, b.tok, b.ntok, b.lev, b.map, b.ngrp, b.gbase);
 		PROF("level init");
 		cub_groups = b.cub_bytes;
 		CU(cub::DeviceScan::ExclusiveSum(b.cub, cub_groups, b.ngrp, b.goff, (int)nc, st), "scan");
