@@ -7,8 +7,8 @@
 # profiled entropy stages; then the test, CHECK=1 on gcide and a 40 MB
 # int16 field at S = 2, and compute-sanitizer on the test (memcheck;
 # racecheck of the two kernels).  call8.sh reuses it: for that, the
-# profile grep gained "chunk write" (call 9: "level init") and the
-# racecheck list $RACE.
+# profile grep gained "chunk write" (call 9: "level init"; call 13:
+# $PROF) and the racecheck list $RACE.
 #   carry: .dev/s27 (bins.tar.xz: gcb-base, gcb-new, gpu_compress, wavelz, numgen; il.wlz, gc20.wlz)
 set -u
 . bench/gpu_call_setup.sh .dev/s27
@@ -32,7 +32,7 @@ for fs in $V; do
 		SYMBOL=$s WLZ_GC_PROFILE=1 GPU_PEERS=none gcb-$v $T/$f 1 2>&1 | grep -E "gc profile: " | sed "s/^/$v $f: /" >> $OUT/profile.txt
 	done
 done
-grep -E "(lanes|chunk write|level init) " $OUT/profile.txt | awk "NR % 4 == 0"
+grep -E "(${PROF:-lanes|chunk write|level init}) " $OUT/profile.txt | awk "NR % 4 == 0"
 timeout 300 gpu_compress tests/data/*.zst > $OUT/test.txt 2>&1
 echo "gpu_compress exit $?"; tail -1 $OUT/test.txt
 for fs in gc20.txt:1 i16f40.bin:2; do
