@@ -554,6 +554,8 @@ __global__ void __launch_bounds__(GC_HIST_THREADS) k_hist(gc_geom g, const gc_bl
  * read from global memory, every symbol's two dependent lookups went to
  * L2, as the CTAs on an SM hold many parts' tables. */
 #define GC_LANE_WARPS 4
+/* (wlz_gc_geom allows blocks of 2^16 bytes or more) */
+static_assert(((1u << 16) >> GC_SEG_LOG) % GC_LANE_WARPS == 0, "a CTA's warps share a part");
 
 /* A part's codes: code | bits << 16 for each (table, symbol), and the
  * table after each symbol. */
@@ -587,10 +589,15 @@ __device__ __forceinline__ bool lane_code_load(const gc_geom &g, const gc_blk *b
 /* Lane l of segment sg of a part of n symbols at src: its bits counted
  * (dst NULL: returns its bytes) or written to dst, as gc_lane_bytes and
  * gc_lane_write.  The symbols are read four at a time from aligned words
- * (a lane's words lie within its block's raw area). */
-/* its accumulator: under 32 bits and a code once dst is aligned; before,
- * under 8 bits and a step's four codes */
-static_assert(GC_MAXBITS + 31 <= 64 && 4 * GC_MAXBITS + 7 <= 64, "lane_walk: accumulator too small");
+ * (a lane's words may reach up to 3 bytes past its symbols on either
+ * side, into the parts or the block beside it: all in the raw area, which
+ * nothing writes meanwhile, and those bytes are not used). */
+/* its accumulator: under 8 bits and a step's four codes while dst is not
+ * aligned; then, after the bytes that align dst, at most a code less than
+ * that and one code more before a word goes out; under 32 bits and a code
+ * after that */
+static_assert(4 * GC_MAXBITS + 7 <= 64 && 5 * GC_MAXBITS - 1 <= 64 && GC_MAXBITS + 31 <= 64,
+	      "lane_walk: accumulator too small");
 __device__ __forceinline__ uint32_t lane_walk(const uint8_t *src, uint32_t n, const lane_code *c, uint32_t sg,
 					      unsigned l, uint8_t *dst)
 {
