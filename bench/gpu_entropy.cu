@@ -37,6 +37,7 @@ extern "C" {
 static void plan_stats(const wlz_gpu_ent_plan *p)
 {
 	size_t warps = 0, huf = 0, shared = 0;
+	const bool each = getenv("WLZ_ENT_STATS")[0] == '2';
 	std::vector<uint32_t> lane;
 	for (size_t g = 0; g < p->ngrp; g++) {
 		const wlz_gpu_group &gr = p->grp[g];
@@ -51,7 +52,7 @@ static void plan_stats(const wlz_gpu_ent_plan *p)
 		}
 		shared += gr.ntab != 0;
 		lane.push_back(most);
-		if (getenv("WLZ_ENT_STATS")[0] == '2')
+		if (each)
 			fprintf(stderr, "block %zu: %u warps, %u shared tables, longest lane %u\n", g, gr.nseg, gr.ntab,
 				most);
 	}

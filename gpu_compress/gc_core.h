@@ -692,6 +692,29 @@ GC_HD void gc_block_parts(const gc_geom *g, gc_blk *blk)
 	}
 }
 
+/* A kept token's bytes (SPEC.md 6): its cmd byte at cmd, its varints
+ * from len (returns where they end), and unless it repeats the offset,
+ * its head byte at head and gc_off_low(d) low bytes from low.  nl: the
+ * literals before it; mlen: its match length. */
+GC_HD uint8_t *gc_tok_put(uint32_t nl, uint32_t mlen, uint32_t d, int rep, uint8_t *cmd, uint8_t *len, uint8_t *head,
+			  uint8_t *low)
+{
+	const uint32_t m = mlen - 3;
+	*cmd = (uint8_t)((nl >= 7 ? 7 : nl) << 5 | (rep ? 16 : 0) | (m >= 15 ? 15 : m));
+	if (nl >= 7)
+		len = gc_put_varint(len, nl - 7);
+	if (m >= 15)
+		len = gc_put_varint(len, m - 15);
+	if (!rep) {
+		const unsigned k = gc_off_low(d);
+		const uint64_t x = (uint64_t)d - 1;
+		*head = (uint8_t)(k << 5 | (uint32_t)(x >> (8 * k)));
+		for (unsigned j = 0; j < k; j++)
+			low[j] = (uint8_t)(x >> (8 * j));
+	}
+	return len;
+}
+
 /* Writes chunk c's kept tokens into its block's raw streams, and its
  * literal bytes unless lits is 0 (the GPU copies them apart: they are the
  * chunk's bytes whose map value is 0, in order). */
@@ -718,20 +741,10 @@ GC_HD void gc_chunk_write(const gc_geom *g, const uint8_t *in, const gc_tok *tok
 			for (uint64_t x = last_end; lits && x < pos; x++)
 				*lit++ = in[x];
 			carry = 0;
-			const uint32_t m = mlen - 3;
 			const int rep = d == prev;
-			*cmd++ = (uint8_t)((nl >= 7 ? 7 : nl) << 5 | (rep ? 16 : 0) | (m >= 15 ? 15 : m));
-			if (nl >= 7)
-				len = gc_put_varint(len, nl - 7);
-			if (m >= 15)
-				len = gc_put_varint(len, m - 15);
-			if (!rep) {
-				const unsigned k = gc_off_low(d);
-				const uint64_t x = (uint64_t)d - 1;
-				*head++ = (uint8_t)(k << 5 | (uint32_t)(x >> (8 * k)));
-				for (unsigned j = 0; j < k; j++)
-					*low++ = (uint8_t)(x >> (8 * j));
-			}
+			len = gc_tok_put(nl, mlen, d, rep, cmd++, len, head, low);
+			if (!rep)
+				head++, low += gc_off_low(d);
 			prev = d;
 			last_end = pos + mlen;
 		}

@@ -453,28 +453,17 @@ __global__ void k_chunk_write(gc_geom g, const gc_tok *tok, const uint32_t *ntok
 		const int from = below ? 31 - __clz(below) : 0;
 		const uint32_t b_end = __shfl_sync(0xffffffffu, end, from), b_d = __shfl_sync(0xffffffffu, d, from);
 		const uint32_t nl = at - (below ? b_end : last_end) + (below ? 0 : carry);
-		const uint32_t m = mlen - 3;
 		const bool rep = d == (below ? b_d : prev);
 		const unsigned k = kept && !rep ? gc_off_low(d) : 0;
-		const uint32_t nlen = kept ? (nl >= 7 ? gc_varint_len(nl - 7) : 0) + (m >= 15 ? gc_varint_len(m - 15) : 0) : 0;
+		const uint32_t nlen = kept ? gc_len_bytes(nl, mlen) : 0;
 		/* cmd, head and low byte counts in one word (at most 32, 32
 		 * and 128 a step) */
 		const uint32_t cnt = kept ? 1u | (rep ? 0u : 1u << 8) | k << 16 : 0;
 		const uint32_t ci = warp_incl_sum(cnt), li = warp_incl_sum(nlen);
 		if (kept) {
 			const uint32_t o = ci - cnt;
-			cmd[o & 0xFF] = (uint8_t)((nl >= 7 ? 7 : nl) << 5 | (rep ? 16 : 0) | (m >= 15 ? 15 : m));
-			uint8_t *lp = len + (li - nlen);
-			if (nl >= 7)
-				lp = gc_put_varint(lp, nl - 7);
-			if (m >= 15)
-				gc_put_varint(lp, m - 15);
-			if (!rep) {
-				const uint32_t y = d - 1;
-				head[(o >> 8) & 0xFF] = (uint8_t)(k << 5 | (uint32_t)((uint64_t)y >> (8 * k)));
-				for (unsigned j = 0; j < k; j++)
-					low[(o >> 16) + j] = (uint8_t)(y >> (8 * j));
-			}
+			gc_tok_put(nl, mlen, d, rep, cmd + (o & 0xFF), len + (li - nlen), head + ((o >> 8) & 0xFF),
+				   low + (o >> 16));
 		}
 		const uint32_t tc = __shfl_sync(0xffffffffu, ci, 31);
 		cmd += tc & 0xFF, head += (tc >> 8) & 0xFF, low += tc >> 16;
